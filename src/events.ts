@@ -1,0 +1,44 @@
+import type { Instructions, PaymentStatus, PaymentType, SessionRequest } from './schemas.js';
+
+export const PAY_ERROR_CODES = [
+  'validation',
+  'network',
+  'timeout',
+  'http',
+  'gateway',
+  'invalid-response',
+  'config',
+] as const;
+export type PayErrorCode = (typeof PAY_ERROR_CODES)[number];
+
+/** Every event's detail names the payment type and, once the gateway has given it, the reference. */
+export type PayEventBase = { paymentType: PaymentType; paymentReference?: string };
+
+export type PayReadyDetail = PayEventBase;
+export type PayTypeChangeDetail = PayEventBase;
+export type PaySubmitDetail = PayEventBase & { request: SessionRequest };
+export type PayInitiatedDetail = Instructions;
+export type PayCopyDetail = PayEventBase & { field: string; value: string };
+export type PayCompleteDetail = PayEventBase & {
+  status: Exclude<PaymentStatus, 'PENDING'>;
+  message: string | undefined;
+};
+export type PayErrorDetail = PayEventBase & { code: PayErrorCode; message: string; retryable: boolean };
+export type PayResetDetail = PayEventBase;
+
+export type PayEventMap = {
+  'pay-ready': CustomEvent<PayReadyDetail>;
+  'pay-type-change': CustomEvent<PayTypeChangeDetail>;
+  'pay-submit': CustomEvent<PaySubmitDetail>;
+  'pay-initiated': CustomEvent<PayInitiatedDetail>;
+  'pay-copy': CustomEvent<PayCopyDetail>;
+  'pay-complete': CustomEvent<PayCompleteDetail>;
+  'pay-error': CustomEvent<PayErrorDetail>;
+  'pay-reset': CustomEvent<PayResetDetail>;
+};
+export type PayEventName = keyof PayEventMap;
+export type PayEventDetail<K extends PayEventName> = PayEventMap[K]['detail'];
+
+declare global {
+  interface GlobalEventHandlersEventMap extends PayEventMap {}
+}
