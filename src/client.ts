@@ -1,0 +1,130 @@
+/**
+ * Talks to the merchant's session endpoint and status endpoint. Every failure, whatever its cause,
+ * comes out as one typed `PayFailure`, so the element has a single thing to show.
+ */
+import type { PayFailure } from './flow.js';
+import {
+  errorBodySchema,
+  readEnvelope,
+  statusResponseSchema,
+  type Instructions,
+  type SessionRequest,
+  type StatusResponse,
+} from './schemas.js';
+
+export type InitiateOptions = { idempotencyKey: string; signal: AbortSignal };
+
+/** The `initiate` property: replaces the built-in `fetch` to `session-url`; resolves to the envelope. */
+export type Initiate = (request: SessionRequest, options: InitiateOptions) => Promise<unknown>;
+
+export class PayFailureError extends Error {
+  constructor(readonly failure: PayFailure) {
+    super(failure.message ?? failure.code);
+  }
+}
+
+const fail = (failure: PayFailure): never => {
+  throw new PayFailureError(failure);
+};
+
+/** 128 random bits as hex. Not `randomUUID()`, which is missing outside secure contexts. */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Posts the session-endpoint contract and reads the gateway envelope that comes back. */
+export function postSession(url: string, request: SessionRequest, options: InitiateOptions): Promise<unknown> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+      'Idempotency-Key': options.idempotencyKey,
+    },
+    body: JSON.stringify(request),
+    credentials: 'same-origin',
+    signal: options.signal,
+  }).then(async (response) => {
+    const body = await readJson(response);
+    if (!response.ok) fail(httpFailure(response.status, body));
+    return body;
+  });
+}
+
+/**
+ * Runs one initiation through `initiate`, abandoning it after `timeoutMs` or when `signal` aborts,
+ * and turns the answer into instructions or a failure.
+ */
+export async function initiatePayment(
+  initiate: Initiate,
+  request: SessionRequest,
+  { idempotencyKey, signal, timeoutMs }: InitiateOptions & { timeoutMs: number },
+): Promise<Instructions> {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  signal.addEventListener('abort', abort);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const abandoned = new Promise<never>((_, reject) =>
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason)),
+  );
+
+  try {
+    const body = await Promise.race([initiate(request, { idempotencyKey, signal: controller.signal }), abandoned]);
+    const envelope = readEnvelope(body, request.paymentType);
+    if (envelope.ok) return envelope.instructions;
+    return fail({
+      code: envelope.reason === 'not-an-envelope' ? 'invalid-response' : 'gateway',
+      message: envelope.message,
+      retryable: envelope.reason !== 'not-success',
+    });
+  } catch (error) {
+    if (error instanceof PayFailureError) throw error;
+    return fail(
+      timedOut
+        ? { code: 'timeout', message: undefined, retryable: true }
+        : { code: 'network', message: undefined, retryable: true },
+    );
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', abort);
+  }
+}
+
+/** Asks `status-url` how the payment stands. Throws on any failure; the poller just tries again. */
+export async function fetchStatus(
+  statusUrl: string,
+  paymentReference: string,
+  signal: AbortSignal,
+): Promise<StatusResponse> {
+  const url = new URL(statusUrl, document.baseURI);
+  url.searchParams.set('paymentReference', paymentReference);
+  const response = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal });
+  if (!response.ok) throw new Error(`status ${response.status}`);
+  return statusResponseSchema.parse(await response.json());
+}
+
+/** The body as JSON, or `undefined` when it is empty, HTML or otherwise unreadable. */
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return JSON.parse(await response.text());
+  } catch {
+    return undefined;
+  }
+}
+
+function httpFailure(status: number, body: unknown): PayFailure {
+  const retryable = status >= 500 || status === 408 || status === 429;
+  const parsed = errorBodySchema.safeParse(body);
+  if (!parsed.success) {
+    // A hand-written endpoint may pass the gateway's own error body through; use its message if it has one.
+    const message = readEnvelope(body, 'TRANSFER').message;
+    return { code: 'http', message, retryable };
+  }
+  const { code, message, fields } = parsed.data.error;
+  if (code === 'validation' || fields) return { code: 'validation', message, retryable: false, fields };
+  return { code: code.startsWith('gateway') ? 'gateway' : 'http', message, retryable };
+}

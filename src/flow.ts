@@ -1,0 +1,83 @@
+/**
+ * The payment flow as a pure state machine: no Lit, no DOM, no I/O.
+ *
+ *   form ─submit─► submitting ─initiated─► ussd | transfer ─completed─► complete
+ *                      │  ▲
+ *                   failed retry
+ *                      ▼  │
+ *                     error ─edit─► form
+ *
+ * `reset` returns to the form from anywhere. An event that does not apply to the current state is
+ * ignored (the same state object comes back), which is what makes a double submit harmless.
+ */
+import type { PayErrorCode } from './events.js';
+import type {
+  Instructions,
+  PaymentStatus,
+  SessionRequest,
+  TransferInstructions,
+  UssdInstructions,
+} from './schemas.js';
+
+export type PayFailure = {
+  code: PayErrorCode;
+  /** What the session endpoint or gateway said, shown as text beside our own explanation. */
+  message: string | undefined;
+  retryable: boolean;
+  /** Field name → the server's message, when the session endpoint rejected specific fields. */
+  fields?: Record<string, string> | undefined;
+};
+
+export type FinalStatus = Exclude<PaymentStatus, 'PENDING'>;
+
+export type FlowState =
+  | { kind: 'form' }
+  | { kind: 'submitting'; request: SessionRequest }
+  | { kind: 'ussd'; instructions: UssdInstructions }
+  | { kind: 'transfer'; instructions: TransferInstructions }
+  | { kind: 'complete'; instructions: Instructions; status: FinalStatus; message: string | undefined }
+  | { kind: 'error'; request: SessionRequest; failure: PayFailure };
+
+export type FlowEvent =
+  | { type: 'submit'; request: SessionRequest }
+  | { type: 'initiated'; instructions: Instructions }
+  | { type: 'failed'; failure: PayFailure }
+  | { type: 'retry' }
+  | { type: 'edit' }
+  | { type: 'completed'; status: FinalStatus; message: string | undefined }
+  | { type: 'reset' };
+
+export const initialState: FlowState = { kind: 'form' };
+
+export function transition(state: FlowState, event: FlowEvent): FlowState {
+  switch (event.type) {
+    case 'submit':
+      return state.kind === 'form' ? { kind: 'submitting', request: event.request } : state;
+    case 'initiated':
+      if (state.kind !== 'submitting') return state;
+      return event.instructions.paymentType === 'USSD'
+        ? { kind: 'ussd', instructions: event.instructions }
+        : { kind: 'transfer', instructions: event.instructions };
+    case 'failed':
+      return state.kind === 'submitting'
+        ? { kind: 'error', request: state.request, failure: event.failure }
+        : state;
+    case 'retry':
+      return state.kind === 'error' && state.failure.retryable
+        ? { kind: 'submitting', request: state.request }
+        : state;
+    case 'edit':
+      return state.kind === 'error' ? initialState : state;
+    case 'completed':
+      return state.kind === 'ussd' || state.kind === 'transfer'
+        ? { kind: 'complete', instructions: state.instructions, status: event.status, message: event.message }
+        : state;
+    case 'reset':
+      return state.kind === 'form' ? state : initialState;
+  }
+}
+
+/** The payment reference, once the gateway has given one. */
+export function paymentReferenceOf(state: FlowState): string | undefined {
+  return 'instructions' in state ? state.instructions.paymentReference : undefined;
+}

@@ -1,0 +1,258 @@
+import { css } from 'lit';
+
+/**
+ * Public `--pay-widget-*` properties are read once, on `:host`, into private `--_*` ones; the
+ * rules below use only the private ones, so a merchant's value wins and the defaults live here.
+ */
+export const styles = css`
+  :host {
+    --_font: var(--pay-widget-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    --_text: var(--pay-widget-color-text, #1b1f24);
+    --_muted: var(--pay-widget-color-muted, #555d66);
+    --_surface: var(--pay-widget-color-background, #fff);
+    --_subtle: var(--pay-widget-color-subtle, #f3f5f7);
+    --_border: var(--pay-widget-color-border, #8a939d);
+    --_accent: var(--pay-widget-color-accent, #0a5cc2);
+    --_on-accent: var(--pay-widget-color-on-accent, #fff);
+    --_error: var(--pay-widget-color-error, #b3261e);
+    --_success: var(--pay-widget-color-success, #146c2e);
+    --_radius: var(--pay-widget-radius, 10px);
+    --_space: var(--pay-widget-spacing, 16px);
+    --_max-width: var(--pay-widget-max-width, 440px);
+
+    display: block;
+    box-sizing: border-box;
+    max-width: var(--_max-width);
+    min-width: 0;
+    padding: var(--_space);
+    font: 16px/1.45 var(--_font);
+    color: var(--_text);
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    color-scheme: light dark;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --_text: var(--pay-widget-color-text, #e8eaed);
+      --_muted: var(--pay-widget-color-muted, #b4bac2);
+      --_surface: var(--pay-widget-color-background, #16191d);
+      --_subtle: var(--pay-widget-color-subtle, #23272d);
+      --_border: var(--pay-widget-color-border, #6b737d);
+      --_accent: var(--pay-widget-color-accent, #8ab4f8);
+      --_on-accent: var(--pay-widget-color-on-accent, #0b1f3a);
+      --_error: var(--pay-widget-color-error, #f2b8b5);
+      --_success: var(--pay-widget-color-success, #7dd99a);
+    }
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: inherit;
+  }
+  form,
+  section,
+  fieldset {
+    display: grid;
+    gap: calc(var(--_space) * 0.75);
+    margin: 0;
+    padding: 0;
+    border: 0;
+    min-width: 0;
+  }
+  h2 {
+    margin: 0;
+    font-size: 1.2em;
+    line-height: 1.3;
+  }
+  h2:focus {
+    outline: none;
+  }
+  p {
+    margin: 0;
+  }
+  legend,
+  label {
+    font-weight: 600;
+  }
+  legend {
+    padding: 0;
+    margin-bottom: calc(var(--_space) * 0.5);
+  }
+  .amount {
+    font-size: 1.5em;
+    font-weight: 700;
+  }
+  .muted,
+  small {
+    color: var(--_muted);
+  }
+  .types {
+    display: flex;
+    flex-wrap: wrap;
+    gap: calc(var(--_space) * 0.5);
+  }
+  [part~='type-option'] {
+    flex: 1 1 9em;
+    display: flex;
+    gap: 0.5em;
+    align-items: flex-start;
+    padding: 0.75em;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    cursor: pointer;
+  }
+  [part~='type-option']:has(:checked) {
+    border-color: var(--_accent);
+    box-shadow: inset 0 0 0 1px var(--_accent);
+  }
+  [part~='type-option'] span {
+    display: grid;
+  }
+  [part~='type-option'] small {
+    font-weight: 400;
+  }
+  [part~='field'] {
+    display: grid;
+    gap: 0.25em;
+  }
+  input:not([type='radio']),
+  select,
+  button,
+  .button {
+    font: inherit;
+    min-height: 44px;
+    border-radius: calc(var(--_radius) * 0.6);
+  }
+  input:not([type='radio']),
+  select {
+    width: 100%;
+    padding: 0.5em 0.75em;
+    color: inherit;
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+  }
+  input[type='radio'] {
+    margin: 0.2em 0 0;
+    accent-color: var(--_accent);
+  }
+  [aria-invalid='true'] {
+    border-color: var(--_error);
+    box-shadow: inset 0 0 0 1px var(--_error);
+  }
+  [part~='error'],
+  .error {
+    color: var(--_error);
+  }
+  [part~='error'] {
+    font-size: 0.9em;
+  }
+  :focus-visible {
+    outline: 3px solid var(--_accent);
+    outline-offset: 2px;
+  }
+  button,
+  .button {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    gap: 0.5em;
+    padding: 0.5em 1em;
+    color: var(--_accent);
+    background: transparent;
+    border: 1px solid currentColor;
+    text-decoration: none;
+    cursor: pointer;
+  }
+  .primary {
+    color: var(--_on-accent);
+    background: var(--_accent);
+    border-color: var(--_accent);
+    font-weight: 600;
+  }
+  button:disabled {
+    cursor: progress;
+    opacity: 0.75;
+  }
+  .spinner {
+    width: 1em;
+    height: 1em;
+    border: 2px solid currentColor;
+    border-right-color: transparent;
+    border-radius: 50%;
+    animation: spin 0.8s linear infinite;
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation-duration: 3s;
+    }
+  }
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: calc(var(--_space) * 0.5);
+  }
+  .actions > * {
+    flex: 1 1 auto;
+  }
+  [part~='dial-code'],
+  [part~='account-number'] {
+    font: 700 1.6em/1.2 ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
+    letter-spacing: 0.04em;
+    overflow-wrap: anywhere;
+  }
+  .value {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5em;
+    align-items: center;
+    justify-content: space-between;
+    padding: 0.75em;
+    background: var(--_subtle);
+    border-radius: var(--_radius);
+  }
+  dl {
+    display: grid;
+    grid-template-columns: auto 1fr;
+    gap: 0.25em 1em;
+    margin: 0;
+  }
+  dt {
+    color: var(--_muted);
+  }
+  dd {
+    margin: 0;
+    font-weight: 600;
+    overflow-wrap: anywhere;
+    text-align: end;
+  }
+  [part~='status'] {
+    display: flex;
+    gap: 0.5em;
+    align-items: center;
+    color: var(--_muted);
+  }
+  .SUCCESS h2 {
+    color: var(--_success);
+  }
+  .FAILED h2,
+  .error h2 {
+    color: var(--_error);
+  }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+`;

@@ -1,0 +1,192 @@
+/**
+ * Drives the flow machine for an element: runs the initiation, keeps the idempotency key of the
+ * current attempt, polls `status-url`, and fires the asynchronous events. The element only renders
+ * `state` and forwards the customer's actions.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { fetchStatus, initiatePayment, newIdempotencyKey, PayFailureError, type Initiate } from './client.js';
+import type { PayEventDetail, PayEventName } from './events.js';
+import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure } from './flow.js';
+import type { Instructions, SessionRequest } from './schemas.js';
+
+export type PaymentHost = ReactiveControllerHost & HTMLElement;
+
+export type PaymentConfig = {
+  /** `undefined` when neither `session-url` nor `initiate` is set. */
+  transport: Initiate | undefined;
+  timeoutMs: number;
+  statusUrl: string | undefined;
+  /** The customer-facing text for a failure, as `pay-error` reports it. */
+  describe: (failure: PayFailure) => string;
+};
+
+const MINUTE = 60_000;
+
+/** About every 2 s, slowing to about 10 s after the first minute, giving up after 30 minutes. */
+export function nextPollDelay(elapsedMs: number): number | undefined {
+  if (elapsedMs >= 30 * MINUTE) return undefined;
+  return elapsedMs < MINUTE ? 2_000 : 10_000;
+}
+
+export function emit<K extends PayEventName>(
+  target: EventTarget,
+  name: K,
+  detail: PayEventDetail<K>,
+  cancelable = false,
+): boolean {
+  return target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
+}
+
+export class PaymentController implements ReactiveController {
+  state: FlowState = initialState;
+
+  /** The key of the current attempt and the body it was sent with: a retry of the same body reuses it. */
+  private attempt: { key: string; body: string } | undefined;
+  private inFlight: AbortController | undefined;
+  private poll: { controller: AbortController; timer: ReturnType<typeof setTimeout> | undefined } | undefined;
+
+  constructor(
+    private readonly host: PaymentHost,
+    private readonly config: () => PaymentConfig,
+  ) {
+    host.addController(this);
+  }
+
+  /** Picks up where a move in the DOM left off: the same attempt, so the same idempotency key. */
+  hostConnected(): void {
+    if (this.state.kind === 'submitting' && !this.inFlight) void this.run(this.state.request);
+    if ((this.state.kind === 'ussd' || this.state.kind === 'transfer') && !this.poll) {
+      this.startPolling(this.state.instructions);
+    }
+  }
+
+  hostDisconnected(): void {
+    this.stopWork();
+  }
+
+  /** Fires the cancelable `pay-submit`, then initiates. Returns false when nothing was sent. */
+  submit(request: SessionRequest): boolean {
+    if (this.state.kind !== 'form') return false;
+    if (!emit(this.host, 'pay-submit', { paymentType: request.paymentType, request }, true)) return false;
+    const body = JSON.stringify(request);
+    if (this.attempt?.body !== body) this.attempt = { key: newIdempotencyKey(), body };
+    this.apply({ type: 'submit', request });
+    void this.run(request);
+    return true;
+  }
+
+  retry(): void {
+    if (this.state.kind !== 'error') return;
+    const { request } = this.state;
+    if (this.apply({ type: 'retry' })) void this.run(request);
+  }
+
+  /** Back to the form after a failure, keeping the attempt: an unchanged resubmit is still a retry. */
+  edit(): void {
+    if (this.state.kind !== 'error') return;
+    const { paymentType } = this.state.request;
+    this.apply({ type: 'edit' });
+    emit(this.host, 'pay-reset', { paymentType });
+  }
+
+  /** Back to the form for a new payment: work stops and the next submit gets a new idempotency key. */
+  reset(paymentType: SessionRequest['paymentType']): void {
+    this.stopWork();
+    this.attempt = undefined;
+    if (this.state.kind === 'form') return;
+    const paymentReference = paymentReferenceOf(this.state);
+    this.apply({ type: 'reset' });
+    emit(this.host, 'pay-reset', { paymentType, paymentReference });
+  }
+
+  /** Returns whether the event moved the flow. */
+  private apply(event: FlowEvent): boolean {
+    const next = transition(this.state, event);
+    if (next === this.state) return false;
+    this.state = next;
+    this.host.requestUpdate();
+    return true;
+  }
+
+  private async run(request: SessionRequest): Promise<void> {
+    const { transport, timeoutMs, describe } = this.config();
+    const controller = new AbortController();
+    this.inFlight = controller;
+    let event: FlowEvent;
+    try {
+      if (!transport) throw new PayFailureError({ code: 'config', message: undefined, retryable: false });
+      const instructions = await initiatePayment(transport, request, {
+        idempotencyKey: this.attempt!.key,
+        signal: controller.signal,
+        timeoutMs,
+      });
+      event = { type: 'initiated', instructions };
+    } catch (error) {
+      const failure: PayFailure =
+        error instanceof PayFailureError ? error.failure : { code: 'network', message: undefined, retryable: true };
+      event = { type: 'failed', failure };
+    }
+    // A reset or a disconnect while the request was out means nobody is waiting for its answer.
+    if (controller.signal.aborted) return;
+    this.inFlight = undefined;
+    this.apply(event);
+
+    if (event.type === 'initiated') {
+      emit(this.host, 'pay-initiated', event.instructions);
+      this.startPolling(event.instructions);
+    } else if (event.type === 'failed') {
+      const { failure } = event;
+      emit(this.host, 'pay-error', {
+        paymentType: request.paymentType,
+        code: failure.code,
+        message: describe(failure),
+        retryable: failure.retryable,
+      });
+    }
+  }
+
+  private startPolling({ paymentType, paymentReference }: Instructions): void {
+    const { statusUrl } = this.config();
+    if (!statusUrl) return;
+    const started = Date.now();
+    const controller = new AbortController();
+    const poll: NonNullable<PaymentController['poll']> = { controller, timer: undefined };
+    this.poll = poll;
+
+    const schedule = () => {
+      const delay = nextPollDelay(Date.now() - started);
+      if (delay === undefined) return this.stopPolling();
+      poll.timer = setTimeout(check, delay);
+    };
+    const check = async () => {
+      try {
+        const { status, message } = await fetchStatus(statusUrl, paymentReference, controller.signal);
+        if (controller.signal.aborted) return;
+        if (status !== 'PENDING') {
+          this.stopPolling();
+          this.apply({ type: 'completed', status, message: message ?? undefined });
+          emit(this.host, 'pay-complete', { paymentType, paymentReference, status, message: message ?? undefined });
+          return;
+        }
+      } catch {
+        // A failed look-up is not an answer: keep asking until the schedule gives up.
+        if (controller.signal.aborted) return;
+      }
+      schedule();
+    };
+    schedule();
+  }
+
+  private stopPolling(): void {
+    if (!this.poll) return;
+    clearTimeout(this.poll.timer);
+    this.poll.controller.abort();
+    this.poll = undefined;
+  }
+
+  private stopWork(): void {
+    this.inFlight?.abort();
+    this.inFlight = undefined;
+    this.stopPolling();
+  }
+}
