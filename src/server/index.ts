@@ -1,0 +1,23 @@
+/**
+ * `pay-widget/server`: the merchant's session endpoint and status endpoint, as Fetch-API handlers.
+ * Never imports Lit; runs on Node 20+, Deno, Bun and edge workers.
+ */
+export { createSessionHandler } from './session-handler.js';
+export type { AccessToken, SessionHandler, SessionHandlerOptions } from './session-handler.js';
+export { createStatusHandler } from './status-handler.js';
+export type { StatusHandlerOptions, StatusLookup } from './status-handler.js';
+export { OrderError } from './order.js';
+export type { Order, OrderContext, OrderErrorOptions, OrderResolver, ResolvedOrder } from './order.js';
+export { createMemoryIdempotencyStore, isValidIdempotencyKey } from './idempotency.js';
+export type {
+  IdempotencyRecord,
+  IdempotencyStore,
+  MemoryIdempotencyStoreOptions,
+  StoredReply,
+} from './idempotency.js';
+export { ERROR_STATUS } from './errors.js';
+export type { ErrorCode, FieldErrors } from './errors.js';
+export type { SessionEvent, SessionEventListener } from './session-events.js';
+export type { AllowedOrigins } from './cors.js';
+export { INITIATE_PATH } from './gateway-client.js';
+export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../schemas.js';

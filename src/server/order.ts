@@ -1,0 +1,101 @@
+import * as z from 'zod/mini';
+import type { SessionRequest } from '../schemas.js';
+import type { FieldErrors } from './errors.js';
+
+/** What the merchant charges, decided on the server. */
+export type Order = {
+  /** A numeric string such as `"1500"` or `"1500.50"`: what the gateway charges, whatever the widget showed. */
+  amount: string;
+  /** Default `NGN`. */
+  currency?: string;
+  /** Default `NG`. */
+  country?: string;
+  /**
+   * Default: a new random reference. Resolved once per `Idempotency-Key`, so every retry of one
+   * payment attempt sends the gateway the same reference.
+   */
+  paymentReference?: string;
+  callbackUrl: string;
+  redirectUrl: string;
+};
+
+export type ResolvedOrder = Required<Order>;
+
+export type OrderContext = { request: Request };
+
+/**
+ * Decides the order for a validated widget request. Throw an {@link OrderError} to refuse it with a
+ * 4xx the widget shows the customer; any other throw becomes a 500 `internal` with a generic message.
+ *
+ * @example A donation form: the customer picks the amount, the server only accepts it within bounds.
+ * ```ts
+ * const order: OrderResolver = async (request) => {
+ *   const amount = Number(request.amount);
+ *   if (!request.amount || !(amount >= 500 && amount <= 500_000)) {
+ *     throw new OrderError('Donations go from ₦500 to ₦500,000.', {
+ *       fields: { amount: 'Choose an amount between 500 and 500000.' },
+ *     });
+ *   }
+ *   return {
+ *     amount: amount.toFixed(2),
+ *     currency: 'NGN',
+ *     country: 'NG',
+ *     paymentReference: `donation-${crypto.randomUUID()}`,
+ *     callbackUrl: 'https://charity.example/payments/callback',
+ *     redirectUrl: 'https://charity.example/thank-you',
+ *   };
+ * };
+ * ```
+ */
+export type OrderResolver = (request: SessionRequest, context: OrderContext) => Order | Promise<Order>;
+
+export type OrderErrorOptions = {
+  /** Field name → message, shown beside the field in the widget. */
+  fields?: FieldErrors;
+  /** A 4xx status; default 422. */
+  status?: number;
+};
+
+/** Thrown by an {@link OrderResolver} to refuse a request; its message reaches the customer. */
+export class OrderError extends Error {
+  readonly fields: FieldErrors | undefined;
+  readonly status: number;
+
+  constructor(message: string, options: OrderErrorOptions = {}) {
+    super(message);
+    this.name = 'OrderError';
+    this.fields = options.fields;
+    this.status = options.status !== undefined && options.status >= 400 && options.status < 500 ? options.status : 422;
+  }
+}
+
+const orderSchema = z.object({
+  amount: z.string().check(z.regex(/^\d+(\.\d+)?$/), z.refine((value) => Number(value) > 0)),
+  currency: z.optional(z.string().check(z.regex(/^[A-Za-z]{3}$/))),
+  country: z.optional(z.string().check(z.regex(/^[A-Za-z]{2}$/))),
+  paymentReference: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+  callbackUrl: z.url(),
+  redirectUrl: z.url(),
+});
+
+export type OrderCheck = { ok: true; order: ResolvedOrder } | { ok: false; badFields: string[] };
+
+/** The resolver is the merchant's code; a bad order is a server bug, reported by field names only. */
+export function checkOrder(value: unknown, newReference: () => string): OrderCheck {
+  const parsed = orderSchema.safeParse(value);
+  if (!parsed.success) {
+    return { ok: false, badFields: [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? 'order')))] };
+  }
+  const order = parsed.data;
+  return {
+    ok: true,
+    order: {
+      amount: order.amount,
+      currency: order.currency ?? 'NGN',
+      country: order.country ?? 'NG',
+      paymentReference: order.paymentReference ?? newReference(),
+      callbackUrl: order.callbackUrl,
+      redirectUrl: order.redirectUrl,
+    },
+  };
+}
