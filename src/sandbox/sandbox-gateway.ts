@@ -1,0 +1,201 @@
+import { gatewayRequestSchema, type GatewayRequest, type PaymentStatus, type StatusResponse } from '../schemas.js';
+import { INITIATE_PATH } from '../server/gateway-client.js';
+import {
+  failure,
+  incompleteEnvelope,
+  json,
+  transferEnvelope,
+  ussdEnvelope,
+  type SuccessEnvelope,
+} from './answers.js';
+import { magicAmountOf } from './magic-amounts.js';
+import { ussdDialCode } from './ussd-short-codes.js';
+
+export const SANDBOX_ACCESS_TOKEN = 'sk_sandbox_3f9c2a7e5d1b4c8a';
+export const SANDBOX_PUBLIC_KEY = 'pk_sandbox_7b1e4d9a2c6f8e05';
+
+export type SandboxGatewayOptions = {
+  /** The bearer token it accepts; default {@link SANDBOX_ACCESS_TOKEN}. */
+  accessToken?: string;
+  /** The `publicKey` it accepts; default {@link SANDBOX_PUBLIC_KEY}. */
+  publicKey?: string;
+  /** Used to build TRANSFER wallet names; default `Sandbox Merchant`. */
+  merchantName?: string;
+  /** The bank that holds TRANSFER accounts; default `Sandbox Bank`. */
+  bankName?: string;
+  /** Added to every answer, to feel a network; default 0. */
+  latencyMs?: number;
+  /** How long magic amount 504 waits before answering; default 35 000 ms. */
+  slowMs?: number;
+  /** Source of randomness for numbers and references, for reproducible tests; default `Math.random`. */
+  random?: () => number;
+};
+
+export type SandboxStatus = { status: PaymentStatus; message: string | undefined };
+
+export type SandboxGateway = ((request: Request) => Promise<Response>) & {
+  /** A `fetch` that reaches this sandbox in-process, for `createSessionHandler({ fetch })`. */
+  fetch: typeof globalThis.fetch;
+  /** Marks a payment paid or failed; false when the reference is unknown. */
+  setStatus(paymentReference: string, status: 'SUCCESS' | 'FAILED', message?: string): boolean;
+  /** `PENDING` after initiation until `setStatus`; undefined when the reference is unknown. */
+  lookup(paymentReference: string): (StatusResponse & SandboxStatus) | undefined;
+};
+
+type Payment = { paymentType: GatewayRequest['paymentType']; amount: string; envelope: SuccessEnvelope } & SandboxStatus;
+
+const DEFAULT_MESSAGES = { SUCCESS: 'Payment received.', FAILED: 'Payment failed.' } as const;
+const DIGITS = /^\d{3,6}$/;
+
+/**
+ * An offline stand-in for the gateway's `POST {base_url}/api/v2/payments/initiates`, faithful to
+ * spec/payment-initiation.md. Any path ending in that suffix is served, so it can be mounted under a
+ * prefix. Magic amounts ({@link MAGIC_AMOUNTS}) produce failures and delays.
+ */
+export function createSandboxGateway(options: SandboxGatewayOptions = {}): SandboxGateway {
+  const accessToken = options.accessToken ?? SANDBOX_ACCESS_TOKEN;
+  const publicKey = options.publicKey ?? SANDBOX_PUBLIC_KEY;
+  const merchantName = options.merchantName ?? 'Sandbox Merchant';
+  const bankName = options.bankName ?? 'Sandbox Bank';
+  const slowMs = options.slowMs ?? 35_000;
+  const random = options.random ?? Math.random;
+  const payments = new Map<string, Payment>();
+  // A counter behind every number keeps them unique; the random offset keeps them from looking sequential from 1.
+  const offset = Math.floor(random() * 8000);
+  let sequence = 0;
+
+  function nextNumbers() {
+    sequence += 1;
+    const n = offset + sequence;
+    return {
+      dialNumber: String(1000 + (n % 9_000_000)),
+      accountNumber: `90${String(n % 1e8).padStart(8, '0')}`,
+      wallet: `80${String((n * 7 + 13) % 1e8).padStart(8, '0')}`,
+      reference: `${Date.now().toString(36).toUpperCase()}${String(n).padStart(8, '0')}`,
+    };
+  }
+
+  function createPayment(body: GatewayRequest): Payment {
+    const numbers = nextNumbers();
+    const envelope =
+      body.paymentType === 'USSD'
+        ? ussdEnvelope({
+            paymentReference: body.paymentReference,
+            linkingReference: `LNK${numbers.reference}`,
+            providerreference: `PRV${numbers.reference}`,
+            ussdDailCode: ussdDialCode(body.bankCode!, numbers.dialNumber),
+          })
+        : transferEnvelope({
+            paymentReference: body.paymentReference,
+            walletName: `${merchantName} / ${body.fullName}`,
+            wallet: numbers.wallet,
+            bankName,
+            accountNumber: numbers.accountNumber,
+          });
+    const payment: Payment = { paymentType: body.paymentType, amount: body.amount, envelope, status: 'PENDING', message: undefined };
+    payments.set(body.paymentReference, payment);
+    return payment;
+  }
+
+  async function initiate(request: Request): Promise<Response> {
+    if (!new URL(request.url).pathname.endsWith(INITIATE_PATH)) return failure(404, 'Not found.');
+    if (request.method !== 'POST') return failure(405, 'Method not allowed.', { headers: { allow: 'POST' } });
+    if (request.headers.get('authorization') !== `Bearer ${accessToken}`) {
+      return failure(401, 'Missing or invalid access token.', { headers: { 'www-authenticate': 'Bearer' } });
+    }
+    if (!/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
+      return failure(415, 'Content-Type must be application/json.');
+    }
+    let raw: unknown;
+    try {
+      raw = await request.json();
+    } catch {
+      return failure(400, 'The body is not valid JSON.');
+    }
+    if ((raw as { publicKey?: unknown } | null)?.publicKey !== publicKey) return failure(403, 'Invalid public key.');
+    const parsed = gatewayRequestSchema.safeParse(raw);
+    if (!parsed.success) {
+      const fields = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? 'body')))];
+      return failure(400, `Invalid field(s): ${fields.join(', ')}.`);
+    }
+    const body = parsed.data;
+    const ruleBroken = checkTypeRules(body, raw as object);
+    if (ruleBroken) return failure(400, ruleBroken);
+
+    const existing = payments.get(body.paymentReference);
+    if (existing) {
+      return existing.paymentType === body.paymentType && existing.amount === body.amount
+        ? json(200, existing.envelope)
+        : failure(409, 'This paymentReference was already used for another payment.');
+    }
+
+    switch (magicAmountOf(body.amount)) {
+      case 402:
+        return failure(402, 'Insufficient funds', { status: 'FAILED', code: '51' });
+      case 422:
+        return json(200, incompleteEnvelope(body.paymentType, body.paymentReference));
+      case 500:
+        return failure(500, 'System malfunction, please try again', { code: '96' });
+      case 502:
+        return new Response('{"status":"SUCCESS","data":{"code":null,"payme', {
+          headers: { 'content-type': 'application/json' },
+        });
+      case 503:
+        return new Response(null, { status: 503 });
+      case 504: {
+        const payment = createPayment(body);
+        await delay(slowMs, request.signal);
+        return json(200, payment.envelope);
+      }
+      default:
+        return json(200, createPayment(body).envelope);
+    }
+  }
+
+  const gateway = async (request: Request): Promise<Response> => {
+    if (options.latencyMs) await delay(options.latencyMs, request.signal);
+    return initiate(request);
+  };
+
+  return Object.assign(gateway, {
+    fetch: ((input, init) => gateway(new Request(input, init))) as typeof globalThis.fetch,
+    setStatus(paymentReference: string, status: 'SUCCESS' | 'FAILED', message?: string): boolean {
+      const payment = payments.get(paymentReference);
+      if (!payment) return false;
+      payment.status = status;
+      payment.message = message ?? DEFAULT_MESSAGES[status];
+      return true;
+    },
+    lookup(paymentReference: string) {
+      const payment = payments.get(paymentReference);
+      return payment && { status: payment.status, message: payment.message };
+    },
+  });
+}
+
+/** Spec 4.1 rules 1 and 2. */
+function checkTypeRules(body: GatewayRequest, raw: object): string | undefined {
+  if (body.paymentType === 'USSD') {
+    if (body.bankCode === undefined) return 'bankCode is required for USSD.';
+    if (!DIGITS.test(body.bankCode)) return 'bankCode must be a short digit string.';
+  } else if ('bankCode' in raw) {
+    return 'bankCode must not be sent for TRANSFER.';
+  }
+  return undefined;
+}
+
+/** Waits like a slow network; rejects as `fetch` does when the caller aborts, so nothing hangs. */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    function onAbort() {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
