@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { errorBodySchema, type ErrorBody } from '../../src/schemas.js';
+import {
+  createSessionHandler,
+  type Order,
+  type SessionEvent,
+  type SessionHandlerOptions,
+} from '../../src/server/index.js';
+
+export const GATEWAY_URL = 'https://gateway.test';
+export const INITIATE_URL = `${GATEWAY_URL}/api/v2/payments/initiates`;
+export const TOKEN = 'sk_test_TOKEN_9f8e7d6c5b4a3921';
+export const PUBLIC_KEY = 'pk_test_PUBLIC_1a2b3c4d5e6f7081';
+export const SESSION_URL = 'https://shop.test/api/pay/session';
+
+export const ORDER: Required<Order> = {
+  amount: '2500.00',
+  currency: 'NGN',
+  country: 'NG',
+  paymentReference: 'order-42',
+  callbackUrl: 'https://shop.test/pay/callback',
+  redirectUrl: 'https://shop.test/pay/done',
+};
+
+export const USSD_REQUEST = {
+  paymentType: 'USSD',
+  fullName: 'Ada Obi',
+  email: 'ada@example.ng',
+  mobileNumber: '+234 803 000 0000',
+  bankCode: '058',
+  amount: '1',
+};
+
+export const TRANSFER_REQUEST = {
+  paymentType: 'TRANSFER',
+  fullName: 'Ada Obi',
+  email: 'ada@example.ng',
+  mobileNumber: '08030000000',
+  amount: '1',
+};
+
+export function ussdEnvelope(paymentReference: string) {
+  return {
+    status: 'SUCCESS',
+    data: {
+      code: null,
+      message: null,
+      payments: {
+        paymentReference,
+        linkingReference: 'LNK-1',
+        providerreference: 'PRV-1',
+        ussdDailCode: '*737*000*1234#',
+      },
+    },
+  };
+}
+
+export function transferEnvelope(paymentReference: string) {
+  return {
+    status: 'SUCCESS',
+    data: {
+      code: '00',
+      message: 'Account opened successfully',
+      payments: {
+        paymentReference,
+        walletName: 'Shop / Ada Obi',
+        wallet: '8000000001',
+        bankName: 'Test Bank',
+        accountNumber: '9000000001',
+      },
+    },
+  };
+}
+
+export type UpstreamCall = { url: string; method: string; headers: Headers; body: Record<string, unknown> };
+export type Responder = (call: UpstreamCall, signal: AbortSignal | undefined) => Response | Promise<Response>;
+
+/** A spec-faithful happy gateway: answers each call with the envelope of its payment type. */
+export const answerSuccess: Responder = (call) => {
+  const reference = String(call.body.paymentReference);
+  return Response.json(call.body.paymentType === 'USSD' ? ussdEnvelope(reference) : transferEnvelope(reference));
+};
+
+/** A `fetch` stand-in that records every upstream call. */
+export function recordingFetch(respond: Responder = answerSuccess) {
+  const calls: UpstreamCall[] = [];
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const call = { url: request.url, method: request.method, headers: request.headers, body: await request.json() };
+    calls.push(call);
+    return respond(call, init?.signal ?? undefined);
+  }) as typeof globalThis.fetch;
+  return { fetch, calls };
+}
+
+export function makeHandler(options: Partial<SessionHandlerOptions> = {}, respond?: Responder) {
+  const upstream = recordingFetch(respond);
+  const events: SessionEvent[] = [];
+  const handler = createSessionHandler({
+    baseUrl: GATEWAY_URL,
+    publicKey: PUBLIC_KEY,
+    accessToken: TOKEN,
+    order: () => ORDER,
+    fetch: upstream.fetch,
+    timeoutMs: 200,
+    onEvent: (event) => void events.push(event),
+    ...options,
+  });
+  return { handler, calls: upstream.calls, events };
+}
+
+export function post(body: unknown, headers: Record<string, string> = {}): Request {
+  return new Request(SESSION_URL, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** Asserts the contract's error shape and returns it. */
+export async function readError(response: Response, status: number, code: string): Promise<ErrorBody['error']> {
+  const text = await response.text();
+  assert.equal(response.status, status, `expected HTTP ${status}, got ${response.status}: ${text}`);
+  assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+  const body = errorBodySchema.parse(JSON.parse(text));
+  assert.equal(body.error.code, code, text);
+  assert.ok(body.error.message.length > 0);
+  return body.error;
+}
+
+export function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+}
