@@ -3,14 +3,9 @@
  * comes out as one typed `PayFailure`, so the element has a single thing to show.
  */
 import type { PayFailure } from './flow.js';
-import {
-  errorBodySchema,
-  readEnvelope,
-  statusResponseSchema,
-  type Instructions,
-  type SessionRequest,
-  type StatusResponse,
-} from './schemas.js';
+import { readEnvelope } from './envelope.js';
+import { PAYMENT_STATUSES } from './rules.js';
+import type { ErrorBody, Instructions, SessionRequest, StatusResponse } from './schemas.js';
 
 export type InitiateOptions = { idempotencyKey: string; signal: AbortSignal };
 
@@ -103,8 +98,9 @@ export async function fetchStatus(
   const url = new URL(statusUrl, document.baseURI);
   url.searchParams.set('paymentReference', paymentReference);
   const response = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal });
-  if (!response.ok) throw new Error(`status ${response.status}`);
-  return statusResponseSchema.parse(await response.json());
+  const body = (await readJson(response)) as Partial<StatusResponse> | undefined;
+  if (!response.ok || !PAYMENT_STATUSES.includes(body?.status as never)) throw new Error(`status ${response.status}`);
+  return { status: body!.status!, message: typeof body!.message === 'string' ? body!.message : undefined };
 }
 
 /** The body as JSON, or `undefined` when it is empty, HTML or otherwise unreadable. */
@@ -118,13 +114,20 @@ async function readJson(response: Response): Promise<unknown> {
 
 function httpFailure(status: number, body: unknown): PayFailure {
   const retryable = status >= 500 || status === 408 || status === 429;
-  const parsed = errorBodySchema.safeParse(body);
-  if (!parsed.success) {
+  const error = readErrorBody(body);
+  if (!error) {
     // A hand-written endpoint may pass the gateway's own error body through; use its message if it has one.
-    const message = readEnvelope(body, 'TRANSFER').message;
-    return { code: 'http', message, retryable };
+    return { code: 'http', message: readEnvelope(body, 'TRANSFER').message, retryable };
   }
-  const { code, message, fields } = parsed.data.error;
+  const { code, message, fields } = error;
   if (code === 'validation' || fields) return { code: 'validation', message, retryable: false, fields };
   return { code: code.startsWith('gateway') ? 'gateway' : 'http', message, retryable };
+}
+
+/** The contract's `{ status: "ERROR", error: { code, message, fields? } }`, keeping only string field messages. */
+function readErrorBody(body: unknown): ErrorBody['error'] | undefined {
+  const { status, error } = (body ?? {}) as Partial<ErrorBody>;
+  if (status !== 'ERROR' || typeof error?.code !== 'string' || typeof error.message !== 'string') return undefined;
+  const fields = Object.entries(error.fields ?? {}).filter(([, message]) => typeof message === 'string');
+  return { code: error.code, message: error.message, ...(fields.length ? { fields: Object.fromEntries(fields) } : {}) };
 }

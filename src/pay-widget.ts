@@ -6,15 +6,8 @@ import type { PayFailure } from './flow.js';
 import { format, messagesFor, type Messages } from './messages/index.js';
 import { emit, PaymentController } from './payment-controller.js';
 import { styles } from './pay-widget.styles.js';
-import {
-  customerFieldSchemas,
-  PAYMENT_TYPES,
-  sessionRequestSchema,
-  type CustomerField,
-  type Instructions,
-  type PaymentType,
-  type SessionRequest,
-} from './schemas.js';
+import { FIELD_PATTERNS, isValidField, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
+import type { Instructions, SessionRequest } from './schemas.js';
 
 type Values = Record<CustomerField, string>;
 
@@ -450,7 +443,7 @@ export class PayWidget extends LitElement {
   private fieldError(field: CustomerField): string | undefined {
     const value = this.values[field];
     if (!value.trim()) return this.strings[`${field}Required`];
-    if (!customerFieldSchemas[field].safeParse(value).success) return this.strings[`${field}Invalid`];
+    if (!isValidField(field, value)) return this.strings[`${field}Invalid`];
     return this.serverErrors[field];
   }
 
@@ -459,18 +452,15 @@ export class PayWidget extends LitElement {
     return this.submitted || this.touched.has(field) || this.serverErrors[field] ? this.fieldError(field) : undefined;
   }
 
+  /** The session-endpoint contract's body: normalized customer fields, and the merchant's hints that are well formed. */
   private buildRequest(): SessionRequest {
-    const hints = {
-      amount: this.amount || undefined,
-      currency: this.currency || undefined,
-      country: this.country || undefined,
-      paymentReference: this.paymentReference || undefined,
-    };
-    const { bankCode, ...customer } = this.values;
-    const candidate = { paymentType: this.selectedType, ...customer, ...(this.selectedType === 'USSD' ? { bankCode } : {}) };
-    const parsed = sessionRequestSchema.safeParse({ ...candidate, ...hints });
-    // The fields were checked one by one already, so a failure here is in the merchant's hints.
-    return parsed.success ? parsed.data : (sessionRequestSchema.parse(candidate) as SessionRequest);
+    const request: Record<string, string> = { paymentType: this.selectedType };
+    for (const field of this.visibleFields()) request[field] = normalizeField(field, this.values[field]);
+    for (const hint of ['amount', 'currency', 'country', 'paymentReference'] as const) {
+      const value = normalizeField(hint, this[hint]);
+      if (FIELD_PATTERNS[hint].test(value)) request[hint] = value;
+    }
+    return request as SessionRequest;
   }
 
   private transport(): Initiate | undefined {

@@ -5,41 +5,55 @@
  * Field names follow spec/payment-initiation.md exactly, typos included (`ussdDailCode`, `providerreference`).
  */
 import * as z from 'zod/mini';
+import {
+  FIELD_PATTERNS,
+  normalizeField,
+  PAYMENT_STATUSES,
+  PAYMENT_TYPES,
+  PAYMENTS_PATTERNS,
+  type CustomerField,
+  type HintField,
+} from './rules.js';
 
-export const PAYMENT_TYPES = ['USSD', 'TRANSFER'] as const;
+export { PAYMENT_STATUSES, PAYMENT_TYPES, type CustomerField };
 export const paymentTypeSchema = z.enum(PAYMENT_TYPES);
 export type PaymentType = z.infer<typeof paymentTypeSchema>;
 
-/** Separators a customer may type inside a phone number; removed before it is checked or sent. */
-const PHONE_SEPARATORS = /[\s().-]/g;
+/** A string field normalized and checked exactly as the browser does it (see rules.ts). */
+const field = (name: CustomerField | HintField) =>
+  z.string().check(
+    z.overwrite((value) => normalizeField(name, value)),
+    z.regex(FIELD_PATTERNS[name]),
+  );
+
+/** An object of strings, each matching its pattern. */
+const stringsMatching = <K extends string>(patterns: Record<K, RegExp>) => {
+  const entries = Object.entries<RegExp>(patterns).map(([key, pattern]) => [key, z.string().check(z.regex(pattern))]);
+  return z.object(Object.fromEntries(entries) as Record<K, z.ZodMiniString>);
+};
 
 // ─── Customer fields: checked in the form and again on the server ────────────────────────────────
 
-export const fullNameSchema = z.string().check(z.trim(), z.minLength(2), z.maxLength(100));
-export const emailSchema = z.string().check(z.trim(), z.maxLength(254), z.email());
-export const mobileNumberSchema = z.string().check(
-  z.overwrite((value) => value.replace(PHONE_SEPARATORS, '')),
-  z.regex(/^\+?\d{7,15}$/),
-);
-/** The spec: "a short digit string". */
-export const bankCodeSchema = z.string().check(z.trim(), z.regex(/^\d{3,6}$/));
+export const fullNameSchema = field('fullName');
+export const emailSchema = field('email');
+export const mobileNumberSchema = field('mobileNumber');
+export const bankCodeSchema = field('bankCode');
 
-/** Field name → schema, so the form can check one field as the customer leaves it. */
+/** Field name → schema. */
 export const customerFieldSchemas = {
   fullName: fullNameSchema,
   email: emailSchema,
   mobileNumber: mobileNumberSchema,
   bankCode: bankCodeSchema,
 } as const;
-export type CustomerField = keyof typeof customerFieldSchemas;
 
 // ─── Widget → session endpoint (DESIGN.md, "The session-endpoint contract") ──────────────────────
 
 const hints = {
-  amount: z.optional(z.string().check(z.trim(), z.regex(/^\d+(\.\d{1,2})?$/))),
-  currency: z.optional(z.string().check(z.trim(), z.regex(/^[A-Za-z]{3}$/))),
-  country: z.optional(z.string().check(z.trim(), z.regex(/^[A-Za-z]{2}$/))),
-  paymentReference: z.optional(z.string().check(z.trim(), z.regex(/^[\w.:-]{1,64}$/))),
+  amount: z.optional(field('amount')),
+  currency: z.optional(field('currency')),
+  country: z.optional(field('country')),
+  paymentReference: z.optional(field('paymentReference')),
 };
 
 const customer = {
@@ -87,8 +101,6 @@ export type GatewayRequest = z.infer<typeof gatewayRequestSchema>;
 
 // ─── Gateway → server → widget (spec 2.2–2.4) ────────────────────────────────────────────────────
 
-const text = z.string().check(z.minLength(1));
-
 /** Enough of the envelope to read its outcome and message, whatever the payment type. */
 export const envelopeSchema = z.object({
   status: z.string(),
@@ -104,22 +116,10 @@ export const envelopeSchema = z.object({
 });
 export type Envelope = z.infer<typeof envelopeSchema>;
 
-export const ussdPaymentsSchema = z.object({
-  paymentReference: text,
-  linkingReference: text,
-  providerreference: text,
-  /** `*` and `#` delimiters around digit groups, e.g. `*737*000*1234#`. */
-  ussdDailCode: z.string().check(z.regex(/^\*\d+(\*\d+)*#$/)),
-});
+export const ussdPaymentsSchema = stringsMatching(PAYMENTS_PATTERNS.USSD);
 export type UssdPayments = z.infer<typeof ussdPaymentsSchema>;
 
-export const transferPaymentsSchema = z.object({
-  paymentReference: text,
-  walletName: text,
-  wallet: text,
-  bankName: text,
-  accountNumber: z.string().check(z.regex(/^\d{6,20}$/)),
-});
+export const transferPaymentsSchema = stringsMatching(PAYMENTS_PATTERNS.TRANSFER);
 export type TransferPayments = z.infer<typeof transferPaymentsSchema>;
 
 export const paymentsSchemaByType = {
@@ -141,7 +141,6 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 // ─── status-url (DESIGN.md: `GET status-url?paymentReference=…`) ─────────────────────────────────
 
-export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
 export const statusResponseSchema = z.object({
   status: z.enum(PAYMENT_STATUSES),
   message: z.optional(z.nullable(z.string())),
@@ -168,50 +167,4 @@ export type TransferInstructions = {
 };
 export type Instructions = UssdInstructions | TransferInstructions;
 
-export type ReadEnvelopeResult =
-  | { ok: true; instructions: Instructions; message: string | undefined }
-  | { ok: false; reason: 'not-an-envelope' | 'not-success' | 'missing-fields'; message: string | undefined };
-
-/**
- * Reads a gateway envelope for the given payment type. Extra fields are ignored; an envelope whose
- * `data.payments` lacks what the payment type needs is a failure, never a half-empty result.
- */
-export function readEnvelope(body: unknown, paymentType: PaymentType): ReadEnvelopeResult {
-  const envelope = envelopeSchema.safeParse(body);
-  if (!envelope.success) return { ok: false, reason: 'not-an-envelope', message: undefined };
-  const message = envelope.data.data?.message?.trim() || undefined;
-  if (envelope.data.status !== 'SUCCESS') return { ok: false, reason: 'not-success', message };
-
-  const payments = envelope.data.data?.payments;
-  if (paymentType === 'USSD') {
-    const parsed = ussdPaymentsSchema.safeParse(payments);
-    if (!parsed.success) return { ok: false, reason: 'missing-fields', message };
-    const p = parsed.data;
-    return {
-      ok: true,
-      message,
-      instructions: {
-        paymentType,
-        paymentReference: p.paymentReference,
-        ussdDialCode: p.ussdDailCode,
-        linkingReference: p.linkingReference,
-        providerReference: p.providerreference,
-      },
-    };
-  }
-  const parsed = transferPaymentsSchema.safeParse(payments);
-  if (!parsed.success) return { ok: false, reason: 'missing-fields', message };
-  const p = parsed.data;
-  return {
-    ok: true,
-    message,
-    instructions: {
-      paymentType,
-      paymentReference: p.paymentReference,
-      accountNumber: p.accountNumber,
-      bankName: p.bankName,
-      walletName: p.walletName,
-      wallet: p.wallet,
-    },
-  };
-}
+export { readEnvelope, type ReadEnvelopeResult } from './envelope.js';

@@ -1,0 +1,56 @@
+/**
+ * Reads the gateway's response envelope (spec 2.2–2.4) into the instructions the widget shows.
+ * Zod-free so the browser can afford it; the server uses the same reader for the gateway's answers.
+ */
+import { matchesPatterns, PAYMENTS_PATTERNS, type PaymentType } from './rules.js';
+import type { Instructions, TransferPayments, UssdPayments } from './schemas.js';
+
+export type ReadEnvelopeResult =
+  | { ok: true; instructions: Instructions; message: string | undefined }
+  | { ok: false; reason: 'not-an-envelope' | 'not-success' | 'missing-fields'; message: string | undefined };
+
+type LooseEnvelope = { status?: unknown; data?: { message?: unknown; payments?: unknown } | null };
+
+/**
+ * Extra fields are ignored; an envelope whose `data.payments` lacks what the payment type needs is a
+ * failure that keeps the gateway's message, never a half-empty result.
+ */
+export function readEnvelope(body: unknown, paymentType: PaymentType): ReadEnvelopeResult {
+  const envelope = (typeof body === 'object' && body !== null ? body : {}) as LooseEnvelope;
+  const data = typeof envelope.data === 'object' && envelope.data !== null ? envelope.data : undefined;
+  const message = (typeof data?.message === 'string' && data.message.trim()) || undefined;
+  if (typeof envelope.status !== 'string') return { ok: false, reason: 'not-an-envelope', message };
+  if (envelope.status !== 'SUCCESS') return { ok: false, reason: 'not-success', message };
+
+  const payments = data?.payments;
+  if (!matchesPatterns(payments, PAYMENTS_PATTERNS[paymentType])) {
+    return { ok: false, reason: 'missing-fields', message };
+  }
+  if (paymentType === 'USSD') {
+    const p = payments as UssdPayments;
+    return {
+      ok: true,
+      message,
+      instructions: {
+        paymentType,
+        paymentReference: p.paymentReference,
+        ussdDialCode: p.ussdDailCode,
+        linkingReference: p.linkingReference,
+        providerReference: p.providerreference,
+      },
+    };
+  }
+  const p = payments as TransferPayments;
+  return {
+    ok: true,
+    message,
+    instructions: {
+      paymentType,
+      paymentReference: p.paymentReference,
+      accountNumber: p.accountNumber,
+      bankName: p.bankName,
+      walletName: p.walletName,
+      wallet: p.wallet,
+    },
+  };
+}

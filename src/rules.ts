@@ -1,0 +1,75 @@
+/**
+ * The rules each field follows, as plain data. `schemas.ts` builds the zod schemas (the server's
+ * checks and every TypeScript type) from these same constants; the browser checks them directly,
+ * because zod's runtime, even `zod/mini`, would take a third of the script tag's 16 KB budget.
+ *
+ * Nothing here may import zod.
+ */
+
+export const PAYMENT_TYPES = ['USSD', 'TRANSFER'] as const;
+export type PaymentType = (typeof PAYMENT_TYPES)[number];
+
+export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Separators a customer may type inside a phone number; removed before it is checked or sent. */
+const PHONE_SEPARATORS = /[\s().-]/g;
+
+/** Each customer field's pattern, matched against the normalized value. */
+export const CUSTOMER_FIELD_PATTERNS = {
+  fullName: /^[^]{2,100}$/,
+  email: /^(?=.{3,254}$)(?!\.)(?!.*\.\.)[\w'+.-]*[\w+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/,
+  mobileNumber: /^\+?\d{7,15}$/,
+  /** The spec: "a short digit string". */
+  bankCode: /^\d{3,6}$/,
+};
+export type CustomerField = keyof typeof CUSTOMER_FIELD_PATTERNS;
+
+/** The merchant's hints to the session endpoint; the server may use or ignore them. */
+export const HINT_PATTERNS = {
+  amount: /^\d{1,12}(\.\d{1,2})?$/,
+  currency: /^[A-Za-z]{3}$/,
+  country: /^[A-Za-z]{2}$/,
+  paymentReference: /^[\w.:-]{1,64}$/,
+};
+export type HintField = keyof typeof HINT_PATTERNS;
+
+export const FIELD_PATTERNS: Record<CustomerField | HintField, RegExp> = { ...CUSTOMER_FIELD_PATTERNS, ...HINT_PATTERNS };
+
+export function normalizeField(field: CustomerField | HintField, value: string): string {
+  return field === 'mobileNumber' ? value.replace(PHONE_SEPARATORS, '') : value.trim();
+}
+
+export function isValidField(field: CustomerField, value: string): boolean {
+  return CUSTOMER_FIELD_PATTERNS[field].test(normalizeField(field, value));
+}
+
+const PRESENT = /\S/;
+
+/** What `data.payments` must hold for each payment type (spec 2.3, 2.4), names exactly as the spec spells them. */
+export const PAYMENTS_PATTERNS = {
+  USSD: {
+    paymentReference: PRESENT,
+    linkingReference: PRESENT,
+    providerreference: PRESENT,
+    /** `*` and `#` delimiters around digit groups, e.g. `*737*000*1234#`. */
+    ussdDailCode: /^\*\d+(\*\d+)*#$/,
+  },
+  TRANSFER: {
+    paymentReference: PRESENT,
+    walletName: PRESENT,
+    wallet: PRESENT,
+    bankName: PRESENT,
+    accountNumber: /^\d{6,20}$/,
+  },
+};
+
+/** Whether `value` is an object whose listed properties are strings matching their patterns. */
+export function matchesPatterns(value: unknown, patterns: Record<string, RegExp>): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return Object.entries(patterns).every(([key, pattern]) => {
+    const field = record[key];
+    return typeof field === 'string' && pattern.test(field);
+  });
+}
