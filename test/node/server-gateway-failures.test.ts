@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { describe, it } from 'node:test';
+import {
+  delay,
+  makeHandler,
+  post,
+  readError,
+  type Responder,
+  TRANSFER_REQUEST,
+  transferEnvelope,
+  USSD_REQUEST,
+  ussdEnvelope,
+} from './server-fixtures.js';
+
+type Failure = {
+  name: string;
+  respond: Responder;
+  request?: Record<string, unknown>;
+  status: number;
+  code: string;
+  /** The message the customer sees; a RegExp when it is the handler's own words. */
+  message: string | RegExp;
+  outcome: string;
+};
+
+const html = (status: number) => () =>
+  new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', { status, headers: { 'content-type': 'text/html' } });
+
+const withoutField = (field: string) => () => {
+  const envelope = ussdEnvelope('order-42');
+  delete (envelope.data.payments as Record<string, unknown>)[field];
+  return Response.json(envelope);
+};
+
+const FAILURES: Failure[] = [
+  {
+    name: 'HTTP 500 with a JSON envelope',
+    respond: () => Response.json({ status: 'ERROR', data: { code: '96', message: 'System malfunction' } }, { status: 500 }),
+    status: 502, code: 'gateway_error', message: 'System malfunction', outcome: 'http-error',
+  },
+  {
+    name: 'HTTP 400 with { message }',
+    respond: () => Response.json({ message: 'Invalid currency' }, { status: 400 }),
+    status: 502, code: 'gateway_error', message: 'Invalid currency', outcome: 'http-error',
+  },
+  {
+    name: 'HTTP 422 with { error: { message } }',
+    respond: () => Response.json({ error: { message: 'Amount too small' } }, { status: 422 }),
+    status: 502, code: 'gateway_error', message: 'Amount too small', outcome: 'http-error',
+  },
+  {
+    name: 'HTTP 401 with { error: string }',
+    respond: () => Response.json({ error: 'Unauthorized' }, { status: 401 }),
+    status: 502, code: 'gateway_error', message: 'Unauthorized', outcome: 'http-error',
+  },
+  {
+    name: 'HTTP 503 without a body',
+    respond: () => new Response(null, { status: 503 }),
+    status: 502, code: 'gateway_error', message: /HTTP 503/, outcome: 'http-error',
+  },
+  {
+    name: 'HTTP 502 with a proxy HTML page',
+    respond: html(502),
+    status: 502, code: 'gateway_error', message: /HTTP 502/, outcome: 'http-error',
+  },
+  {
+    name: 'HTTP 200 with a truncated JSON body',
+    respond: () => new Response('{"status":"SUCCESS","data":{"pay', { headers: { 'content-type': 'application/json' } }),
+    status: 502, code: 'invalid_gateway_response', message: /could not be read/, outcome: 'unreadable',
+  },
+  {
+    name: 'HTTP 200 with an HTML body',
+    respond: html(200),
+    status: 502, code: 'invalid_gateway_response', message: /could not be read/, outcome: 'unreadable',
+  },
+  {
+    name: 'HTTP 200 with JSON that is not an envelope',
+    respond: () => Response.json([1, 2, 3]),
+    status: 502, code: 'invalid_gateway_response', message: /could not be read/, outcome: 'unreadable',
+  },
+  {
+    name: 'a SUCCESS envelope without ussdDailCode',
+    respond: withoutField('ussdDailCode'),
+    status: 502, code: 'invalid_gateway_response', message: /lacked the payment details/, outcome: 'missing-fields',
+  },
+  {
+    name: 'a SUCCESS envelope without providerreference',
+    respond: withoutField('providerreference'),
+    status: 502, code: 'invalid_gateway_response', message: /lacked the payment details/, outcome: 'missing-fields',
+  },
+  {
+    name: 'a SUCCESS envelope with a malformed dial code',
+    respond: () => {
+      const envelope = ussdEnvelope('order-42');
+      envelope.data.payments.ussdDailCode = 'dial 737';
+      return Response.json(envelope);
+    },
+    status: 502, code: 'invalid_gateway_response', message: /lacked the payment details/, outcome: 'missing-fields',
+  },
+  {
+    name: 'a SUCCESS envelope without payments, with a message',
+    respond: () => Response.json({ status: 'SUCCESS', data: { code: '00', message: 'Wallet pending', payments: null } }),
+    request: TRANSFER_REQUEST,
+    status: 502, code: 'invalid_gateway_response', message: 'Wallet pending', outcome: 'missing-fields',
+  },
+  {
+    name: 'a USSD envelope for a TRANSFER request',
+    respond: () => Response.json(ussdEnvelope('order-42')),
+    request: TRANSFER_REQUEST,
+    status: 502, code: 'invalid_gateway_response', message: /lacked the payment details/, outcome: 'missing-fields',
+  },
+  {
+    name: 'HTTP 200 with status FAILED',
+    respond: () => Response.json({ status: 'FAILED', data: { code: '51', message: 'Insufficient funds', payments: null } }),
+    status: 402, code: 'payment_declined', message: 'Insufficient funds', outcome: 'declined',
+  },
+  {
+    name: 'HTTP 200 with status PENDING and no message',
+    respond: () => Response.json({ status: 'PENDING', data: null }),
+    status: 402, code: 'payment_declined', message: /declined/, outcome: 'declined',
+  },
+  {
+    name: 'HTTP 402 with a FAILED envelope',
+    respond: () => Response.json({ status: 'FAILED', data: { code: '05', message: 'Do not honour' } }, { status: 402 }),
+    status: 402, code: 'payment_declined', message: 'Do not honour', outcome: 'declined',
+  },
+  {
+    name: 'no answer within timeoutMs',
+    respond: async (_call, signal) => {
+      await delay(5_000, signal);
+      return Response.json(ussdEnvelope('order-42'));
+    },
+    status: 504, code: 'gateway_timeout', message: /did not answer in time/, outcome: 'timeout',
+  },
+  {
+    name: 'headers in time but a body that never finishes',
+    respond: (_call, signal) =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"status":"SUCC'));
+            signal?.addEventListener('abort', () => controller.error(signal.reason));
+          },
+        }),
+      ),
+    status: 504, code: 'gateway_timeout', message: /did not answer in time/, outcome: 'timeout',
+  },
+  {
+    name: 'fetch rejecting with a network error',
+    respond: () => Promise.reject(new TypeError('fetch failed', { cause: { code: 'ENOTFOUND' } })),
+    status: 502, code: 'gateway_unreachable', message: /could not be reached/, outcome: 'unreachable',
+  },
+];
+
+describe('createSessionHandler: gateway failures', () => {
+  for (const failure of FAILURES) {
+    it(`maps ${failure.name} to ${failure.status} ${failure.code}`, async () => {
+      const { handler, calls, events } = makeHandler({ timeoutMs: 50 }, failure.respond);
+      const error = await readError(await handler(post(failure.request ?? USSD_REQUEST)), failure.status, failure.code);
+      if (typeof failure.message === 'string') assert.equal(error.message, failure.message);
+      else assert.match(error.message, failure.message);
+      assert.equal(calls.length, 1);
+      const gatewayEvent = events.find((event) => event.type === 'gateway');
+      assert.equal(gatewayEvent?.type === 'gateway' && gatewayEvent.outcome, failure.outcome);
+    });
+  }
+
+  it('maps a refused connection on a closed 127.0.0.1 port to 502 gateway_unreachable', async () => {
+    const port = await closedPort();
+    const { handler, events } = makeHandler({ baseUrl: `http://127.0.0.1:${port}`, fetch: globalThis.fetch, timeoutMs: 2_000 });
+    await readError(await handler(post(USSD_REQUEST)), 502, 'gateway_unreachable');
+    const gatewayEvent = events.find((event) => event.type === 'gateway');
+    assert.deepEqual(
+      gatewayEvent?.type === 'gateway' && [gatewayEvent.outcome, gatewayEvent.detail],
+      ['unreachable', 'ECONNREFUSED'],
+    );
+  });
+
+  it('ignores extra fields in a good envelope and passes it through as sent', async () => {
+    const envelope = { ...transferEnvelope('order-42'), traceId: 'abc', data: { ...transferEnvelope('order-42').data, extra: 1 } };
+    const text = JSON.stringify(envelope, null, 2);
+    const { handler } = makeHandler({}, () => new Response(text, { headers: { 'content-type': 'application/json' } }));
+    const response = await handler(post(TRANSFER_REQUEST));
+    assert.equal(response.status, 200);
+    assert.equal(await response.text(), text);
+  });
+
+  it('shortens a very long gateway message', async () => {
+    const { handler } = makeHandler({}, () => Response.json({ message: 'x'.repeat(5000) }, { status: 500 }));
+    const error = await readError(await handler(post(USSD_REQUEST)), 502, 'gateway_error');
+    assert.equal(error.message.length, 300);
+  });
+});
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  createMemoryIdempotencyStore,
+  type IdempotencyRecord,
+  type IdempotencyStore,
+  OrderError,
+} from '../../src/server/index.js';
+import { answerSuccess, delay, makeHandler, ORDER, post, readError, type Responder, USSD_REQUEST } from './server-fixtures.js';
+
+const KEY = { 'idempotency-key': 'attempt-7d1c0c44' };
+
+const slowSuccess: Responder = async (call, signal) => {
+  await delay(30, signal);
+  return answerSuccess(call, signal);
+};
+
+function countingOrder() {
+  const counter = { calls: 0 };
+  const order = () => {
+    counter.calls += 1;
+    return { ...ORDER, paymentReference: `order-${counter.calls}` };
+  };
+  return { counter, order };
+}
+
+describe('createSessionHandler: Idempotency-Key', () => {
+  it('makes one upstream call for two simultaneous requests, and both get the same answer', async () => {
+    const { handler, calls } = makeHandler({}, slowSuccess);
+    const [first, second] = await Promise.all([handler(post(USSD_REQUEST, KEY)), handler(post(USSD_REQUEST, KEY))]);
+    assert.equal(calls.length, 1);
+    assert.equal(first.status, 200);
+    assert.equal(second.status, 200);
+    assert.equal(await first.text(), await second.text());
+  });
+
+  it('replays the stored answer to a later duplicate, without resolving the order again', async () => {
+    const { counter, order } = countingOrder();
+    const { handler, calls, events } = makeHandler({ order });
+    const first = await handler(post(USSD_REQUEST, KEY));
+    const later = await handler(post(USSD_REQUEST, KEY));
+    assert.equal(calls.length, 1);
+    assert.equal(counter.calls, 1);
+    assert.equal(later.status, first.status);
+    assert.equal(await later.text(), await first.text());
+    assert.equal(later.headers.get('idempotent-replayed'), 'true');
+    assert.equal(first.headers.get('idempotent-replayed'), null);
+    assert.deepEqual(events.at(-1), { type: 'replayed', idempotencyKey: KEY['idempotency-key'], status: 200 });
+  });
+
+  it('treats requests that differ only in spacing or phone separators as the same request', async () => {
+    const { handler, calls } = makeHandler();
+    await handler(post(USSD_REQUEST, KEY));
+    const again = await handler(post({ ...USSD_REQUEST, fullName: ' Ada Obi ', mobileNumber: '+234-803-000-0000' }, KEY));
+    assert.equal(again.status, 200);
+    assert.equal(calls.length, 1);
+  });
+
+  it('calls the gateway once per distinct key', async () => {
+    const { handler, calls } = makeHandler({}, slowSuccess);
+    await Promise.all([
+      handler(post(USSD_REQUEST, { 'idempotency-key': 'attempt-aaaaaaaa' })),
+      handler(post(USSD_REQUEST, { 'idempotency-key': 'attempt-bbbbbbbb' })),
+      handler(post(USSD_REQUEST)),
+    ]);
+    assert.equal(calls.length, 3);
+  });
+
+  it('refuses a key reused with a different body, later or concurrently, with 422', async () => {
+    const { handler, calls } = makeHandler({}, slowSuccess);
+    const [first, concurrent] = await Promise.all([
+      handler(post(USSD_REQUEST, KEY)),
+      handler(post({ ...USSD_REQUEST, bankCode: '044' }, KEY)),
+    ]);
+    assert.equal(first.status, 200);
+    await readError(concurrent, 422, 'idempotency_key_reused');
+    await readError(await handler(post({ ...USSD_REQUEST, paymentType: 'TRANSFER' }, KEY)), 422, 'idempotency_key_reused');
+    assert.equal(calls.length, 1);
+  });
+
+  it('retries after a time-out with the same paymentReference, so the gateway cannot make a second payment', async () => {
+    const { counter, order } = countingOrder();
+    let attempt = 0;
+    const { handler, calls } = makeHandler({ order, timeoutMs: 40 }, async (call, signal) => {
+      attempt += 1;
+      if (attempt === 1) await delay(1_000, signal);
+      return answerSuccess(call, signal);
+    });
+    await readError(await handler(post(USSD_REQUEST, KEY)), 504, 'gateway_timeout');
+    const retry = await handler(post(USSD_REQUEST, KEY));
+    assert.equal(retry.status, 200);
+    assert.equal(counter.calls, 1, 'the order was resolved once for the key');
+    assert.deepEqual(calls.map((call) => call.body.paymentReference), ['order-1', 'order-1']);
+
+    await handler(post(USSD_REQUEST, KEY));
+    assert.equal(calls.length, 2, 'the success is stored');
+  });
+
+  it('asks the gateway again after a 5xx, with the same reference', async () => {
+    let attempt = 0;
+    const { handler, calls } = makeHandler({}, (call, signal) =>
+      ++attempt === 1 ? new Response(null, { status: 503 }) : answerSuccess(call, signal),
+    );
+    await readError(await handler(post(USSD_REQUEST, KEY)), 502, 'gateway_error');
+    assert.equal((await handler(post(USSD_REQUEST, KEY))).status, 200);
+    assert.equal(calls.length, 2);
+    assert.equal(calls[0]!.body.paymentReference, calls[1]!.body.paymentReference);
+  });
+
+  it('stores a decline as a definitive answer', async () => {
+    const { handler, calls } = makeHandler({}, () =>
+      Response.json({ status: 'FAILED', data: { message: 'Insufficient funds' } }, { status: 402 }),
+    );
+    await readError(await handler(post(USSD_REQUEST, KEY)), 402, 'payment_declined');
+    const replay = await handler(post(USSD_REQUEST, KEY));
+    await readError(replay, 402, 'payment_declined');
+    assert.equal(calls.length, 1);
+  });
+
+  it('does not store a refused order: a retry asks the resolver again', async () => {
+    let open = false;
+    const { handler, calls } = makeHandler({
+      order: async () => {
+        if (!open) throw new OrderError('Closed for now.');
+        return ORDER;
+      },
+    });
+    await readError(await handler(post(USSD_REQUEST, KEY)), 422, 'order_refused');
+    open = true;
+    assert.equal((await handler(post(USSD_REQUEST, KEY))).status, 200);
+    assert.equal(calls.length, 1);
+  });
+
+  it('shares answers between handlers that share a store (several server instances)', async () => {
+    const idempotencyStore = createMemoryIdempotencyStore();
+    const one = makeHandler({ idempotencyStore });
+    const two = makeHandler({ idempotencyStore });
+    const first = await one.handler(post(USSD_REQUEST, KEY));
+    const second = await two.handler(post(USSD_REQUEST, KEY));
+    assert.equal(await second.text(), await first.text());
+    assert.equal(one.calls.length + two.calls.length, 1);
+  });
+
+  it('answers 409 when a shared store says another instance holds the key', async () => {
+    const store = createMemoryIdempotencyStore();
+    const released: string[] = [];
+    const busy: IdempotencyStore = { ...store, reserve: () => false, release: (key) => void released.push(key) };
+    const { handler, calls } = makeHandler({ idempotencyStore: busy });
+    const response = await handler(post(USSD_REQUEST, KEY));
+    await readError(response.clone(), 409, 'idempotency_key_in_use');
+    assert.equal(response.headers.get('retry-after'), '1');
+    assert.equal(calls.length, 0);
+    assert.deepEqual(released, [], 'a key it did not reserve is not released');
+  });
+
+  it('reserves and releases the key around an attempt', async () => {
+    const store = createMemoryIdempotencyStore();
+    const log: string[] = [];
+    const locking: IdempotencyStore = {
+      get: store.get,
+      set: (key, record) => {
+        log.push(`set ${record.state}`);
+        return store.set(key, record);
+      },
+      reserve: (key) => (log.push(`reserve ${key}`), true),
+      release: (key) => void log.push(`release ${key}`),
+    };
+    const { handler } = makeHandler({ idempotencyStore: locking });
+    await handler(post(USSD_REQUEST, KEY));
+    const key = KEY['idempotency-key'];
+    assert.deepEqual(log, [`reserve ${key}`, 'set pending', 'set done', `release ${key}`]);
+  });
+
+  it('answers 500 internal when the store fails', async () => {
+    const broken: IdempotencyStore = { get: () => Promise.reject(new Error('redis down')), set: () => {} };
+    const { handler, calls } = makeHandler({ idempotencyStore: broken });
+    await readError(await handler(post(USSD_REQUEST, KEY)), 500, 'internal');
+    assert.equal(calls.length, 0);
+  });
+});
+
+describe('createMemoryIdempotencyStore', () => {
+  const record = (fingerprint: string): IdempotencyRecord => ({ state: 'pending', fingerprint, order: ORDER });
+
+  it('forgets records after ttlMs', () => {
+    let now = 1_000;
+    const store = createMemoryIdempotencyStore({ ttlMs: 100, now: () => now });
+    store.set('k', record('a'));
+    now += 99;
+    assert.equal((store.get('k') as IdempotencyRecord | undefined)?.fingerprint, 'a');
+    now += 1;
+    assert.equal(store.get('k'), undefined);
+  });
+
+  it('drops the oldest records beyond maxEntries', () => {
+    const store = createMemoryIdempotencyStore({ maxEntries: 2 });
+    store.set('a', record('a'));
+    store.set('b', record('b'));
+    store.set('a', record('a2'));
+    store.set('c', record('c'));
+    assert.equal(store.get('b'), undefined, 'b was the oldest write');
+    assert.equal((store.get('a') as IdempotencyRecord | undefined)?.fingerprint, 'a2');
+    assert.equal((store.get('c') as IdempotencyRecord | undefined)?.fingerprint, 'c');
+  });
+});
