@@ -121,7 +121,9 @@ function httpFailure(status: number, body: unknown): PayFailure {
   }
   const { code, message, fields } = error;
   if (code === 'validation' || fields) return { code: 'validation', message, retryable: false, fields };
-  return { code: code.startsWith('gateway') ? 'gateway' : 'http', message, retryable };
+  // The server's codes for the gateway's own failures (`gateway_timeout`, `payment_declined`, …).
+  const fromGateway = /gateway|declined/.test(code);
+  return { code: fromGateway ? 'gateway' : 'http', message, retryable };
 }
 
 /** The contract's `{ status: "ERROR", error: { code, message, fields? } }`, keeping only string field messages. */
