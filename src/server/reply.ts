@@ -31,7 +31,8 @@ export function errorCodeOf(reply: Reply): string | undefined {
 }
 
 export function toResponse(reply: Reply, extraHeaders: Record<string, string>): Response {
-  return new Response(reply.body, {
+  // 204 and 304 must not carry a body, not even an empty one.
+  return new Response(reply.status === 204 || reply.status === 304 ? null : reply.body, {
     status: reply.status,
     headers: {
       'content-type': 'application/json; charset=utf-8',

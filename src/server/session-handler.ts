@@ -82,7 +82,9 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
   }
 
   function internal(where: Extract<SessionEvent, { type: 'internal-error' }>['where'], error: unknown): Reply {
-    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const name = error instanceof Error ? error.name : typeof error;
+    // A token source's own error may quote the token before the redactor has ever seen it.
+    const detail = where === 'token' || !(error instanceof Error) ? name : `${name}: ${error.message}`;
     emit({ type: 'internal-error', where, detail: redactor.text(detail) });
     return errorReply('internal', GENERIC_FAILURE);
   }
@@ -193,7 +195,7 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
       value = await options.order(sessionRequest, { request });
     } catch (error) {
       if (!(error instanceof OrderError)) return { ok: false, reply: internal('order', error) };
-      const reply = errorReply('order_refused', error.message, error.fields);
+      const reply = errorReply('order_refused', redactor.text(error.message), error.fields);
       reply.status = error.status;
       emit({ type: 'rejected', status: reply.status, code: 'order_refused', ...(error.fields ? { fields: error.fields } : {}) });
       return { ok: false, reply };

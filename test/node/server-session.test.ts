@@ -16,6 +16,17 @@ import {
   ussdEnvelope,
 } from './server-fixtures.js';
 
+/** The gateway request's fields that come from the server (key and order), never from the widget. */
+const DECIDED_BY_SERVER = {
+  publicKey: PUBLIC_KEY,
+  amount: '2500.00',
+  currency: 'NGN',
+  country: 'NG',
+  paymentReference: 'order-42',
+  callbackUrl: ORDER.callbackUrl,
+  redirectUrl: ORDER.redirectUrl,
+};
+
 describe('createSessionHandler: happy paths', () => {
   it('sends the spec request for USSD and passes the envelope through unchanged', async () => {
     const { handler, calls } = makeHandler();
@@ -30,16 +41,10 @@ describe('createSessionHandler: happy paths', () => {
     assert.equal(call!.headers.get('authorization'), `Bearer ${TOKEN}`);
     assert.match(call!.headers.get('content-type')!, /^application\/json/);
     assert.deepEqual(call!.body, {
-      publicKey: PUBLIC_KEY,
-      amount: '2500.00',
+      ...DECIDED_BY_SERVER,
       fullName: 'Ada Obi',
       mobileNumber: '+2348030000000',
       email: 'ada@example.ng',
-      currency: 'NGN',
-      country: 'NG',
-      paymentReference: 'order-42',
-      callbackUrl: ORDER.callbackUrl,
-      redirectUrl: ORDER.redirectUrl,
       paymentType: 'USSD',
       bankCode: '058',
     });
@@ -55,16 +60,10 @@ describe('createSessionHandler: happy paths', () => {
     assert.ok(read.ok);
     assert.equal(read.instructions.paymentReference, 'order-42');
     assert.deepEqual(call(calls), {
-      publicKey: PUBLIC_KEY,
-      amount: '2500.00',
+      ...DECIDED_BY_SERVER,
       fullName: 'Ada Obi',
       mobileNumber: '08030000000',
       email: 'ada@example.ng',
-      currency: 'NGN',
-      country: 'NG',
-      paymentReference: 'order-42',
-      callbackUrl: ORDER.callbackUrl,
-      redirectUrl: ORDER.redirectUrl,
       paymentType: 'TRANSFER',
     });
     assert.equal('bankCode' in call(calls), false);

@@ -1,0 +1,85 @@
+import { getRequestListener } from '@hono/node-server';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
+import { readEnvelope } from '../../src/schemas.js';
+import { createSessionHandler, createStatusHandler } from '../../src/server/index.js';
+import { ORDER, readError, TRANSFER_REQUEST, USSD_REQUEST } from './server-fixtures.js';
+
+/** Both the gateway and the merchant server are real HTTP servers on 127.0.0.1. */
+describe('createSessionHandler mounted in Node http', () => {
+  const sandbox = createSandboxGateway({ slowMs: 8_000 });
+  const servers: Server[] = [];
+  let merchant = '';
+
+  before(async () => {
+    const gateway = await listen(getRequestListener(sandbox));
+    const session = createSessionHandler({
+      baseUrl: gateway,
+      publicKey: SANDBOX_PUBLIC_KEY,
+      accessToken: SANDBOX_ACCESS_TOKEN,
+      timeoutMs: 300,
+      order: (request) => ({ ...ORDER, amount: request.amount ?? ORDER.amount, paymentReference: `node-${request.paymentType}-${Math.random().toString(36).slice(2)}` }),
+    });
+    const status = createStatusHandler({ lookup: (reference) => sandbox.lookup(reference) });
+    merchant = await listen(
+      getRequestListener((request) => (new URL(request.url).pathname === '/status' ? status(request) : session(request))),
+    );
+  });
+
+  after(async () => {
+    await Promise.all(
+      servers.map((server) => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(resolve));
+      }),
+    );
+  });
+
+  async function listen(listener: ReturnType<typeof getRequestListener>): Promise<string> {
+    const server = createServer(listener);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  }
+
+  const postSession = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${merchant}/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('initiates USSD and TRANSFER payments over loopback, then reports the status', async () => {
+    const ussd = readEnvelope(await (await postSession(USSD_REQUEST)).json(), 'USSD');
+    assert.ok(ussd.ok && ussd.instructions.paymentType === 'USSD');
+    assert.match(ussd.instructions.ussdDialCode, /^\*737\*000\*\d+#$/);
+
+    const transfer = readEnvelope(await (await postSession(TRANSFER_REQUEST)).json(), 'TRANSFER');
+    assert.ok(transfer.ok && transfer.instructions.paymentType === 'TRANSFER');
+
+    const reference = ussd.instructions.paymentReference;
+    const statusUrl = `${merchant}/status?paymentReference=${reference}`;
+    assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'PENDING' });
+    assert.ok(sandbox.setStatus(reference, 'SUCCESS'));
+    assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'SUCCESS', message: 'Payment received.' });
+  });
+
+  it('answers bad input and a slow gateway with contract errors over HTTP', async () => {
+    await readError(await postSession({ ...USSD_REQUEST, bankCode: undefined }), 400, 'validation');
+    await readError(await postSession(USSD_REQUEST, { 'idempotency-key': 'x' }), 400, 'invalid_idempotency_key');
+    // Magic amount 504: the sandbox answers after slowMs (8 s), the handler gives up after 300 ms.
+    const started = performance.now();
+    await readError(await postSession({ ...USSD_REQUEST, amount: '504' }), 504, 'gateway_timeout');
+    assert.ok(performance.now() - started < 1_500);
+  });
+
+  it('replays an Idempotency-Key over HTTP', async () => {
+    const headers = { 'idempotency-key': `node-http-${Date.now()}` };
+    const first = await postSession(USSD_REQUEST, headers);
+    const second = await postSession(USSD_REQUEST, headers);
+    assert.equal(await second.text(), await first.text());
+    assert.equal(second.headers.get('idempotent-replayed'), 'true');
+  });
+});

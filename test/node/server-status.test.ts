@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { statusResponseSchema, type StatusResponse } from '../../src/schemas.js';
+import { createStatusHandler, type StatusLookup } from '../../src/server/index.js';
+import { readError } from './server-fixtures.js';
+
+const STATUS_URL = 'https://shop.test/api/pay/status';
+const PAYMENTS: Record<string, StatusResponse> = {
+  'order-1': { status: 'PENDING' },
+  'order-2': { status: 'SUCCESS', message: 'Paid, thank you.' },
+  'order-3': { status: 'FAILED', message: null },
+};
+const fromTable: StatusLookup = (reference) => PAYMENTS[reference];
+
+const get = (query: string, init: RequestInit = {}) => new Request(`${STATUS_URL}${query}`, init);
+
+describe('createStatusHandler', () => {
+  for (const [reference, expected] of Object.entries(PAYMENTS)) {
+    it(`answers 200 with the status of ${reference}`, async () => {
+      const response = await createStatusHandler({ lookup: fromTable })(get(`?paymentReference=${reference}`));
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      const body = statusResponseSchema.parse(await response.json());
+      assert.equal(body.status, expected.status);
+      assert.equal(body.message ?? null, expected.message ?? null);
+    });
+  }
+
+  it('passes the reference and the Request to lookup', async () => {
+    const seen: string[] = [];
+    const handler = createStatusHandler({ lookup: async (reference, { request }) => (seen.push(reference, request.url), PAYMENTS['order-1']) });
+    await handler(get('?paymentReference=order-1'));
+    assert.deepEqual(seen, ['order-1', `${STATUS_URL}?paymentReference=order-1`]);
+  });
+
+  it('answers 400 validation when paymentReference is missing, empty or malformed', async () => {
+    const handler = createStatusHandler({ lookup: fromTable });
+    for (const query of ['', '?paymentReference=', '?paymentReference=a%20b', `?paymentReference=${'x'.repeat(129)}`, '?ref=order-1']) {
+      const error = await readError(await handler(get(query)), 400, 'validation');
+      assert.ok(error.fields?.paymentReference);
+    }
+  });
+
+  it('answers 404 not_found for an unknown reference', async () => {
+    const handler = createStatusHandler({ lookup: fromTable });
+    await readError(await handler(get('?paymentReference=order-999')), 404, 'not_found');
+    const nullLookup = createStatusHandler({ lookup: () => null });
+    await readError(await nullLookup(get('?paymentReference=order-1')), 404, 'not_found');
+  });
+
+  it('answers 500 internal when lookup throws, rejects or returns nonsense, and reports it', async () => {
+    const errors: unknown[] = [];
+    const lookups: StatusLookup[] = [
+      () => {
+        throw new Error('db down');
+      },
+      () => Promise.reject(new Error('db down')),
+      () => ({ status: 'PAID' }) as never,
+    ];
+    for (const lookup of lookups) {
+      const handler = createStatusHandler({ lookup, onError: (error) => void errors.push(error) });
+      const error = await readError(await handler(get('?paymentReference=order-1')), 500, 'internal');
+      assert.doesNotMatch(error.message, /db down/);
+    }
+    assert.equal(errors.length, 3);
+  });
+
+  it('answers 405 to POST, HEAD without a body, and applies allowedOrigins', async () => {
+    const handler = createStatusHandler({ lookup: fromTable, allowedOrigins: ['https://shop.example'] });
+    await readError(await handler(get('?paymentReference=order-1', { method: 'POST' })), 405, 'method_not_allowed');
+    const head = await handler(get('?paymentReference=order-1', { method: 'HEAD' }));
+    assert.equal(head.status, 200);
+    assert.equal(await head.text(), '');
+    const allowed = await handler(get('?paymentReference=order-1', { headers: { origin: 'https://shop.example' } }));
+    assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://shop.example');
+    await readError(await handler(get('?paymentReference=order-1', { headers: { origin: 'https://evil.example' } })), 403, 'origin_not_allowed');
+  });
+});
