@@ -1,0 +1,282 @@
+/**
+ * Shared helpers for the <pay-widget> browser tests: the fixture, a recording `fetch` stub, the
+ * spec's sample envelopes, form filling through real DOM events, and shadow-root look-ups.
+ */
+import { fixture, oneEvent } from '@open-wc/testing';
+import '../../src/index.js';
+import type { PayEventMap, PayEventName, PayWidget } from '../../src/index.js';
+import type { CustomerField } from '../../src/schemas.js';
+
+export type { PayWidget };
+
+// ─── Fixture ──────────────────────────────────────────────────────────────────────────────────────
+
+export const SESSION_URL = '/pay/session';
+export const STATUS_URL = '/pay/status';
+
+export type Attributes = Record<string, string | true | undefined>;
+
+const escapeAttribute = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+
+/** A `<pay-widget>` with these attributes (`true` → a boolean attribute), rendered and updated. */
+export function widget(attributes: Attributes = { 'session-url': SESSION_URL }): Promise<PayWidget> {
+  const written = Object.entries(attributes)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => (value === true ? name : `${name}="${escapeAttribute(value as string)}"`))
+    .join(' ');
+  return fixture<PayWidget>(`<pay-widget ${written}></pay-widget>`);
+}
+
+// ─── Network stub ─────────────────────────────────────────────────────────────────────────────────
+
+export type FetchCall = {
+  url: URL;
+  method: string;
+  headers: Headers;
+  body: string | undefined;
+  signal: AbortSignal | undefined;
+  credentials: RequestCredentials | undefined;
+};
+export type Responder = (call: FetchCall, index: number) => Response | Promise<Response>;
+
+let realFetch: typeof fetch | undefined;
+
+/** Replaces `window.fetch` with `responder`; returns the list the calls are recorded in. */
+export function stubFetch(responder: Responder): FetchCall[] {
+  const calls: FetchCall[] = [];
+  realFetch ??= window.fetch;
+  window.fetch = async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
+    const call: FetchCall = {
+      url,
+      method: (init.method ?? 'GET').toUpperCase(),
+      headers: new Headers(init.headers),
+      body: typeof init.body === 'string' ? init.body : undefined,
+      signal: init.signal ?? undefined,
+      credentials: init.credentials,
+    };
+    calls.push(call);
+    return responder(call, calls.length - 1);
+  };
+  return calls;
+}
+
+export function restoreFetch(): void {
+  if (realFetch) window.fetch = realFetch;
+  realFetch = undefined;
+}
+
+/** Session requests go to `session`, status look-ups to `status`. */
+export function route(handlers: { session?: Responder; status?: Responder }): Responder {
+  let sessions = 0;
+  let statuses = 0;
+  return (call) => {
+    if (call.url.pathname === SESSION_URL && handlers.session) return handlers.session(call, sessions++);
+    if (call.url.pathname === STATUS_URL && handlers.status) return handlers.status(call, statuses++);
+    throw new TypeError(`unexpected request to ${call.url}`);
+  };
+}
+
+export const json = (body: unknown, status = 200): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/** A fetch that never answers, and rejects with an AbortError once its signal aborts. */
+export function hang(call: FetchCall): Promise<Response> {
+  return new Promise((_, reject) => {
+    const abort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
+    if (call.signal?.aborted) abort();
+    call.signal?.addEventListener('abort', abort);
+  });
+}
+
+export type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void };
+export function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+export const wait = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+// ─── Sample envelopes, in the shape of spec 2.2–2.4 ──────────────────────────────────────────────
+
+export const USSD_PAYMENTS = {
+  paymentReference: 'ORD-1001',
+  linkingReference: 'LNK-77881',
+  providerreference: 'PRV-55210',
+  ussdDailCode: '*737*000*4412#',
+};
+
+export const TRANSFER_PAYMENTS = {
+  paymentReference: 'ORD-1002',
+  walletName: 'Acme Stores / Ada Obi',
+  wallet: 'WAL-300921',
+  bankName: 'Providus Bank',
+  accountNumber: '9900112233',
+};
+
+export function ussdEnvelope(payments: Record<string, unknown> = USSD_PAYMENTS) {
+  return { status: 'SUCCESS', data: { code: null, message: null, payments: { ...payments } } };
+}
+
+export function transferEnvelope(payments: Record<string, unknown> = TRANSFER_PAYMENTS) {
+  return {
+    status: 'SUCCESS',
+    data: { code: '00', message: 'Account opened for this payment', payments: { ...payments } },
+  };
+}
+
+/** The contract's failure body: `{ status: "ERROR", error: { code, message, fields? } }`. */
+export function errorBody(code: string, message: string, fields?: Record<string, string>) {
+  return { status: 'ERROR', error: { code, message, ...(fields ? { fields } : {}) } };
+}
+
+// ─── Shadow-root look-ups ─────────────────────────────────────────────────────────────────────────
+
+export function root(el: PayWidget): ShadowRoot {
+  return el.shadowRoot!;
+}
+
+export function part<T extends HTMLElement = HTMLElement>(el: PayWidget, name: string): T | null {
+  return root(el).querySelector<T>(`[part~="${name}"]`);
+}
+
+export function parts(el: PayWidget, name: string): HTMLElement[] {
+  return [...root(el).querySelectorAll<HTMLElement>(`[part~="${name}"]`)];
+}
+
+export function control<T extends HTMLInputElement | HTMLSelectElement = HTMLInputElement>(
+  el: PayWidget,
+  name: string,
+): T {
+  const found = root(el).querySelector<T>(`[name="${name}"]`);
+  if (!found) throw new Error(`no control named ${name}`);
+  return found;
+}
+
+export function radio(el: PayWidget, type: 'USSD' | 'TRANSFER'): HTMLInputElement {
+  const found = root(el).querySelector<HTMLInputElement>(`input[name="paymentType"][value="${type}"]`);
+  if (!found) throw new Error(`no ${type} radio`);
+  return found;
+}
+
+export function bankSearch(el: PayWidget): HTMLInputElement | null {
+  return root(el).querySelector<HTMLInputElement>('input[type="search"]');
+}
+
+/** The visible error text of a field, or `undefined` when none is shown. */
+export function fieldError(el: PayWidget, field: CustomerField): string | undefined {
+  return root(el).querySelector(`#${field}-error`)?.textContent?.trim();
+}
+
+/** All text in the shadow root, whitespace collapsed. */
+export function text(el: PayWidget): string {
+  return (root(el).textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+export function heading(el: PayWidget): HTMLHeadingElement | null {
+  return root(el).querySelector('h2');
+}
+
+export function button(el: PayWidget, label: string): HTMLButtonElement | undefined {
+  return [...root(el).querySelectorAll('button')].find((candidate) => candidate.textContent?.trim() === label);
+}
+
+/** The element focused inside the widget's shadow root. */
+export function focused(el: PayWidget): Element | null {
+  return root(el).activeElement;
+}
+
+// ─── Filling the form through real events ─────────────────────────────────────────────────────────
+
+export const CUSTOMER = { fullName: 'Ada Obi', email: 'ada@example.com', mobileNumber: '0801 234-5678' };
+/** The mobile number as the widget sends it: separators removed. */
+export const NORMALIZED_MOBILE = '08012345678';
+/** Guaranty Trust Bank, from the default list. */
+export const BANK_CODE = '058';
+
+/** Types `value` the way a browser reports it (`input`), then leaves the field (`blur`). */
+export async function typeInto(el: PayWidget, field: 'fullName' | 'email' | 'mobileNumber', value: string): Promise<void> {
+  const input = control(el, field);
+  input.value = value;
+  input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+  input.dispatchEvent(new FocusEvent('blur'));
+  await el.updateComplete;
+}
+
+/** Picks a bank in the list (`change`), as a customer does. */
+export async function chooseBank(el: PayWidget, code: string): Promise<void> {
+  const select = control<HTMLSelectElement>(el, 'bankCode');
+  select.value = code;
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+  await el.updateComplete;
+}
+
+export async function chooseType(el: PayWidget, paymentType: 'USSD' | 'TRANSFER'): Promise<void> {
+  radio(el, paymentType).click();
+  await el.updateComplete;
+}
+
+export async function fillCustomer(el: PayWidget, customer: Partial<typeof CUSTOMER> = CUSTOMER): Promise<void> {
+  for (const [field, value] of Object.entries(customer)) {
+    await typeInto(el, field as keyof typeof CUSTOMER, value);
+  }
+}
+
+/** A valid USSD form: the customer's details and a bank. */
+export async function fillUssd(el: PayWidget, bankCode = BANK_CODE): Promise<void> {
+  await chooseType(el, 'USSD');
+  await fillCustomer(el);
+  await chooseBank(el, bankCode);
+}
+
+export async function fillTransfer(el: PayWidget): Promise<void> {
+  await chooseType(el, 'TRANSFER');
+  await fillCustomer(el);
+}
+
+/** Clicks the pay button, as a customer does. */
+export function clickSubmit(el: PayWidget): void {
+  part<HTMLButtonElement>(el, 'submit')!.click();
+}
+
+/** A typed `oneEvent`: resolves with the next `name` event the widget fires. */
+export function nextEvent<K extends PayEventName>(el: PayWidget, name: K): Promise<PayEventMap[K]> {
+  return oneEvent<PayEventMap[K]>(el, name);
+}
+
+/** Clicks pay, waits for `name` (listening before the click), then for the render that follows. */
+export async function submitUntil<K extends PayEventName>(el: PayWidget, name: K): Promise<PayEventMap[K]> {
+  const fired = nextEvent(el, name);
+  clickSubmit(el);
+  const event = await fired;
+  await el.updateComplete;
+  return event;
+}
+
+// ─── Clipboard stub ───────────────────────────────────────────────────────────────────────────────
+
+/** Replaces `navigator.clipboard` with a recorder; `fail` makes every write reject. */
+export function stubClipboard(fail = false): string[] {
+  const written: string[] = [];
+  Object.defineProperty(navigator, 'clipboard', {
+    configurable: true,
+    value: {
+      writeText: async (value: string) => {
+        if (fail) throw new DOMException('Write permission denied.', 'NotAllowedError');
+        written.push(value);
+      },
+    },
+  });
+  return written;
+}
+
+export function restoreClipboard(): void {
+  delete (navigator as { clipboard?: unknown }).clipboard;
+}
+
+export function restoreAll(): void {
+  restoreFetch();
+  restoreClipboard();
+}
