@@ -1,0 +1,149 @@
+/**
+ * The demo, end to end: `startDemo()` (what `npm start` runs) on 127.0.0.1, driven in the system's
+ * headless Chromium through puppeteer-core as a customer would. Needs Chrome or Chromium
+ * (`node scripts/ensure-chromium.mjs` installs it on CI); fails with a clear message without one.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { startDemo, type RunningDemo } from '../../demo/server.js';
+// @ts-expect-error: a plain .mjs script without type declarations (tsconfig has no allowJs)
+import { findChromium, missingChromiumMessage } from '../../scripts/ensure-chromium.mjs';
+
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** How long to wait for one thing to appear; the status poll runs about every 2 s. */
+const STEP_MS = 10_000;
+
+describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
+  let demo: RunningDemo | undefined;
+  let browser: Browser | undefined;
+  let userDataDir: string | undefined;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const foreignRequests: string[] = [];
+
+  before(async () => {
+    const executablePath = (findChromium as () => string | undefined)();
+    if (!executablePath) {
+      throw new Error(
+        `${(missingChromiumMessage as () => string)()} (CI installs it with: node scripts/ensure-chromium.mjs)`,
+      );
+    }
+    // env: {} so a developer's PAY_* variables never point the test at a real gateway.
+    demo = await startDemo({ port: 0, env: {}, logLevel: 'silent', watch: false });
+    assert.match(demo.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+    assert.equal(demo.mode, 'sandbox');
+
+    userDataDir = await mkdtemp(join(tmpdir(), 'pay-widget-demo-e2e-'));
+    browser = await puppeteer.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, userDataDir });
+    page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    page.setDefaultTimeout(STEP_MS);
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    const origin = new URL(demo.url).origin;
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(`${origin}/`) && !url.startsWith('data:')) foreignRequests.push(url);
+    });
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await demo?.close().catch(() => undefined);
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true }).catch(() => undefined);
+  });
+
+  /** The text of the widget's result heading, once it reads `text`. */
+  async function waitForHeading(text: string): Promise<void> {
+    await page.waitForFunction(
+      (wanted) => document.querySelector('pay-widget')?.shadowRoot?.querySelector('h2')?.textContent?.trim() === wanted,
+      { timeout: STEP_MS },
+      text,
+    );
+  }
+
+  async function logText(): Promise<string> {
+    return page.$eval('#event-log', (log) => log.textContent ?? '');
+  }
+
+  async function loggedEvents(): Promise<string[]> {
+    return page.$$eval('#event-log .event-name', (names) => names.map((name) => name.textContent ?? '').reverse());
+  }
+
+  async function fillCustomer(): Promise<void> {
+    await page.type('pierce/#fullName', 'Ada Obi');
+    await page.type('pierce/#email', 'ada@example.com');
+    await page.type('pierce/#mobileNumber', '08012345678');
+  }
+
+  it('pays by USSD: dial code, simulated payment, "Payment received"', async () => {
+    await page.goto(demo!.url, { waitUntil: 'load' });
+    await page.waitForSelector('pierce/input[name="paymentType"][value="USSD"]');
+    assert.ok((await loggedEvents()).includes('pay-ready'), 'pay-ready is logged');
+    assert.equal(await page.$eval('#simulate-success', (button) => (button as HTMLButtonElement).disabled), true);
+
+    await page.click('pierce/input[name="paymentType"][value="USSD"]');
+    await fillCustomer();
+    await page.select('pierce/#bankCode', '058');
+    await page.click('pierce/button[part~="submit"]');
+
+    const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]');
+    const code = (await dialCode!.evaluate((element) => element.textContent ?? '')).trim();
+    assert.match(code, /^\*\d+(\*\d+)*#$/, `a dial code of * and # around digit groups, got ${code}`);
+    assert.match(code, /^\*737\*/, 'GTBank (058) dials *737*');
+
+    const log = await logText();
+    assert.ok(log.includes('pay-initiated'), 'pay-initiated is logged');
+    assert.ok(log.includes(code), 'the logged pay-initiated detail carries the dial code');
+
+    await page.waitForSelector('#simulate-success:not([disabled])');
+    await page.click('#simulate-success');
+    await waitForHeading('Payment received');
+
+    await page.waitForFunction(() => document.querySelector('#event-log .event-name')?.textContent === 'pay-complete');
+    const events = await loggedEvents();
+    for (const name of ['pay-ready', 'pay-submit', 'pay-initiated', 'pay-complete']) {
+      assert.ok(events.includes(name), `${name} is logged (got ${events.join(', ')})`);
+    }
+    assert.ok(events.indexOf('pay-initiated') < events.indexOf('pay-complete'));
+    assert.ok((await logText()).includes('"status": "SUCCESS"'), 'pay-complete detail shows SUCCESS');
+    assert.equal(await page.$eval('#simulate-success', (button) => (button as HTMLButtonElement).disabled), true);
+  });
+
+  it('pays by transfer: account number, simulated failure, "Payment failed"', async () => {
+    await page.click('pierce/section[part~="result"] button'); // "Make another payment"
+    await page.waitForSelector('pierce/input[name="paymentType"][value="TRANSFER"]');
+    await page.click('pierce/input[name="paymentType"][value="TRANSFER"]');
+    // The typed details survive a reset; the bank list is not shown for a transfer.
+    assert.equal(await page.$eval('pierce/#fullName', (input) => (input as HTMLInputElement).value), 'Ada Obi');
+    assert.equal(await page.$('pierce/#bankCode'), null);
+    await page.click('pierce/button[part~="submit"]');
+
+    const account = await page.waitForSelector('pierce/[part~="account-number"]');
+    assert.match((await account!.evaluate((element) => element.textContent ?? '')).trim(), /^\d{10}$/);
+
+    await page.waitForSelector('#simulate-failure:not([disabled])');
+    await page.click('#simulate-failure');
+    await waitForHeading('Payment failed');
+    const events = await loggedEvents();
+    assert.ok(events.includes('pay-type-change') && events.includes('pay-reset'), events.join(', '));
+    assert.equal(events.filter((name) => name === 'pay-complete').length, 2);
+  });
+
+  it('stayed on 127.0.0.1 and threw nothing', () => {
+    assert.deepEqual(foreignRequests, []);
+    assert.deepEqual(pageErrors, []);
+  });
+});

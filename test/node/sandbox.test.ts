@@ -1,0 +1,277 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_BANKS } from '../../src/banks.js';
+import {
+  createSandboxGateway,
+  MAGIC_AMOUNTS,
+  SANDBOX_ACCESS_TOKEN,
+  SANDBOX_PUBLIC_KEY,
+  USSD_SHORT_CODES,
+  type SandboxGateway,
+} from '../../src/sandbox/index.js';
+import { envelopeSchema, transferPaymentsSchema, ussdPaymentsSchema } from '../../src/schemas.js';
+import { createSessionHandler } from '../../src/server/index.js';
+import { post, readError, TRANSFER_REQUEST, USSD_REQUEST } from './server-fixtures.js';
+
+const URL_ = 'https://sandbox.test/api/v2/payments/initiates';
+let counter = 0;
+
+function gatewayBody(paymentType: 'USSD' | 'TRANSFER', changes: Record<string, unknown> = {}): Record<string, unknown> {
+  counter += 1;
+  return {
+    publicKey: SANDBOX_PUBLIC_KEY,
+    amount: '1500',
+    fullName: 'Ada Obi',
+    mobileNumber: '08030000000',
+    email: 'ada@example.ng',
+    currency: 'NGN',
+    country: 'NG',
+    paymentReference: `ref-${counter}`,
+    callbackUrl: 'https://shop.test/cb',
+    redirectUrl: 'https://shop.test/done',
+    paymentType,
+    ...(paymentType === 'USSD' ? { bankCode: '058' } : {}),
+    ...changes,
+  };
+}
+
+function send(sandbox: SandboxGateway, body: unknown, init: RequestInit & { url?: string } = {}): Promise<Response> {
+  return sandbox(
+    new Request(init.url ?? URL_, {
+      method: 'POST',
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      ...init,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${SANDBOX_ACCESS_TOKEN}`, ...(init.headers as Record<string, string>) },
+    }),
+  );
+}
+
+/** A failure answer: JSON, the given status, an envelope with a message. */
+async function failure(response: Response, status: number): Promise<string> {
+  assert.equal(response.status, status);
+  assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+  const envelope = envelopeSchema.parse(await response.json());
+  assert.notEqual(envelope.status, 'SUCCESS');
+  assert.ok(envelope.data?.message);
+  return envelope.data.message;
+}
+
+describe('createSandboxGateway: authentication and rules', () => {
+  const sandbox = createSandboxGateway();
+
+  it('answers 401 without a bearer token or with a wrong one', async () => {
+    for (const authorization of ['', `Basic ${SANDBOX_ACCESS_TOKEN}`, 'Bearer sk_wrong', `Bearer ${SANDBOX_ACCESS_TOKEN}x`]) {
+      const response = await send(sandbox, gatewayBody('USSD'), { headers: { authorization } });
+      assert.equal(response.headers.get('www-authenticate'), 'Bearer');
+      await failure(response, 401);
+    }
+  });
+
+  it('answers 403 for a wrong or missing publicKey', async () => {
+    await failure(await send(sandbox, gatewayBody('USSD', { publicKey: 'pk_other' })), 403);
+    await failure(await send(sandbox, gatewayBody('TRANSFER', { publicKey: undefined })), 403);
+  });
+
+  it('answers 404 for other paths and 405 for other methods', async () => {
+    await failure(await send(sandbox, gatewayBody('USSD'), { url: 'https://sandbox.test/api/v1/payments/initiates' }), 404);
+    const get = await sandbox(new Request(URL_));
+    assert.equal(get.headers.get('allow'), 'POST');
+    await failure(get, 405);
+  });
+
+  it('serves the path under a prefix', async () => {
+    const response = await send(sandbox, gatewayBody('USSD'), { url: 'https://sandbox.test/sandbox/api/v2/payments/initiates' });
+    assert.equal(response.status, 200);
+  });
+
+  it('answers 415 for a non-JSON content type and 400 for unreadable JSON', async () => {
+    await failure(await send(sandbox, gatewayBody('USSD'), { headers: { 'content-type': 'text/plain' } }), 415);
+    await failure(await send(sandbox, '{"publicKey":'), 400);
+  });
+
+  it('answers 400 naming the fields that break the spec request', async () => {
+    const message = await failure(await send(sandbox, gatewayBody('USSD', { amount: 1500, callbackUrl: 'nope' })), 400);
+    assert.match(message, /amount/);
+    assert.match(message, /callbackUrl/);
+  });
+
+  it('requires bankCode for USSD, as a short digit string', async () => {
+    assert.match(await failure(await send(sandbox, gatewayBody('USSD', { bankCode: undefined })), 400), /bankCode/);
+    assert.match(await failure(await send(sandbox, gatewayBody('USSD', { bankCode: 'GTB' })), 400), /bankCode/);
+  });
+
+  it('refuses bankCode with TRANSFER', async () => {
+    assert.match(await failure(await send(sandbox, gatewayBody('TRANSFER', { bankCode: '058' })), 400), /bankCode/);
+  });
+});
+
+describe('createSandboxGateway: spec-shaped answers', () => {
+  it('answers USSD with code null, message null and a dial code from the bank’s short code', async () => {
+    const sandbox = createSandboxGateway();
+    const body = gatewayBody('USSD');
+    const response = await send(sandbox, body);
+    assert.equal(response.status, 200);
+    const envelope = (await response.json()) as { status: string; data: { code: unknown; message: unknown; payments: unknown } };
+    assert.equal(envelope.status, 'SUCCESS');
+    assert.equal(envelope.data.code, null);
+    assert.equal(envelope.data.message, null);
+    const payments = ussdPaymentsSchema.parse(envelope.data.payments);
+    assert.deepEqual(Object.keys(envelope.data.payments as object).sort(), ['linkingReference', 'paymentReference', 'providerreference', 'ussdDailCode']);
+    assert.equal(payments.paymentReference, body.paymentReference);
+    assert.match(payments.ussdDailCode, /^\*737\*000\*\d{4,}#$/);
+  });
+
+  it('knows the USSD short code of every default bank, and falls back to the bank code', async () => {
+    assert.deepEqual(DEFAULT_BANKS.map((bank) => bank.code).filter((code) => !USSD_SHORT_CODES[code]), []);
+    const sandbox = createSandboxGateway();
+    for (const [bankCode, expected] of [['057', '*966*'], ['082', '*7111*'], ['999', '*999*']] as const) {
+      const envelope = (await (await send(sandbox, gatewayBody('USSD', { bankCode }))).json()) as { data: { payments: unknown } };
+      assert.ok(ussdPaymentsSchema.parse(envelope.data.payments).ussdDailCode.startsWith(expected));
+    }
+  });
+
+  it('answers TRANSFER with code "00", a message, and a 10-digit wallet and account', async () => {
+    const sandbox = createSandboxGateway({ merchantName: 'Ada Books', bankName: 'Wema Bank' });
+    const body = gatewayBody('TRANSFER');
+    const envelope = (await (await send(sandbox, body)).json()) as { status: string; data: { code: unknown; message: string; payments: unknown } };
+    assert.equal(envelope.status, 'SUCCESS');
+    assert.equal(envelope.data.code, '00');
+    assert.match(envelope.data.message, /account/i);
+    const payments = transferPaymentsSchema.parse(envelope.data.payments);
+    assert.equal(payments.paymentReference, body.paymentReference);
+    assert.match(payments.accountNumber, /^\d{10}$/);
+    assert.match(payments.wallet, /^\d{10}$/);
+    assert.match(payments.walletName, /Ada Books/);
+    assert.equal(payments.bankName, 'Wema Bank');
+  });
+
+  it('gives every payment unique references and numbers', async () => {
+    const sandbox = createSandboxGateway();
+    const seen = { dial: new Set(), linking: new Set(), provider: new Set(), account: new Set(), wallet: new Set() };
+    for (let i = 0; i < 150; i += 1) {
+      const ussd = (await (await send(sandbox, gatewayBody('USSD'))).json()) as { data: { payments: unknown } };
+      const u = ussdPaymentsSchema.parse(ussd.data.payments);
+      seen.dial.add(u.ussdDailCode);
+      seen.linking.add(u.linkingReference);
+      seen.provider.add(u.providerreference);
+      const transfer = (await (await send(sandbox, gatewayBody('TRANSFER'))).json()) as { data: { payments: unknown } };
+      const t = transferPaymentsSchema.parse(transfer.data.payments);
+      seen.account.add(t.accountNumber);
+      seen.wallet.add(t.wallet);
+    }
+    for (const [name, values] of Object.entries(seen)) assert.equal(values.size, 150, name);
+  });
+
+  it('answers a repeated paymentReference with the same payment, and 409 when it is another payment', async () => {
+    const sandbox = createSandboxGateway();
+    const body = gatewayBody('USSD');
+    const first = await (await send(sandbox, body)).text();
+    assert.equal(await (await send(sandbox, body)).text(), first);
+    await failure(await send(sandbox, { ...body, amount: '99' }), 409);
+  });
+});
+
+describe('createSandboxGateway: magic amounts', () => {
+  it('documents each magic amount', () => {
+    assert.deepEqual(Object.keys(MAGIC_AMOUNTS), ['402', '422', '500', '502', '503', '504']);
+  });
+
+  it('402 declines with a FAILED envelope', async () => {
+    const response = await send(createSandboxGateway(), gatewayBody('USSD', { amount: '402.00' }));
+    assert.equal(await failure(response, 402), 'Insufficient funds');
+  });
+
+  it('422 answers SUCCESS without the payment type’s fields', async () => {
+    const response = await send(createSandboxGateway(), gatewayBody('TRANSFER', { amount: '422' }));
+    assert.equal(response.status, 200);
+    const envelope = (await response.json()) as { status: string; data: { payments: unknown } };
+    assert.equal(envelope.status, 'SUCCESS');
+    assert.equal(transferPaymentsSchema.safeParse(envelope.data.payments).success, false);
+  });
+
+  it('500 answers HTTP 500 with a JSON error', async () => {
+    assert.match(await failure(await send(createSandboxGateway(), gatewayBody('USSD', { amount: '500' })), 500), /malfunction/);
+  });
+
+  it('502 answers an unreadable body and 503 an empty one', async () => {
+    const unreadable = await send(createSandboxGateway(), gatewayBody('USSD', { amount: '502' }));
+    assert.equal(unreadable.status, 200);
+    await assert.rejects(unreadable.json());
+    const empty = await send(createSandboxGateway(), gatewayBody('USSD', { amount: '503' }));
+    assert.equal(empty.status, 503);
+    assert.equal(await empty.text(), '');
+  });
+
+  it('504 answers after slowMs, having made the payment, and stops when the caller aborts', async () => {
+    const sandbox = createSandboxGateway({ slowMs: 60 });
+    const body = gatewayBody('USSD', { amount: '504' });
+    let started = performance.now();
+    const slow = await send(sandbox, body);
+    assert.ok(performance.now() - started >= 55);
+    assert.equal(slow.status, 200);
+
+    const stuck = createSandboxGateway({ slowMs: 60_000 });
+    const controller = new AbortController();
+    started = performance.now();
+    const pending = send(stuck, gatewayBody('USSD', { amount: '504' }), { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await assert.rejects(pending, { name: 'AbortError' });
+    assert.ok(performance.now() - started < 1_000);
+  });
+
+  it('adds latencyMs to every answer', async () => {
+    const started = performance.now();
+    await send(createSandboxGateway({ latencyMs: 40 }), gatewayBody('TRANSFER'));
+    assert.ok(performance.now() - started >= 35);
+  });
+
+  it('maps each magic amount to the documented session-handler answer', async () => {
+    const sandbox = createSandboxGateway({ slowMs: 5_000 });
+    const expected = [
+      ['402', 402, 'payment_declined'],
+      ['422', 502, 'invalid_gateway_response'],
+      ['500', 502, 'gateway_error'],
+      ['502', 502, 'invalid_gateway_response'],
+      ['503', 502, 'gateway_error'],
+      ['504', 504, 'gateway_timeout'],
+    ] as const;
+    const handler = createSessionHandler({
+      baseUrl: 'https://sandbox.test',
+      publicKey: SANDBOX_PUBLIC_KEY,
+      accessToken: SANDBOX_ACCESS_TOKEN,
+      fetch: sandbox.fetch,
+      timeoutMs: 50,
+      order: (request) => ({ amount: request.amount!, callbackUrl: 'https://shop.test/cb', redirectUrl: 'https://shop.test/r' }),
+    });
+    for (const [amount, status, code] of expected) {
+      await readError(await handler(post({ ...USSD_REQUEST, amount })), status, code);
+    }
+    assert.equal((await handler(post({ ...TRANSFER_REQUEST, amount: '1500' }))).status, 200);
+  });
+});
+
+describe('createSandboxGateway: status', () => {
+  it('reports PENDING after initiation, then what setStatus says', async () => {
+    const sandbox = createSandboxGateway();
+    const paid = gatewayBody('USSD');
+    const failed = gatewayBody('TRANSFER');
+    await send(sandbox, paid);
+    await send(sandbox, failed);
+    const paidRef = String(paid.paymentReference);
+    const failedRef = String(failed.paymentReference);
+    assert.deepEqual(sandbox.lookup(paidRef), { status: 'PENDING', message: undefined });
+    assert.equal(sandbox.setStatus(paidRef, 'SUCCESS'), true);
+    assert.deepEqual(sandbox.lookup(paidRef), { status: 'SUCCESS', message: 'Payment received.' });
+    assert.equal(sandbox.setStatus(failedRef, 'FAILED', 'Customer cancelled'), true);
+    assert.deepEqual(sandbox.lookup(failedRef), { status: 'FAILED', message: 'Customer cancelled' });
+  });
+
+  it('knows nothing of unknown references or failed initiations', async () => {
+    const sandbox = createSandboxGateway();
+    const declined = gatewayBody('USSD', { amount: '402' });
+    await send(sandbox, declined);
+    assert.equal(sandbox.lookup(String(declined.paymentReference)), undefined);
+    assert.equal(sandbox.lookup('nope'), undefined);
+    assert.equal(sandbox.setStatus('nope', 'SUCCESS'), false);
+  });
+});
