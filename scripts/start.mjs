@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: the demo. Vite serves demo/ on http://127.0.0.1:5173/ (the next free port when that
+ * one is taken; PORT=… to choose) with the session, status and simulate endpoints mounted on the
+ * same server, backed by the offline sandbox gateway. PAY_BASE_URL + PAY_PUBLIC_KEY +
+ * PAY_ACCESS_TOKEN point it at a real gateway instead. The wiring is demo/server.ts (TypeScript,
+ * loaded through tsx), which the e2e test uses too.
+ */
+import { register } from 'tsx/esm/api';
+
+register();
+const { startDemo } = await import('../demo/server.ts');
+
+const requested = process.env.PORT?.trim();
+const port = requested ? Number(requested) : 5173;
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT=${requested} is not a port number (0 to 65535).`);
+  process.exit(1);
+}
+
+let demo;
+try {
+  demo = await startDemo({ port });
+} catch (error) {
+  console.error(`pay-widget demo: could not start: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+}
+
+demo.printUrls();
+console.log(`\n  pay-widget demo: open ${demo.url}`);
+console.log(`  backed by the ${demo.describe()}\n`);
+if (process.stdin.isTTY) demo.bindShortcuts();
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (closing) process.exit(1);
+    closing = true;
+    demo.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}
