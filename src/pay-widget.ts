@@ -472,8 +472,10 @@ export class PayWidget extends LitElement {
   private formattedAmount(): string {
     const value = Number(this.amount);
     if (!this.amount || !Number.isFinite(value)) return '';
+    // `fr` + `CI` → `fr-CI`; a locale that names its own region (`en-GB`) is used as written.
+    const tag = this.locale.includes('-') ? this.locale : `${this.locale}-${this.country}`;
     try {
-      return new Intl.NumberFormat(`${this.locale}-${this.country}`, { style: 'currency', currency: this.currency }).format(value);
+      return new Intl.NumberFormat(tag, { style: 'currency', currency: this.currency }).format(value);
     } catch {
       return `${this.currency} ${this.amount}`;
     }

@@ -1,0 +1,537 @@
+import { expect } from '@open-wc/testing';
+import type { PayErrorCode } from '../../src/index.js';
+import {
+  BANK_CODE,
+  button,
+  clickSubmit,
+  control,
+  CUSTOMER,
+  deferred,
+  errorBody,
+  fieldError,
+  fillTransfer,
+  fillUssd,
+  focused,
+  hang,
+  heading,
+  json,
+  nextEvent,
+  part,
+  radio,
+  restoreAll,
+  root,
+  route,
+  SESSION_URL,
+  stubFetch,
+  submitUntil,
+  text,
+  transferEnvelope,
+  TRANSFER_PAYMENTS,
+  typeInto,
+  USSD_PAYMENTS,
+  ussdEnvelope,
+  widget,
+  type FetchCall,
+  type PayWidget,
+} from './helpers.js';
+
+const ERROR_TITLE = 'The payment could not be started';
+const SHOWN = {
+  network: 'We could not reach the payment service. Check your connection and try again.',
+  timeout: 'The payment service took too long to answer. Try again.',
+  http: 'The payment service turned the request down.',
+  gateway: 'The payment provider could not start this payment.',
+  'invalid-response': 'The payment service sent an answer we could not read.',
+  validation: 'Some details need correcting.',
+  config: 'This payment form is not set up correctly. Please tell the merchant.',
+} satisfies Record<PayErrorCode, string>;
+
+const idempotencyKeys = (calls: FetchCall[]) => calls.map((call) => call.headers.get('Idempotency-Key'));
+
+/** A body stream that fails while it is read. */
+const unreadable = () =>
+  new ReadableStream({
+    start(controller) {
+      controller.error(new TypeError('network error while reading the body'));
+    },
+  });
+
+type FailureCase = {
+  title: string;
+  paymentType: 'USSD' | 'TRANSFER';
+  respond: (call: FetchCall) => Response | Promise<Response>;
+  code: PayErrorCode;
+  /** What the gateway or endpoint said, shown beside our explanation and reported in pay-error. */
+  gatewayMessage?: string;
+  retryable: boolean;
+  attributes?: Record<string, string>;
+};
+
+const failures: FailureCase[] = [
+  {
+    title: 'the network is down (fetch rejects)',
+    paymentType: 'USSD',
+    respond: () => Promise.reject(new TypeError('Failed to fetch')),
+    code: 'network',
+    retryable: true,
+  },
+  {
+    title: 'the session endpoint does not answer within `timeout`',
+    paymentType: 'TRANSFER',
+    respond: hang,
+    code: 'timeout',
+    retryable: true,
+    attributes: { timeout: '80' },
+  },
+  {
+    title: 'an HTTP 503 with the contract’s JSON error body',
+    paymentType: 'USSD',
+    respond: () => json(errorBody('upstream_unavailable', 'Payments are paused for maintenance until 02:00'), 503),
+    code: 'http',
+    gatewayMessage: 'Payments are paused for maintenance until 02:00',
+    retryable: true,
+  },
+  {
+    title: 'an HTTP 400 with the contract’s JSON error body (not retryable)',
+    paymentType: 'TRANSFER',
+    respond: () => json(errorBody('currency_not_supported', 'This merchant does not accept USD'), 400),
+    code: 'http',
+    gatewayMessage: 'This merchant does not accept USD',
+    retryable: false,
+  },
+  {
+    title: 'an HTTP 502 whose error code names the gateway',
+    paymentType: 'TRANSFER',
+    respond: () => json(errorBody('gateway_timeout', 'The bank did not answer in time'), 502),
+    code: 'gateway',
+    gatewayMessage: 'The bank did not answer in time',
+    retryable: true,
+  },
+  {
+    title: 'an HTTP 400 passing the gateway’s own error envelope through',
+    paymentType: 'USSD',
+    respond: () => json({ status: 'FAILED', data: { code: 'E14', message: 'Unknown bank code', payments: null } }, 400),
+    code: 'http',
+    gatewayMessage: 'Unknown bank code',
+    retryable: false,
+  },
+  {
+    title: 'an HTML error page',
+    paymentType: 'USSD',
+    respond: () =>
+      new Response('<!doctype html><html><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>', {
+        status: 502,
+        headers: { 'Content-Type': 'text/html' },
+      }),
+    code: 'http',
+    retryable: true,
+  },
+  {
+    title: 'an empty body with HTTP 500',
+    paymentType: 'TRANSFER',
+    respond: () => new Response(null, { status: 500 }),
+    code: 'http',
+    retryable: true,
+  },
+  {
+    title: 'an unreadable body (the stream fails)',
+    paymentType: 'USSD',
+    respond: () => new Response(unreadable(), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+    code: 'invalid-response',
+    retryable: true,
+  },
+  {
+    title: 'a 200 whose body is truncated JSON',
+    paymentType: 'TRANSFER',
+    respond: () => new Response('{"status":"SUCCESS","data":{"pay', { status: 200 }),
+    code: 'invalid-response',
+    retryable: true,
+  },
+  {
+    title: 'a 200 whose body is not an envelope',
+    paymentType: 'USSD',
+    respond: () => json({ ok: true, reference: 'ORD-1001' }),
+    code: 'invalid-response',
+    retryable: true,
+  },
+  {
+    title: 'a USSD success envelope without the dial code',
+    paymentType: 'USSD',
+    respond: () => {
+      const { ussdDailCode, ...payments } = USSD_PAYMENTS;
+      return json({ status: 'SUCCESS', data: { code: null, message: 'USSD is unavailable for this bank', payments } });
+    },
+    code: 'gateway',
+    gatewayMessage: 'USSD is unavailable for this bank',
+    retryable: true,
+  },
+  {
+    title: 'a TRANSFER success envelope without the account number',
+    paymentType: 'TRANSFER',
+    respond: () => {
+      const { accountNumber, ...payments } = TRANSFER_PAYMENTS;
+      return json({ status: 'SUCCESS', data: { code: '00', message: 'Account could not be opened', payments } });
+    },
+    code: 'gateway',
+    gatewayMessage: 'Account could not be opened',
+    retryable: true,
+  },
+  {
+    title: 'a USSD answer carrying TRANSFER payments',
+    paymentType: 'USSD',
+    respond: () => json(transferEnvelope()),
+    code: 'gateway',
+    gatewayMessage: 'Account opened for this payment',
+    retryable: true,
+  },
+  {
+    title: 'an envelope whose status is not SUCCESS',
+    paymentType: 'TRANSFER',
+    respond: () => json({ status: 'FAILED', data: { code: '51', message: 'Daily transfer limit exceeded', payments: null } }),
+    code: 'gateway',
+    gatewayMessage: 'Daily transfer limit exceeded',
+    retryable: false,
+  },
+];
+
+async function fill(el: PayWidget, paymentType: 'USSD' | 'TRANSFER'): Promise<void> {
+  await (paymentType === 'USSD' ? fillUssd(el) : fillTransfer(el));
+}
+
+describe('<pay-widget>', () => {
+  afterEach(restoreAll);
+
+  describe('when the payment cannot be started', () => {
+    for (const failure of failures) {
+      it(`reports ${failure.title} as "${failure.code}" and never shows a half-empty result`, async () => {
+        const calls = stubFetch(route({ session: failure.respond }));
+        const el = await widget({ 'session-url': SESSION_URL, amount: '5000', ...failure.attributes });
+        await fill(el, failure.paymentType);
+        let initiated = 0;
+        el.addEventListener('pay-initiated', () => initiated++);
+
+        const { detail } = await submitUntil(el, 'pay-error');
+
+        expect(detail).to.deep.equal({
+          paymentType: failure.paymentType,
+          code: failure.code,
+          message: failure.gatewayMessage ?? SHOWN[failure.code],
+          retryable: failure.retryable,
+        });
+        expect(calls).to.have.length(1);
+        expect(initiated).to.equal(0);
+        expect(heading(el)!.textContent).to.equal(ERROR_TITLE);
+        expect(text(el)).to.contain(SHOWN[failure.code]);
+        if (failure.gatewayMessage) expect(text(el)).to.contain(failure.gatewayMessage);
+        expect(part(el, 'dial-code')).to.equal(null);
+        expect(part(el, 'account-number')).to.equal(null);
+        expect(part(el, 'form')).to.equal(null);
+        expect(root(el).querySelector('[role="status"]')!.textContent).to.equal(`${ERROR_TITLE}. ${SHOWN[failure.code]}`);
+        expect(Boolean(button(el, 'Try again')), 'a retry button exactly when retryable').to.equal(failure.retryable);
+        expect(button(el, 'Edit details')).to.not.equal(undefined);
+        expect(focused(el)).to.equal(heading(el));
+      });
+    }
+
+    it('abandons a request that outlives `timeout` by aborting its fetch', async () => {
+      const calls = stubFetch(route({ session: hang }));
+      const el = await widget({ 'session-url': SESSION_URL, timeout: '60' });
+      await fillTransfer(el);
+      const started = performance.now();
+      await submitUntil(el, 'pay-error');
+      expect(performance.now() - started).to.be.below(2_000);
+      expect(calls[0]!.signal!.aborted).to.equal(true);
+    });
+
+    it('does not show HTML from an error page', async () => {
+      stubFetch(route({ session: () => new Response('<h3>Internal Server Error</h3>', { status: 500 }) }));
+      const el = await widget();
+      await fillTransfer(el);
+      await submitUntil(el, 'pay-error');
+      expect(root(el).querySelector('h3')).to.equal(null);
+      expect(text(el)).not.to.contain('Internal Server Error');
+    });
+
+    it('reports a missing session-url as "config" without sending anything', async () => {
+      const calls = stubFetch(() => {
+        throw new TypeError('nothing may be fetched');
+      });
+      const el = await widget({ amount: '5000' });
+      await fillTransfer(el);
+      const { detail } = await submitUntil(el, 'pay-error');
+      expect(detail).to.deep.equal({ paymentType: 'TRANSFER', code: 'config', message: SHOWN.config, retryable: false });
+      expect(calls).to.have.length(0);
+      expect(text(el)).to.contain(SHOWN.config);
+      expect(button(el, 'Try again')).to.equal(undefined);
+    });
+
+    it('shows a 422’s field messages, then puts them on the fields after Edit details', async () => {
+      const calls = stubFetch(
+        route({
+          session: () =>
+            json(
+              errorBody('validation', 'Some details were refused', {
+                email: 'This email address is blocked for payments',
+                mobileNumber: 'This number is not registered with a bank',
+              }),
+              422,
+            ),
+        }),
+      );
+      const el = await widget();
+      await fillUssd(el);
+      const { detail } = await submitUntil(el, 'pay-error');
+      expect(detail).to.deep.equal({
+        paymentType: 'USSD',
+        code: 'validation',
+        message: 'Some details were refused',
+        retryable: false,
+      });
+      const items = [...root(el).querySelectorAll('li')].map((item) => item.textContent);
+      expect(items).to.deep.equal(['This email address is blocked for payments', 'This number is not registered with a bank']);
+      expect(button(el, 'Try again')).to.equal(undefined);
+
+      const resetting = nextEvent(el, 'pay-reset');
+      button(el, 'Edit details')!.click();
+      expect((await resetting).detail).to.deep.equal({ paymentType: 'USSD' });
+      await el.updateComplete;
+
+      expect(fieldError(el, 'email')).to.equal('This email address is blocked for payments');
+      expect(fieldError(el, 'mobileNumber')).to.equal('This number is not registered with a bank');
+      expect(fieldError(el, 'fullName')).to.equal(undefined);
+      const email = control(el, 'email');
+      expect(email.getAttribute('aria-invalid')).to.equal('true');
+      expect(email.getAttribute('aria-describedby')).to.equal('email-error');
+      expect(focused(el), 'focus on the first refused field').to.equal(email);
+
+      // The refused fields block a resubmit until the customer changes them.
+      clickSubmit(el);
+      await el.updateComplete;
+      expect(calls).to.have.length(1);
+
+      await typeInto(el, 'email', 'ada.obi@example.org');
+      expect(fieldError(el, 'email')).to.equal(undefined);
+      expect(email.getAttribute('aria-invalid')).to.equal('false');
+      expect(fieldError(el, 'mobileNumber')).to.equal('This number is not registered with a bank');
+    });
+  });
+
+  describe('a gateway message containing markup', () => {
+    const markup = '<img src=x onerror=alert(1)>';
+
+    it('is shown as text in the error screen', async () => {
+      stubFetch(route({ session: () => json(errorBody('bad_request', `Refused: ${markup}`), 400) }));
+      const el = await widget();
+      await fillTransfer(el);
+      const { detail } = await submitUntil(el, 'pay-error');
+      expect(detail.message).to.equal(`Refused: ${markup}`);
+      expect(root(el).querySelector('img')).to.equal(null);
+      expect(part(el, 'result')!.textContent).to.contain(`Refused: ${markup}`);
+    });
+
+    it('is shown as text in the field messages of a 422', async () => {
+      stubFetch(route({ session: () => json(errorBody('validation', markup, { fullName: markup }), 422) }));
+      const el = await widget();
+      await fillTransfer(el);
+      await submitUntil(el, 'pay-error');
+      expect(root(el).querySelector('img')).to.equal(null);
+      expect(root(el).querySelector('li')!.textContent).to.equal(markup);
+      button(el, 'Edit details')!.click();
+      await el.updateComplete;
+      expect(root(el).querySelector('img')).to.equal(null);
+      expect(fieldError(el, 'fullName')).to.equal(markup);
+    });
+
+    it('is shown as text in the completion screen', async function () {
+      this.timeout(6_000);
+      stubFetch(
+        route({
+          session: () => json(ussdEnvelope()),
+          status: () => json({ status: 'FAILED', message: markup }),
+        }),
+      );
+      const el = await widget({ 'session-url': SESSION_URL, 'status-url': '/pay/status' });
+      await fillUssd(el);
+      const completed = nextEvent(el, 'pay-complete');
+      clickSubmit(el);
+      await completed;
+      await el.updateComplete;
+      expect(root(el).querySelector('img')).to.equal(null);
+      expect(part(el, 'result')!.textContent).to.contain(markup);
+    });
+  });
+
+  describe('sending once', () => {
+    it('sends one request for a double click on pay', async () => {
+      const answer = deferred<Response>();
+      const calls = stubFetch(route({ session: () => answer.promise }));
+      const el = await widget();
+      await fillUssd(el);
+      let submits = 0;
+      el.addEventListener('pay-submit', () => submits++);
+
+      const submitButton = part<HTMLButtonElement>(el, 'submit')!;
+      submitButton.click();
+      submitButton.click();
+      el.submit();
+      await el.updateComplete;
+      submitButton.click();
+      control(el, 'fullName').form!.requestSubmit();
+      await el.updateComplete;
+
+      expect(calls).to.have.length(1);
+      expect(submits).to.equal(1);
+      expect(submitButton.closest('fieldset')!.disabled, 'the form is disabled while the request is out').to.equal(true);
+
+      const initiated = nextEvent(el, 'pay-initiated');
+      answer.resolve(json(ussdEnvelope()));
+      await initiated;
+      expect(calls).to.have.length(1);
+    });
+
+    it('shows progress while the request is out', async () => {
+      const answer = deferred<Response>();
+      stubFetch(route({ session: () => answer.promise }));
+      const el = await widget({ 'session-url': SESSION_URL, amount: '5000' });
+      await fillTransfer(el);
+      clickSubmit(el);
+      await el.updateComplete;
+      expect(part(el, 'form')!.getAttribute('aria-busy')).to.equal('true');
+      expect(part(el, 'submit')!.textContent).to.contain('Starting your payment…');
+      expect(root(el).querySelector('[role="status"]')!.textContent).to.equal('Starting your payment…');
+      answer.resolve(json(transferEnvelope()));
+    });
+
+    it('sends nothing when a pay-submit listener calls preventDefault()', async () => {
+      const calls = stubFetch(route({ session: () => json(ussdEnvelope()) }));
+      const el = await widget();
+      await fillUssd(el);
+      el.addEventListener('pay-submit', (event) => event.preventDefault());
+      const submitted = nextEvent(el, 'pay-submit');
+      clickSubmit(el);
+      const event = await submitted;
+      await el.updateComplete;
+      expect(event.defaultPrevented).to.equal(true);
+      expect(calls).to.have.length(0);
+      expect(part(el, 'form')).to.not.equal(null);
+      expect(part(el, 'form')!.getAttribute('aria-busy')).to.equal('false');
+    });
+  });
+
+  describe('idempotency', () => {
+    it('retries with the same Idempotency-Key and body, and succeeds', async () => {
+      const calls = stubFetch(
+        route({
+          session: (_, index) => (index === 0 ? Promise.reject(new TypeError('Failed to fetch')) : json(ussdEnvelope())),
+        }),
+      );
+      const el = await widget();
+      await fillUssd(el);
+      await submitUntil(el, 'pay-error');
+
+      let submits = 0;
+      el.addEventListener('pay-submit', () => submits++);
+      const initiated = nextEvent(el, 'pay-initiated');
+      button(el, 'Try again')!.click();
+      const { detail } = await initiated;
+
+      expect(detail.paymentReference).to.equal(USSD_PAYMENTS.paymentReference);
+      expect(calls).to.have.length(2);
+      expect(calls[1]!.headers.get('Idempotency-Key')).to.equal(calls[0]!.headers.get('Idempotency-Key'));
+      expect(calls[1]!.body).to.equal(calls[0]!.body);
+      expect(submits, 'a retry is not a new submit').to.equal(0);
+    });
+
+    it('retries a time-out with the same Idempotency-Key', async () => {
+      const calls = stubFetch(route({ session: (call, index) => (index === 0 ? hang(call) : json(transferEnvelope())) }));
+      const el = await widget({ 'session-url': SESSION_URL, timeout: '60' });
+      await fillTransfer(el);
+      expect((await submitUntil(el, 'pay-error')).detail.code).to.equal('timeout');
+      const initiated = nextEvent(el, 'pay-initiated');
+      button(el, 'Try again')!.click();
+      await initiated;
+      const [first, second] = idempotencyKeys(calls);
+      expect(second).to.equal(first);
+    });
+
+    it('uses a new Idempotency-Key after reset()', async () => {
+      const calls = stubFetch(route({ session: () => json(transferEnvelope()) }));
+      const el = await widget();
+      await fillTransfer(el);
+      await submitUntil(el, 'pay-initiated');
+      el.reset();
+      await el.updateComplete;
+      await submitUntil(el, 'pay-initiated');
+
+      expect(calls).to.have.length(2);
+      expect(calls[1]!.body, 'the same details').to.equal(calls[0]!.body);
+      const [first, second] = idempotencyKeys(calls);
+      expect(first).to.match(/^[0-9a-f]{32}$/);
+      expect(second).to.match(/^[0-9a-f]{32}$/);
+      expect(second).not.to.equal(first);
+    });
+
+    it('uses a new Idempotency-Key after reset() from the error screen', async () => {
+      const calls = stubFetch(route({ session: () => json(errorBody('upstream', 'Try later'), 503) }));
+      const el = await widget();
+      await fillTransfer(el);
+      await submitUntil(el, 'pay-error');
+      el.reset();
+      await el.updateComplete;
+      await submitUntil(el, 'pay-error');
+      const [first, second] = idempotencyKeys(calls);
+      expect(second).not.to.equal(first);
+    });
+
+    it('keeps the Idempotency-Key when the details are resubmitted unchanged after Edit details', async () => {
+      const calls = stubFetch(route({ session: () => json(errorBody('upstream', 'Try later'), 503) }));
+      const el = await widget();
+      await fillUssd(el);
+      await submitUntil(el, 'pay-error');
+      button(el, 'Edit details')!.click();
+      await el.updateComplete;
+      await submitUntil(el, 'pay-error');
+
+      expect(calls).to.have.length(2);
+      const [first, second] = idempotencyKeys(calls);
+      expect(second).to.equal(first);
+    });
+
+    it('uses a new Idempotency-Key when a detail was changed after Edit details', async () => {
+      const calls = stubFetch(route({ session: () => json(errorBody('upstream', 'Try later'), 503) }));
+      const el = await widget();
+      await fillUssd(el);
+      await submitUntil(el, 'pay-error');
+      button(el, 'Edit details')!.click();
+      await el.updateComplete;
+      await typeInto(el, 'fullName', 'Ada N. Obi');
+      await submitUntil(el, 'pay-error');
+
+      expect(JSON.parse(calls[1]!.body!).fullName).to.equal('Ada N. Obi');
+      const [first, second] = idempotencyKeys(calls);
+      expect(second).not.to.equal(first);
+    });
+  });
+
+  it('keeps everything the customer typed through a failure and Edit details', async () => {
+    stubFetch(route({ session: () => Promise.reject(new TypeError('Failed to fetch')) }));
+    const el = await widget();
+    await fillUssd(el);
+    await submitUntil(el, 'pay-error');
+
+    const resetting = nextEvent(el, 'pay-reset');
+    button(el, 'Edit details')!.click();
+    expect((await resetting).detail).to.deep.equal({ paymentType: 'USSD' });
+    await el.updateComplete;
+
+    expect(radio(el, 'USSD').checked).to.equal(true);
+    expect(control(el, 'fullName').value).to.equal(CUSTOMER.fullName);
+    expect(control(el, 'email').value).to.equal(CUSTOMER.email);
+    expect(control(el, 'mobileNumber').value).to.equal(CUSTOMER.mobileNumber);
+    expect(control<HTMLSelectElement>(el, 'bankCode').value).to.equal(BANK_CODE);
+    expect(focused(el), 'focus back in the form').to.equal(radio(el, 'USSD'));
+    for (const field of ['fullName', 'email', 'mobileNumber', 'bankCode'] as const) {
+      expect(fieldError(el, field), field).to.equal(undefined);
+    }
+  });
+});
