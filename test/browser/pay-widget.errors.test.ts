@@ -471,42 +471,35 @@ describe('<pay-widget>', () => {
       expect(second).not.to.equal(first);
     });
 
-    it('uses a new Idempotency-Key after reset() from the error screen', async () => {
+    /** Submits into a 503, goes back to the form through `back`, and submits again; returns both requests. */
+    async function twoAttempts(back: (el: PayWidget) => void | Promise<void>): Promise<FetchCall[]> {
       const calls = stubFetch(route({ session: () => json(errorBody('upstream', 'Try later'), 503) }));
       const el = await widget();
-      await fillTransfer(el);
+      await fillUssd(el);
       await submitUntil(el, 'pay-error');
-      el.reset();
+      await back(el);
       await el.updateComplete;
       await submitUntil(el, 'pay-error');
-      const [first, second] = idempotencyKeys(calls);
+      expect(calls).to.have.length(2);
+      return calls;
+    }
+
+    it('uses a new Idempotency-Key after reset() from the error screen', async () => {
+      const [first, second] = idempotencyKeys(await twoAttempts((el) => el.reset()));
       expect(second).not.to.equal(first);
     });
 
     it('keeps the Idempotency-Key when the details are resubmitted unchanged after Edit details', async () => {
-      const calls = stubFetch(route({ session: () => json(errorBody('upstream', 'Try later'), 503) }));
-      const el = await widget();
-      await fillUssd(el);
-      await submitUntil(el, 'pay-error');
-      button(el, 'Edit details')!.click();
-      await el.updateComplete;
-      await submitUntil(el, 'pay-error');
-
-      expect(calls).to.have.length(2);
-      const [first, second] = idempotencyKeys(calls);
+      const [first, second] = idempotencyKeys(await twoAttempts((el) => button(el, 'Edit details')!.click()));
       expect(second).to.equal(first);
     });
 
     it('uses a new Idempotency-Key when a detail was changed after Edit details', async () => {
-      const calls = stubFetch(route({ session: () => json(errorBody('upstream', 'Try later'), 503) }));
-      const el = await widget();
-      await fillUssd(el);
-      await submitUntil(el, 'pay-error');
-      button(el, 'Edit details')!.click();
-      await el.updateComplete;
-      await typeInto(el, 'fullName', 'Ada N. Obi');
-      await submitUntil(el, 'pay-error');
-
+      const calls = await twoAttempts(async (el) => {
+        button(el, 'Edit details')!.click();
+        await el.updateComplete;
+        await typeInto(el, 'fullName', 'Ada N. Obi');
+      });
       expect(JSON.parse(calls[1]!.body!).fullName).to.equal('Ada N. Obi');
       const [first, second] = idempotencyKeys(calls);
       expect(second).not.to.equal(first);
