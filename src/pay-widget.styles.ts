@@ -207,6 +207,9 @@ export const styles = css`
   [part~='account-number'] {
     font: 700 1.6em/1.2 ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
     letter-spacing: 0.04em;
+  }
+  /* A long account number may break anywhere; a dial code only at its <wbr>s, after each '*'. */
+  [part~='account-number'] {
     overflow-wrap: anywhere;
   }
   .value {

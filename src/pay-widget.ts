@@ -303,7 +303,7 @@ export class PayWidget extends LitElement {
       <h2 tabindex="-1">${m.ussdTitle}</h2>
       <p>${m.ussdSteps}</p>
       <div class="value">
-        <span part="dial-code">${code}</span>
+        <span part="dial-code">${code.split(/(?<=\*)/).map((group, i) => (i ? html`<wbr />${group}` : group))}</span>
         ${this.renderCopy('ussdDialCode', m.dialCode, code)}
       </div>
       <a class="button primary" href="tel:${code.replaceAll('#', '%23')}">${m.dialNow}</a>
