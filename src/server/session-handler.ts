@@ -225,7 +225,7 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
       paymentReference: order.paymentReference,
       amount: order.amount,
       currency: order.currency,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
       ...('httpStatus' in outcome ? { httpStatus: outcome.httpStatus } : {}),
       ...(detail ? { detail: redactor.text(detail) } : {}),
     });
