@@ -1,0 +1,49 @@
+/**
+ * The <script>-tag build, dist/pay-widget.iife.js, as a merchant's page loads it: one classic
+ * script, Lit and zod/mini inside. It is built by `npm run build`, which `npm test` runs first.
+ * The element's behaviour is tested against src/; this checks what the bundler made of it.
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+
+type LitLike = HTMLElement & { updateComplete: Promise<unknown> };
+
+function loadClassicScript(src: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = src;
+    script.onload = () => resolve();
+    script.onerror = () => reject(new Error(`${src} did not load: run \`npm run build\` first`));
+    document.head.append(script);
+  });
+}
+
+describe('the script-tag build (dist/pay-widget.iife.js)', () => {
+  before(async () => {
+    expect(customElements.get('pay-widget'), 'nothing else defines <pay-widget> on this page').to.equal(undefined);
+    await loadClassicScript('/dist/pay-widget.iife.js');
+  });
+
+  it('registers <pay-widget> and exposes its class as window.PayWidget.PayWidget', () => {
+    const defined = customElements.get('pay-widget');
+    expect(defined).to.be.a('function');
+    const global = (window as unknown as { PayWidget?: { PayWidget?: unknown } }).PayWidget;
+    expect(global?.PayWidget).to.equal(defined);
+  });
+
+  it('bundles the production build of Lit', () => {
+    // Lit's development build records its warnings in this global; the production build has none.
+    expect((globalThis as { litIssuedWarnings?: unknown }).litIssuedWarnings).to.equal(undefined);
+  });
+
+  it('renders the form with the spec-named controls, accessibly', async () => {
+    const el = await fixture<LitLike>(html`<pay-widget session-url="/pay/session" amount="5000"></pay-widget>`);
+    await el.updateComplete;
+    const root = el.shadowRoot!;
+    const types = [...root.querySelectorAll<HTMLInputElement>('input[name="paymentType"]')].map((r) => r.value);
+    expect(types).to.have.members(['USSD', 'TRANSFER']);
+    for (const name of ['fullName', 'email', 'mobileNumber']) {
+      expect(root.querySelector(`[name="${name}"]`), name).to.exist;
+    }
+    await expect(el).to.be.accessible();
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * Vite 8 (Rolldown + Oxc) config for the library builds and the demo dev server.
+ *
+ *   vite build                     npm entries, ES modules, into dist/ (empties dist/ first)
+ *   vite build --mode script-tag   dist/pay-widget.iife.js: one self-contained classic <script>
+ *                                  (Lit and zod/mini bundled in, minified), added beside them
+ *   vite / createServer()          serves demo/ (the demo's own wiring lives in scripts/start.mjs;
+ *                                  an inline config passed to createServer() is merged over this)
+ *
+ * `npm run build` runs both builds, then `tsc -p tsconfig.build.json` for dist/types.
+ *
+ * TypeScript is compiled by Oxc, which reads tsconfig.json: `experimentalDecorators` and
+ * `useDefineForClassFields: false` apply (Lit's legacy decorators), as in tsc and the test runner.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
+
+const pkgVersion: string = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
+
+/** The npm entries: output name (dist/<name>.js) → source. package.json "exports" names these files. */
+export const npmEntries = {
+  index: 'src/index.ts',
+  define: 'src/define.ts',
+  server: 'src/server/index.ts',
+  sandbox: 'src/sandbox/index.ts',
+  react: 'src/react.ts',
+} as const;
+
+/** Left to the consumer's bundler in the npm build (they are dependencies / peer code). */
+export const npmExternal: (string | RegExp)[] = [
+  /^lit(\/|$)/,
+  /^lit-(html|element)(\/|$)/,
+  /^@lit\//,
+  /^zod(\/|$)/,
+  /^react(\/|$)/,
+  /^node:/,
+];
+
+/**
+ * package.json "sideEffects" lists only dist/ files, and Vite applies it to src/ too, so
+ * `import './define.js'` (the module that registers <pay-widget>) would be dropped from the
+ * script-tag build as an unused, side-effect-free import. This marks our own modules as having side
+ * effects (the resolver's package.json answer wins over `treeshake.moduleSideEffects`, so it is done
+ * in `transform`). Dependencies keep what their package.json says.
+ */
+const srcDir = fileURLToPath(new URL('./src/', import.meta.url));
+const ownModulesHaveSideEffects: Plugin = {
+  name: 'pay-widget:own-modules-have-side-effects',
+  transform(_code, id) {
+    return id.startsWith(srcDir) ? { moduleSideEffects: true } : null;
+  },
+};
+
+/**
+ * Script-tag build only: minifies the markup and CSS inside our own html`` / css`` literals
+ * (minify-literals: html-minifier-next + Lightning CSS). Conservative settings: whitespace is
+ * collapsed to one space, never removed between inline content; entities stay encoded (Lit parses
+ * the template as HTML); empty attributes such as alt="" stay.
+ */
+function minifyTemplateLiterals(): Plugin {
+  let load: Promise<typeof import('minify-literals')> | undefined;
+  return {
+    name: 'pay-widget:minify-template-literals',
+    apply: 'build',
+    async transform(code, id) {
+      if (!id.startsWith(srcDir) || !/\.[cm]?[jt]s$/.test(id) || !/\b(html|css|svg)`/.test(code)) return null;
+      load ??= import('minify-literals');
+      const { minifyHTMLLiterals } = await load;
+      const result = await minifyHTMLLiterals(code, {
+        fileName: id,
+        html: {
+          collapseWhitespace: true,
+          conservativeCollapse: true,
+          decodeEntities: false,
+          removeEmptyAttributes: false,
+          minifyJS: false,
+        },
+      });
+      return result ? { code: result.code, map: result.map ?? null } : null;
+    },
+  };
+}
+
+/** Browsers the shipped code must run in: Lit 3's own floor is ES2021; every evergreen browser has ES2022. */
+const target = 'es2022';
+
+const npmBuild: UserConfig = {
+  publicDir: false,
+  plugins: [ownModulesHaveSideEffects],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true, // the first of the two builds starts from an empty dist/
+    target,
+    sourcemap: true,
+    // Readable ES modules with their /*#__PURE__*/ annotations: the merchant's bundler minifies
+    // and tree-shakes them. `npm run bench` reports their minified size too.
+    minify: false,
+    lib: { entry: npmEntries, formats: ['es'] },
+    rolldownOptions: {
+      external: npmExternal,
+      output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+    },
+  },
+};
+
+const scriptTagBuild: UserConfig = {
+  publicDir: false,
+  plugins: [ownModulesHaveSideEffects, minifyTemplateLiterals()],
+  // Bundle the production builds of Lit (its packages map the `development` condition to a
+  // dev-mode build with warnings and extra checks; we never ask for it), and strip any
+  // `process.env.NODE_ENV` branches. Vite's library mode leaves process.env.NODE_ENV alone on
+  // purpose, so it is defined here.
+  resolve: { conditions: ['browser', 'module', 'production'] },
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false, // runs after the npm build: keep its files
+    target,
+    sourcemap: true,
+    minify: 'oxc',
+    lib: {
+      entry: 'src/index.ts',
+      formats: ['iife'],
+      name: 'PayWidget', // the module's exports, as window.PayWidget
+      fileName: () => 'pay-widget.iife.js',
+    },
+    rolldownOptions: {
+      external: [], // everything in: Lit, zod/mini
+      output: {
+        codeSplitting: false,
+        generatedCode: { preset: 'es2015', symbols: false }, // no Symbol.toStringTag on window.PayWidget
+        // Oxc: full compression, identifier mangling, whitespace removed. Not `mangle.toplevel`: in a
+        // classic script the IIFE's `var PayWidget` is the global. No property mangling (public API,
+        // Lit internals). Vite drops the bundled packages' licence comments when minifying, so one
+        // short notice for everything inside is put back after minification.
+        minify: {
+          compress: { target, dropDebugger: true },
+          mangle: true,
+          codegen: { removeWhitespace: true },
+        },
+        postBanner: `/*! pay-widget ${pkgVersion} | MIT | bundles Lit (BSD-3-Clause, Google LLC) and zod (MIT, Colin McDonnell) */`,
+      },
+    },
+  },
+};
+
+// The demo: `root: 'demo'` so demo/index.html is served at /. It imports ../src directly; Vite's
+// default fs.allow (the package root) already permits that. Dev mode keeps Lit's dev build and
+// its warnings. Loopback only, as the tests and the demo's e2e test expect.
+const devServer: UserConfig = {
+  root: 'demo',
+  publicDir: false,
+  server: { host: '127.0.0.1', port: 5173, strictPort: false },
+  preview: { host: '127.0.0.1' },
+};
+
+export default defineConfig(({ command, mode }) => {
+  if (command === 'serve') return devServer;
+  return mode === 'script-tag' ? scriptTagBuild : npmBuild;
+});
