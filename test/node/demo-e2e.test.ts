@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { startDemo, type RunningDemo } from '../../demo/server.js';
-// @ts-expect-error: a plain .mjs script without type declarations (tsconfig has no allowJs)
 import { findChromium, missingChromiumMessage } from '../../scripts/ensure-chromium.mjs';
 
 const CHROMIUM_ARGS = [
