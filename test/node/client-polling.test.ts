@@ -1,0 +1,75 @@
+/**
+ * The status side of the client, without a browser: the polling schedule (about every 2 s, about
+ * every 10 s after the first minute, giving up after 30 minutes) and `fetchStatus`.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { fetchStatus } from '../../src/client.js';
+import { nextPollDelay } from '../../src/payment-controller.js';
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+
+describe('status polling schedule', () => {
+  it('asks every 2 s during the first minute', () => {
+    for (const elapsed of [0, 1, 2 * SECOND, 59 * SECOND, MINUTE - 1]) assert.equal(nextPollDelay(elapsed), 2_000, String(elapsed));
+  });
+
+  it('slows to every 10 s after the first minute', () => {
+    for (const elapsed of [MINUTE, 5 * MINUTE, 30 * MINUTE - 1]) assert.equal(nextPollDelay(elapsed), 10_000, String(elapsed));
+  });
+
+  it('gives up after 30 minutes', () => {
+    for (const elapsed of [30 * MINUTE, 31 * MINUTE, 24 * 60 * MINUTE]) assert.equal(nextPollDelay(elapsed), undefined, String(elapsed));
+  });
+});
+
+describe('fetchStatus', () => {
+  const realFetch = globalThis.fetch;
+  const hadDocument = 'document' in globalThis;
+  let requested: { url: string; init: RequestInit }[] = [];
+
+  before(() => {
+    // fetchStatus resolves status-url against the page; give it one.
+    if (!hadDocument) Object.assign(globalThis, { document: { baseURI: 'https://shop.example/checkout/' } });
+  });
+  after(() => {
+    if (!hadDocument) delete (globalThis as { document?: unknown }).document;
+  });
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+    requested = [];
+  });
+
+  function answer(response: () => Response): void {
+    globalThis.fetch = (async (input: unknown, init: RequestInit = {}) => {
+      requested.push({ url: String(input), init });
+      return response();
+    }) as typeof fetch;
+  }
+
+  it('GETs status-url with the payment reference, resolved against the page', async () => {
+    answer(() => Response.json({ status: 'SUCCESS', message: 'Paid', extra: true }));
+    const signal = new AbortController().signal;
+    assert.deepEqual(await fetchStatus('../pay/status?shop=1', 'ORD 1/2', signal), { status: 'SUCCESS', message: 'Paid' });
+    assert.equal(requested.length, 1);
+    const url = new URL(requested[0]!.url);
+    assert.equal(url.origin + url.pathname, 'https://shop.example/pay/status');
+    assert.equal(url.searchParams.get('shop'), '1');
+    assert.equal(url.searchParams.get('paymentReference'), 'ORD 1/2');
+    assert.equal(requested[0]!.init.method ?? 'GET', 'GET');
+    assert.equal(requested[0]!.init.signal, signal);
+  });
+
+  it('throws on an HTTP error, so the poller asks again', async () => {
+    answer(() => new Response('busy', { status: 503 }));
+    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', new AbortController().signal));
+  });
+
+  it('throws on an answer that is not a status', async () => {
+    answer(() => Response.json({ status: 'DONE' }));
+    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', new AbortController().signal));
+    answer(() => new Response('<html></html>'));
+    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', new AbortController().signal));
+  });
+});
