@@ -136,6 +136,8 @@ export class PaymentController implements ReactiveController {
       this.startPolling(event.instructions);
     } else if (event.type === 'failed') {
       const { failure } = event;
+      // A final answer (a decline, a refusal) ends the attempt: trying again is a new payment.
+      if (!failure.retryable) this.attempt = undefined;
       emit(this.host, 'pay-error', {
         paymentType: request.paymentType,
         code: failure.code,

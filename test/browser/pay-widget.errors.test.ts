@@ -494,6 +494,22 @@ describe('<pay-widget>', () => {
       expect(second).to.equal(first);
     });
 
+    it('uses a new Idempotency-Key for an unchanged resubmit after a decline, which ended that attempt', async () => {
+      const calls = stubFetch(route({ session: () => json(errorBody('payment_declined', 'Insufficient funds'), 402) }));
+      const el = await widget();
+      await fillUssd(el);
+      const declined = await submitUntil(el, 'pay-error');
+      expect(declined.detail.retryable).to.equal(false);
+      button(el, 'Edit details')!.click();
+      await el.updateComplete;
+      await submitUntil(el, 'pay-error');
+
+      expect(calls).to.have.length(2);
+      expect(calls[1]!.body, 'the same details').to.equal(calls[0]!.body);
+      const [first, second] = idempotencyKeys(calls);
+      expect(second).not.to.equal(first);
+    });
+
     it('uses a new Idempotency-Key when a detail was changed after Edit details', async () => {
       const calls = await twoAttempts(async (el) => {
         button(el, 'Edit details')!.click();
