@@ -3,7 +3,7 @@
  *
  *   node --import tsx scripts/bench-size.ts
  *
- * - the script-tag build, dist/pay-widget.iife.js (Lit and zod/mini inside), against its budget;
+ * - the script-tag build, dist/pay-widget.iife.js (Lit inside; the browser code does not use zod), against its budget;
  * - the npm entries, each with the local chunks it imports (lit, zod, react are external there and
  *   not counted). They ship unminified, so "min" is what a merchant's bundler would make of them
  *   (Oxc, the minifier of the script-tag build);

@@ -5,7 +5,7 @@
 import type { PayFailure } from './flow.js';
 import { readEnvelope } from './envelope.js';
 import { PAYMENT_STATUSES } from './rules.js';
-import type { ErrorBody, Instructions, SessionRequest, StatusResponse } from './schemas.js';
+import type { ErrorBody, Instructions, PaymentStatus, SessionRequest, StatusResponse } from './schemas.js';
 
 export type InitiateOptions = { idempotencyKey: string; signal: AbortSignal };
 
@@ -55,20 +55,13 @@ export async function initiatePayment(
   request: SessionRequest,
   { idempotencyKey, signal, timeoutMs }: InitiateOptions & { timeoutMs: number },
 ): Promise<Instructions> {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  signal.addEventListener('abort', abort);
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
+  const deadline = withDeadline(signal, timeoutMs);
   const abandoned = new Promise<never>((_, reject) =>
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason)),
+    deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason)),
   );
 
   try {
-    const body = await Promise.race([initiate(request, { idempotencyKey, signal: controller.signal }), abandoned]);
+    const body = await Promise.race([initiate(request, { idempotencyKey, signal: deadline.signal }), abandoned]);
     const envelope = readEnvelope(body, request.paymentType);
     if (envelope.ok) return envelope.instructions;
     return fail({
@@ -78,29 +71,56 @@ export async function initiatePayment(
     });
   } catch (error) {
     if (error instanceof PayFailureError) throw error;
-    return fail(
-      timedOut
-        ? { code: 'timeout', message: undefined, retryable: true }
-        : { code: 'network', message: undefined, retryable: true },
-    );
+    return fail({ code: deadline.timedOut() ? 'timeout' : 'network', message: undefined, retryable: true });
   } finally {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', abort);
+    deadline.dispose();
   }
 }
+
+export type StatusAnswer = { status: PaymentStatus; message: string | undefined };
 
 /** Asks `status-url` how the payment stands. Throws on any failure; the poller just tries again. */
 export async function fetchStatus(
   statusUrl: string,
   paymentReference: string,
-  signal: AbortSignal,
-): Promise<StatusResponse> {
+  { signal, timeoutMs }: { signal: AbortSignal; timeoutMs: number },
+): Promise<StatusAnswer> {
   const url = new URL(statusUrl, document.baseURI);
   url.searchParams.set('paymentReference', paymentReference);
-  const response = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal });
-  const body = (await readJson(response)) as Partial<StatusResponse> | undefined;
-  if (!response.ok || !PAYMENT_STATUSES.includes(body?.status as never)) throw new Error(`status ${response.status}`);
-  return { status: body!.status!, message: typeof body!.message === 'string' ? body!.message : undefined };
+  const deadline = withDeadline(signal, timeoutMs);
+  try {
+    const init: RequestInit = { headers: { Accept: 'application/json' }, credentials: 'same-origin' };
+    const response = await fetch(url, { ...init, signal: deadline.signal });
+    const body = (await readJson(response)) as Partial<StatusResponse> | undefined;
+    const status = body?.status;
+    if (!response.ok || !status || !PAYMENT_STATUSES.includes(status)) throw new Error(`status ${response.status}`);
+    return { status, message: typeof body.message === 'string' ? body.message : undefined };
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/**
+ * A signal that aborts with `parent` or after `timeoutMs`, whichever comes first. Not
+ * `AbortSignal.any()` + `AbortSignal.timeout()`: the widget also runs where those are missing.
+ */
+function withDeadline(parent: AbortSignal, timeoutMs: number) {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  let timedOut = false;
+  parent.addEventListener('abort', abort);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose() {
+      clearTimeout(timer);
+      parent.removeEventListener('abort', abort);
+    },
+  };
 }
 
 /** The body as JSON, or `undefined` when it is empty, HTML or otherwise unreadable. */
@@ -113,7 +133,8 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 function httpFailure(status: number, body: unknown): PayFailure {
-  const retryable = status >= 500 || status === 408 || status === 429;
+  // 409: the server is still working on this key's first request; the same key will get its answer.
+  const retryable = status >= 500 || status === 408 || status === 409 || status === 429;
   const error = readErrorBody(body);
   if (!error) {
     // A hand-written endpoint may pass the gateway's own error body through; use its message if it has one.

@@ -1,4 +1,5 @@
-import type { Instructions, PaymentStatus, PaymentType, SessionRequest } from './schemas.js';
+import type { FinalStatus } from './flow.js';
+import type { Instructions, PaymentType, SessionRequest } from './schemas.js';
 
 export const PAY_ERROR_CODES = [
   'validation',
@@ -20,7 +21,7 @@ export type PaySubmitDetail = PayEventBase & { request: SessionRequest };
 export type PayInitiatedDetail = Instructions;
 export type PayCopyDetail = PayEventBase & { field: string; value: string };
 export type PayCompleteDetail = PayEventBase & {
-  status: Exclude<PaymentStatus, 'PENDING'>;
+  status: FinalStatus;
   message: string | undefined;
 };
 export type PayErrorDetail = PayEventBase & { code: PayErrorCode; message: string; retryable: boolean };
@@ -41,4 +42,14 @@ export type PayEventDetail<K extends PayEventName> = PayEventMap[K]['detail'];
 
 declare global {
   interface GlobalEventHandlersEventMap extends PayEventMap {}
+}
+
+/** Fires a pay-* event the way DESIGN.md specifies: bubbling, composed, cancelable only when asked. */
+export function emit<K extends PayEventName>(
+  target: EventTarget,
+  name: K,
+  detail: PayEventDetail<K>,
+  cancelable = false,
+): boolean {
+  return target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
 }

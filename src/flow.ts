@@ -1,5 +1,7 @@
 /**
- * The payment flow as a pure state machine: no Lit, no DOM, no I/O.
+ * The payment flow as a pure state machine: no Lit, no DOM, no I/O. Every state past the form keeps
+ * the request it was started with: what the result screens show is what was sent, not what the
+ * page's properties say now.
  *
  *   form ─submit─► submitting ─initiated─► ussd | transfer ─completed─► complete
  *                      │  ▲
@@ -33,9 +35,15 @@ export type FinalStatus = Exclude<PaymentStatus, 'PENDING'>;
 export type FlowState =
   | { kind: 'form' }
   | { kind: 'submitting'; request: SessionRequest }
-  | { kind: 'ussd'; instructions: UssdInstructions }
-  | { kind: 'transfer'; instructions: TransferInstructions }
-  | { kind: 'complete'; instructions: Instructions; status: FinalStatus; message: string | undefined }
+  | { kind: 'ussd'; request: SessionRequest; instructions: UssdInstructions }
+  | { kind: 'transfer'; request: SessionRequest; instructions: TransferInstructions }
+  | {
+      kind: 'complete';
+      request: SessionRequest;
+      instructions: Instructions;
+      status: FinalStatus;
+      message: string | undefined;
+    }
   | { kind: 'error'; request: SessionRequest; failure: PayFailure };
 
 export type FlowEvent =
@@ -56,8 +64,8 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
     case 'initiated':
       if (state.kind !== 'submitting') return state;
       return event.instructions.paymentType === 'USSD'
-        ? { kind: 'ussd', instructions: event.instructions }
-        : { kind: 'transfer', instructions: event.instructions };
+        ? { kind: 'ussd', request: state.request, instructions: event.instructions }
+        : { kind: 'transfer', request: state.request, instructions: event.instructions };
     case 'failed':
       return state.kind === 'submitting'
         ? { kind: 'error', request: state.request, failure: event.failure }
@@ -70,7 +78,7 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
       return state.kind === 'error' ? initialState : state;
     case 'completed':
       return state.kind === 'ussd' || state.kind === 'transfer'
-        ? { kind: 'complete', instructions: state.instructions, status: event.status, message: event.message }
+        ? { ...state, kind: 'complete', status: event.status, message: event.message }
         : state;
     case 'reset':
       return state.kind === 'form' ? state : initialState;

@@ -173,9 +173,12 @@ export const styles = css`
     border-color: var(--_accent);
     font-weight: 600;
   }
-  button:disabled {
+  :disabled {
+    cursor: not-allowed;
+    opacity: 0.7;
+  }
+  [aria-busy='true'] :disabled {
     cursor: progress;
-    opacity: 0.75;
   }
   .spinner {
     width: 1em;
@@ -192,7 +195,9 @@ export const styles = css`
   }
   @media (prefers-reduced-motion: reduce) {
     .spinner {
-      animation-duration: 3s;
+      animation: none;
+      border-right-color: currentColor;
+      opacity: 0.5;
     }
   }
   .actions {
@@ -208,7 +213,7 @@ export const styles = css`
     font: 700 1.6em/1.2 ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
     letter-spacing: 0.04em;
   }
-  /* A long account number may break anywhere; a dial code only at its <wbr>s, after each '*'. */
+  /* A long account number may break anywhere; a dial code only at its <wbr>s, before each '*'. */
   [part~='account-number'] {
     overflow-wrap: anywhere;
   }

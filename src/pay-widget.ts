@@ -2,12 +2,13 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { property, state } from 'lit/decorators.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
 import { postSession, type Initiate } from './client.js';
-import type { PayFailure } from './flow.js';
+import { emit } from './events.js';
+import { paymentReferenceOf, type FinalStatus, type PayFailure } from './flow.js';
 import { format, messagesFor, type Messages } from './messages/index.js';
-import { emit, PaymentController } from './payment-controller.js';
+import { PaymentController } from './payment-controller.js';
 import { styles } from './pay-widget.styles.js';
 import { FIELD_PATTERNS, isValidField, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
-import type { Instructions, SessionRequest } from './schemas.js';
+import type { Instructions, SessionRequest, TransferInstructions, UssdInstructions } from './schemas.js';
 
 type Values = Record<CustomerField, string>;
 
@@ -116,7 +117,7 @@ export class PayWidget extends LitElement {
     this.submitted = true;
     const invalid = this.visibleFields().find((field) => this.fieldError(field));
     if (invalid) {
-      this.announcement = this.strings.fixFields;
+      void this.announce(this.strings.fixFields);
       this.focusOnUpdate = 'invalid';
       emit(this, 'pay-error', {
         paymentType: this.selectedType,
@@ -144,10 +145,12 @@ export class PayWidget extends LitElement {
     const { state } = this.payment;
     if (state.kind !== this.shownKind) {
       this.shownKind = state.kind;
-      this.announcement = this.announce();
+      this.announcement = this.describeState();
       this.focusOnUpdate = state.kind === 'submitting' ? undefined : state.kind === 'form' ? 'first' : 'heading';
       if (state.kind === 'error') this.serverErrors = state.failure.fields ?? {};
-      if (state.kind === 'form' && Object.values(this.serverErrors).some(Boolean)) this.focusOnUpdate = 'invalid';
+      if (state.kind === 'form' && this.visibleFields().some((field) => this.serverErrors[field])) {
+        this.focusOnUpdate = 'invalid';
+      }
     }
   }
 
@@ -159,8 +162,13 @@ export class PayWidget extends LitElement {
     const target = this.focusOnUpdate;
     if (!target) return;
     this.focusOnUpdate = undefined;
-    const selector = { heading: 'h2', invalid: '[aria-invalid="true"]', first: 'input:checked, input:not([type=radio])' }[target];
-    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+    // Follow the customer, but never pull focus away from the page when the page itself called reset().
+    const active = document.activeElement;
+    if (active && active !== document.body && !this.contains(active) && active !== this) return;
+    const root = this.renderRoot;
+    const first = 'input:checked, input:not([type=radio])';
+    const selector = { heading: 'h2', invalid: '[aria-invalid="true"]', first }[target];
+    (root.querySelector<HTMLElement>(selector) ?? root.querySelector<HTMLElement>(first))?.focus();
   }
 
   protected override render(): TemplateResult {
@@ -172,13 +180,13 @@ export class PayWidget extends LitElement {
         body = this.renderForm(state.kind === 'submitting');
         break;
       case 'ussd':
-        body = this.renderUssd(state.instructions);
+        body = this.renderUssd(state.instructions, state.request);
         break;
       case 'transfer':
-        body = this.renderTransfer(state.instructions);
+        body = this.renderTransfer(state.instructions, state.request);
         break;
       case 'complete':
-        body = this.renderComplete(state.status, state.message, state.instructions);
+        body = this.renderComplete(state.status, state.message, state.instructions, state.request);
         break;
       case 'error':
         body = this.renderError(state.failure);
@@ -194,7 +202,7 @@ export class PayWidget extends LitElement {
 
   private renderForm(busy: boolean): TemplateResult {
     const m = this.strings;
-    const amount = this.formattedAmount();
+    const amount = this.formattedAmount(this.amount, this.currency);
     const type = this.selectedType;
     const offered = this.offeredTypes;
     return html`
@@ -242,6 +250,7 @@ export class PayWidget extends LitElement {
         type=${type}
         autocomplete=${autocomplete}
         inputmode=${inputmode}
+        required
         .value=${this.values[field]}
         aria-invalid=${error ? 'true' : 'false'}
         aria-describedby=${error ? `${field}-error` : nothing}
@@ -282,53 +291,54 @@ export class PayWidget extends LitElement {
         part="input"
         id="bankCode"
         name="bankCode"
+        required
         aria-invalid=${error ? 'true' : 'false'}
         aria-describedby=${error ? 'bankCode-error' : nothing}
         @change=${this.onInput}
         @blur=${this.onBlur}
       >
-        <option value="" ?selected=${!selected}>${m.bankChoose}</option>
-        ${shown.map((bank) => html`<option value=${bank.code} ?selected=${bank.code === selected}>${bank.name}</option>`)}
+        <option value="" .selected=${!selected}>${m.bankChoose}</option>
+        ${shown.map((bank) => html`<option value=${bank.code} .selected=${bank.code === selected}>${bank.name}</option>`)}
       </select>
       ${shown.length ? nothing : html`<p class="muted">${format(m.noBankMatches, { query: this.bankQuery })}</p>`}
       ${this.renderFieldError('bankCode', error)}
     </div>`;
   }
 
-  private renderUssd(instructions: Instructions & { paymentType: 'USSD' }): TemplateResult {
+  private renderUssd(instructions: UssdInstructions, request: SessionRequest): TemplateResult {
     const m = this.strings;
     const code = instructions.ussdDialCode;
-    const bank = this.banks.find((candidate) => candidate.code === this.values.bankCode)?.name;
+    const bankCode = request.paymentType === 'USSD' ? request.bankCode : undefined;
     return html`<section part="result">
       <h2 tabindex="-1">${m.ussdTitle}</h2>
       <p>${m.ussdSteps}</p>
       <div class="value">
-        <span part="dial-code">${code.split(/(?<=\*)/).map((group, i) => (i ? html`<wbr />${group}` : group))}</span>
-        ${this.renderCopy('ussdDialCode', m.dialCode, code)}
+        <span part="dial-code">${code.split(/(?=\*)/).map((group, i) => (i ? html`<wbr />${group}` : group))}</span>
+        ${this.renderCopy('ussdDialCode', m.copyDialCode, code)}
       </div>
       <a class="button primary" href="tel:${code.replaceAll('#', '%23')}">${m.dialNow}</a>
       ${this.renderDetails([
-        [m.bankName, bank],
-        [m.amount, this.formattedAmount()],
+        [m.bankName, this.banks.find((bank) => bank.code === bankCode)?.name],
+        [m.amount, this.formattedAmount(request.amount, request.currency)],
         [m.paymentReference, instructions.paymentReference],
       ])}
       ${this.renderWaiting()}
     </section>`;
   }
 
-  private renderTransfer(instructions: Instructions & { paymentType: 'TRANSFER' }): TemplateResult {
+  private renderTransfer(instructions: TransferInstructions, request: SessionRequest): TemplateResult {
     const m = this.strings;
     return html`<section part="result">
       <h2 tabindex="-1">${m.transferTitle}</h2>
       <p>${m.transferSteps}</p>
       <div class="value">
         <span><span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span></span>
-        ${this.renderCopy('accountNumber', m.accountNumber, instructions.accountNumber)}
+        ${this.renderCopy('accountNumber', m.copyAccountNumber, instructions.accountNumber)}
       </div>
       ${this.renderDetails([
         [m.bankName, instructions.bankName],
         [m.walletName, instructions.walletName],
-        [m.amount, this.formattedAmount()],
+        [m.amount, this.formattedAmount(request.amount, request.currency)],
         [m.paymentReference, instructions.paymentReference],
       ])}
       ${this.renderWaiting()}
@@ -342,25 +352,33 @@ export class PayWidget extends LitElement {
   }
 
   private renderCopy(field: string, label: string, value: string): TemplateResult {
-    return html`<button part="copy-button" type="button" @click=${() => this.copy(field, label, value)}>
-      ${format(this.strings.copy, { label })}
-    </button>`;
+    return html`<button part="copy-button" type="button" @click=${() => this.copy(field, value)}>${label}</button>`;
   }
 
+  /** While `status-url` is asked: a waiting line. Once it gave up: what to do, and a way out. */
   private renderWaiting() {
-    return this.statusUrl
-      ? html`<p part="status"><span class="spinner" aria-hidden="true"></span>${this.strings.waiting}</p>`
-      : nothing;
+    const m = this.strings;
+    return html`${this.payment.polling
+        ? html`<p part="status"><span class="spinner" aria-hidden="true"></span>${m.waiting}</p>`
+        : this.statusUrl
+          ? html`<p part="status">${m.notConfirmed}</p>`
+          : nothing}
+      <button type="button" @click=${this.reset}>${m.payAnotherWay}</button>`;
   }
 
-  private renderComplete(status: 'SUCCESS' | 'FAILED', message: string | undefined, instructions: Instructions) {
+  private renderComplete(
+    status: FinalStatus,
+    message: string | undefined,
+    instructions: Instructions,
+    request: SessionRequest,
+  ): TemplateResult {
     const m = this.strings;
     return html`<section part="result" class=${status}>
       <h2 tabindex="-1">${m[`${status}Title`]}</h2>
       <p>${m[`${status}Text`]}</p>
       ${message ? html`<p class="muted">${message}</p>` : nothing}
       ${this.renderDetails([
-        [m.amount, this.formattedAmount()],
+        [m.amount, this.formattedAmount(request.amount, request.currency)],
         [m.paymentReference, instructions.paymentReference],
       ])}
       <button type="button" @click=${this.reset}>${m.startOver}</button>
@@ -418,21 +436,23 @@ export class PayWidget extends LitElement {
     if (!this.touched.has(field)) this.touched = new Set(this.touched).add(field);
   }
 
-  private async copy(field: string, label: string, value: string): Promise<void> {
+  private async copy(field: string, value: string): Promise<void> {
+    const { state } = this.payment;
     try {
       await navigator.clipboard.writeText(value);
-      this.announcement = format(this.strings.copied, { label });
-      emit(this, 'pay-copy', { ...this.referenceDetail(), field, value });
+      void this.announce(this.strings.copied);
+      const paymentType = 'request' in state ? state.request.paymentType : this.selectedType;
+      emit(this, 'pay-copy', { paymentType, paymentReference: paymentReferenceOf(state), field, value });
     } catch {
-      this.announcement = this.strings.copyFailed;
+      void this.announce(this.strings.copyFailed);
     }
   }
 
-  private referenceDetail() {
-    const { state } = this.payment;
-    return 'instructions' in state
-      ? { paymentType: state.instructions.paymentType, paymentReference: state.instructions.paymentReference }
-      : { paymentType: this.selectedType };
+  /** Says `text` in the live region, even when it is what the region already holds. */
+  private async announce(text: string): Promise<void> {
+    this.announcement = '';
+    await this.updateComplete;
+    this.announcement = text;
   }
 
   private visibleFields(): CustomerField[] {
@@ -469,19 +489,21 @@ export class PayWidget extends LitElement {
     return url ? (request, options) => postSession(url, request, options) : undefined;
   }
 
-  private formattedAmount(): string {
-    const value = Number(this.amount);
-    if (!this.amount || !Number.isFinite(value)) return '';
+  /** The amount for its currency and the locale, or '' when there is no amount to show. */
+  private formattedAmount(amount: string | undefined, currency = this.currency): string {
+    const value = Number(amount);
+    if (!amount || !Number.isFinite(value)) return '';
     // `fr` + `CI` → `fr-CI`; a locale that names its own region (`en-GB`) is used as written.
     const tag = this.locale.includes('-') ? this.locale : `${this.locale}-${this.country}`;
     try {
-      return new Intl.NumberFormat(tag, { style: 'currency', currency: this.currency }).format(value);
+      return new Intl.NumberFormat(tag, { style: 'currency', currency }).format(value);
     } catch {
-      return `${this.currency} ${this.amount}`;
+      return `${currency} ${amount}`;
     }
   }
 
-  private announce(): string {
+  /** What the live region says when the flow moves to a new state. */
+  private describeState(): string {
     const m = this.strings;
     const { state } = this.payment;
     switch (state.kind) {

@@ -5,9 +5,9 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { fetchStatus, initiatePayment, newIdempotencyKey, PayFailureError, type Initiate } from './client.js';
-import type { PayEventDetail, PayEventName } from './events.js';
+import { emit } from './events.js';
 import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure } from './flow.js';
-import type { Instructions, SessionRequest } from './schemas.js';
+import type { Instructions, PaymentType, SessionRequest } from './schemas.js';
 
 export type PaymentHost = ReactiveControllerHost & HTMLElement;
 
@@ -28,14 +28,8 @@ export function nextPollDelay(elapsedMs: number): number | undefined {
   return elapsedMs < MINUTE ? 2_000 : 10_000;
 }
 
-export function emit<K extends PayEventName>(
-  target: EventTarget,
-  name: K,
-  detail: PayEventDetail<K>,
-  cancelable = false,
-): boolean {
-  return target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
-}
+/** A status look-up that hangs is abandoned after this long, so one slow answer cannot stall the schedule. */
+const STATUS_TIMEOUT_MS = 15_000;
 
 export class PaymentController implements ReactiveController {
   state: FlowState = initialState;
@@ -50,6 +44,11 @@ export class PaymentController implements ReactiveController {
     private readonly config: () => PaymentConfig,
   ) {
     host.addController(this);
+  }
+
+  /** Whether `status-url` is being asked; false once it answered, gave up, or was never set. */
+  get polling(): boolean {
+    return this.poll !== undefined;
   }
 
   /** Picks up where a move in the DOM left off: the same attempt, so the same idempotency key. */
@@ -68,9 +67,10 @@ export class PaymentController implements ReactiveController {
   submit(request: SessionRequest): boolean {
     if (this.state.kind !== 'form') return false;
     if (!emit(this.host, 'pay-submit', { paymentType: request.paymentType, request }, true)) return false;
+    // A listener may have submitted or reset meanwhile: only the move that still applies goes out.
+    if (!this.apply({ type: 'submit', request })) return false;
     const body = JSON.stringify(request);
     if (this.attempt?.body !== body) this.attempt = { key: newIdempotencyKey(), body };
-    this.apply({ type: 'submit', request });
     void this.run(request);
     return true;
   }
@@ -90,7 +90,7 @@ export class PaymentController implements ReactiveController {
   }
 
   /** Back to the form for a new payment: work stops and the next submit gets a new idempotency key. */
-  reset(paymentType: SessionRequest['paymentType']): void {
+  reset(paymentType: PaymentType): void {
     this.stopWork();
     this.attempt = undefined;
     if (this.state.kind === 'form') return;
@@ -129,11 +129,12 @@ export class PaymentController implements ReactiveController {
     // A reset or a disconnect while the request was out means nobody is waiting for its answer.
     if (controller.signal.aborted) return;
     this.inFlight = undefined;
-    this.apply(event);
+    if (!this.apply(event)) return;
 
     if (event.type === 'initiated') {
-      emit(this.host, 'pay-initiated', event.instructions);
+      // Polling starts first, so that a listener calling reset() stops it.
       this.startPolling(event.instructions);
+      emit(this.host, 'pay-initiated', { ...event.instructions });
     } else if (event.type === 'failed') {
       const { failure } = event;
       // A final answer (a decline, a refusal) ends the attempt: trying again is a new payment.
@@ -162,12 +163,14 @@ export class PaymentController implements ReactiveController {
     };
     const check = async () => {
       try {
-        const { status, message } = await fetchStatus(statusUrl, paymentReference, controller.signal);
+        const lookup = { signal: controller.signal, timeoutMs: STATUS_TIMEOUT_MS };
+        const { status, message } = await fetchStatus(statusUrl, paymentReference, lookup);
         if (controller.signal.aborted) return;
         if (status !== 'PENDING') {
           this.stopPolling();
-          this.apply({ type: 'completed', status, message: message ?? undefined });
-          emit(this.host, 'pay-complete', { paymentType, paymentReference, status, message: message ?? undefined });
+          if (this.apply({ type: 'completed', status, message })) {
+            emit(this.host, 'pay-complete', { paymentType, paymentReference, status, message });
+          }
           return;
         }
       } catch {
@@ -184,6 +187,7 @@ export class PaymentController implements ReactiveController {
     clearTimeout(this.poll.timer);
     this.poll.controller.abort();
     this.poll = undefined;
+    this.host.requestUpdate();
   }
 
   private stopWork(): void {

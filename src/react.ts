@@ -1,14 +1,14 @@
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
-import { PayWidget } from './index.js';
+import { PayWidget as PayWidgetElement } from './index.js';
 import type { PayEventMap } from './events.js';
 
 const event = <K extends keyof PayEventMap>(name: K) => name as EventName<PayEventMap[K]>;
 
 /** `<PayWidget sessionUrl="/pay/session" onPayInitiated={(e) => e.detail.paymentReference} />` */
-export const PayWidgetReact = createComponent({
+export const PayWidget = createComponent({
   tagName: 'pay-widget',
-  elementClass: PayWidget,
+  elementClass: PayWidgetElement,
   react: React,
   events: {
     onPayReady: event('pay-ready'),
@@ -23,4 +23,3 @@ export const PayWidgetReact = createComponent({
   displayName: 'PayWidget',
 });
 
-export { PayWidgetReact as PayWidget };

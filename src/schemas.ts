@@ -1,6 +1,7 @@
 /**
- * The schemas of every message that crosses a wire, and the single source of their TypeScript types.
- * Written with `zod/mini` so the browser bundle only pays for the checks it uses; the server shares them.
+ * The zod schemas of every message that crosses a wire, and the TypeScript types inferred from them.
+ * They are built from the plain rules in rules.ts. The server validates with them; browser code
+ * imports only their types (`import type`), never their values, so zod stays out of its bundle.
  *
  * Field names follow spec/payment-initiation.md exactly, typos included (`ussdDailCode`, `providerreference`).
  */
@@ -13,11 +14,12 @@ import {
   PAYMENTS_PATTERNS,
   type CustomerField,
   type HintField,
+  type PaymentStatus,
+  type PaymentType,
 } from './rules.js';
 
-export { PAYMENT_STATUSES, PAYMENT_TYPES, type CustomerField };
+export { PAYMENT_STATUSES, PAYMENT_TYPES, type CustomerField, type PaymentStatus, type PaymentType };
 export const paymentTypeSchema = z.enum(PAYMENT_TYPES);
-export type PaymentType = z.infer<typeof paymentTypeSchema>;
 
 /** A string field normalized and checked exactly as the browser does it (see rules.ts). */
 const field = (name: CustomerField | HintField) =>
@@ -146,7 +148,6 @@ export const statusResponseSchema = z.object({
   message: z.optional(z.nullable(z.string())),
 });
 export type StatusResponse = z.infer<typeof statusResponseSchema>;
-export type PaymentStatus = StatusResponse['status'];
 
 // ─── Parsed instructions: what the widget shows and what `pay-initiated` carries ─────────────────
 

@@ -62,6 +62,9 @@ export function stubFetch(responder: Responder): FetchCall[] {
   return calls;
 }
 
+/** The `Idempotency-Key` of each recorded request, in order. */
+export const idempotencyKeys = (calls: FetchCall[]) => calls.map((call) => call.headers.get('Idempotency-Key'));
+
 export function restoreFetch(): void {
   if (realFetch) window.fetch = realFetch;
   realFetch = undefined;

@@ -13,6 +13,7 @@ import {
   fillUssd,
   focused,
   hang,
+  idempotencyKeys,
   heading,
   json,
   nextEvent,
@@ -39,14 +40,12 @@ const ERROR_TITLE = 'The payment could not be started';
 const SHOWN = {
   network: 'We could not reach the payment service. Check your connection and try again.',
   timeout: 'The payment service took too long to answer. Try again.',
-  http: 'The payment service turned the request down.',
+  http: 'The payment service could not handle the request.',
   gateway: 'The payment provider could not start this payment.',
   'invalid-response': 'The payment service sent an answer we could not read.',
   validation: 'Some details need correcting.',
   config: 'This payment form is not set up correctly. Please tell the merchant.',
 } satisfies Record<PayErrorCode, string>;
-
-const idempotencyKeys = (calls: FetchCall[]) => calls.map((call) => call.headers.get('Idempotency-Key'));
 
 /** A body stream that fails while it is read. */
 const unreadable = () =>

@@ -65,14 +65,14 @@ const textFields = [
     field: 'email',
     required: 'Enter your email address',
     invalidValue: 'ada@example',
-    invalid: 'Enter an email address like name@example.com',
+    invalid: 'Enter an email address such as name@example.com',
     valid: 'ada@example.com',
   },
   {
     field: 'mobileNumber',
     required: 'Enter your mobile number',
     invalidValue: '0801-23',
-    invalid: 'Enter a mobile number of 7 to 15 digits, like 08012345678',
+    invalid: 'Enter a mobile number of 7 to 15 digits, such as 08012345678',
     valid: '+234 (801) 234 5678',
   },
 ] as const;
@@ -209,7 +209,7 @@ describe('<pay-widget>', () => {
     it('speaks French with locale="fr", in labels, errors and results', async () => {
       stubFetch(route({ session: () => json(ussdEnvelope()) }));
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000', locale: 'fr' });
-      expect(root(el).querySelector('legend')!.textContent).to.equal('Comment souhaitez-vous payer ?');
+      expect(root(el).querySelector('legend')!.textContent).to.equal('Comment souhaitez-vous payer\u202f?');
       expect(control(el, 'fullName').labels![0]!.textContent).to.equal('Nom complet');
       expect(part(el, 'submit')!.textContent!.trim()).to.match(/^Payer 5\s000,00/);
       await typeInto(el, 'email', '');
@@ -217,7 +217,7 @@ describe('<pay-widget>', () => {
       await fillUssd(el);
       await submitUntil(el, 'pay-initiated');
       expect(root(el).querySelector('h2')!.textContent).to.equal('Composez ce code pour payer');
-      expect(text(el)).to.contain('Copier Code USSD');
+      expect(text(el)).to.contain('Copier le code');
     });
 
     it('uses the messages property over the built-in strings, key by key', async () => {
@@ -334,7 +334,7 @@ describe('<pay-widget>', () => {
       expectFieldError(el, 'mobileNumber', 'Enter your mobile number');
       expectFieldError(el, 'bankCode', 'Choose your bank');
       expect(focused(el)).to.equal(control(el, 'fullName'));
-      expect(root(el).querySelector('[role="status"]')!.textContent).to.equal('Check the highlighted fields');
+      expect(root(el).querySelector('[role="status"]')!.textContent).to.equal('Some fields need correcting');
       expect(part(el, 'form'), 'still the form').to.not.equal(null);
       expect(calls).to.have.length(0);
       expect(submits).to.equal(0);
@@ -346,10 +346,10 @@ describe('<pay-widget>', () => {
       await fillCustomer(el, { fullName: CUSTOMER.fullName, email: 'not-an-email', mobileNumber: '12' });
       await chooseBank(el, '058');
       const { detail } = await submitUntil(el, 'pay-error');
-      expect(detail.message).to.equal('Enter an email address like name@example.com');
+      expect(detail.message).to.equal('Enter an email address such as name@example.com');
       expect(focused(el)).to.equal(control(el, 'email'));
       expectNoFieldError(el, 'fullName');
-      expectFieldError(el, 'mobileNumber', 'Enter a mobile number of 7 to 15 digits, like 08012345678');
+      expectFieldError(el, 'mobileNumber', 'Enter a mobile number of 7 to 15 digits, such as 08012345678');
       expect(calls).to.have.length(0);
     });
 

@@ -109,7 +109,7 @@ describe('<pay-widget>', () => {
       expect(part(el, 'dial-code')!.textContent).to.equal('*737*000*4412#');
       const dial = root(el).querySelector<HTMLAnchorElement>('a[href^="tel:"]')!;
       expect(dial.getAttribute('href')).to.equal('tel:*737*000*4412%23');
-      expect(dial.textContent!.trim()).to.equal('Dial now');
+      expect(dial.textContent!.trim()).to.equal('Dial the code');
       const details = root(el).querySelector('dl')!.textContent!;
       expect(details).to.contain('Guaranty Trust Bank');
       expect(details).to.contain('5,000');
@@ -133,7 +133,7 @@ describe('<pay-widget>', () => {
       });
       expect(written).to.deep.equal([USSD_PAYMENTS.ussdDailCode]);
       await el.updateComplete;
-      expect(root(el).querySelector('[role="status"]')!.textContent).to.equal('USSD code copied');
+      expect(root(el).querySelector('[role="status"]')!.textContent).to.equal('Copied to the clipboard');
     });
 
     it('says so when the clipboard refuses, and fires no pay-copy', async () => {

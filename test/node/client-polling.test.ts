@@ -50,26 +50,43 @@ describe('fetchStatus', () => {
 
   it('GETs status-url with the payment reference, resolved against the page', async () => {
     answer(() => Response.json({ status: 'SUCCESS', message: 'Paid', extra: true }));
-    const signal = new AbortController().signal;
-    assert.deepEqual(await fetchStatus('../pay/status?shop=1', 'ORD 1/2', signal), { status: 'SUCCESS', message: 'Paid' });
+    const lookup = { signal: new AbortController().signal, timeoutMs: 1_000 };
+    assert.deepEqual(await fetchStatus('../pay/status?shop=1', 'ORD 1/2', lookup), { status: 'SUCCESS', message: 'Paid' });
     assert.equal(requested.length, 1);
     const url = new URL(requested[0]!.url);
     assert.equal(url.origin + url.pathname, 'https://shop.example/pay/status');
     assert.equal(url.searchParams.get('shop'), '1');
     assert.equal(url.searchParams.get('paymentReference'), 'ORD 1/2');
     assert.equal(requested[0]!.init.method ?? 'GET', 'GET');
-    assert.equal(requested[0]!.init.signal, signal);
+  });
+
+  it("cancels the look-up when the caller aborts (a reset, the element leaving the page)", async () => {
+    const hanging = (_input: unknown, init: RequestInit = {}) =>
+      new Promise<Response>((_, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+    globalThis.fetch = hanging as typeof fetch;
+    const caller = new AbortController();
+    const lookup = fetchStatus('/pay/status', 'ORD-1', { signal: caller.signal, timeoutMs: 60_000 });
+    caller.abort();
+    await assert.rejects(lookup);
+  });
+
+  it('abandons a look-up that hangs past its time-out, so one slow answer cannot stall polling', async () => {
+    globalThis.fetch = ((_input: unknown, init: RequestInit = {}) =>
+      new Promise((_, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)))) as typeof fetch;
+    const started = Date.now();
+    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', { signal: new AbortController().signal, timeoutMs: 50 }));
+    assert.ok(Date.now() - started < 1_000);
   });
 
   it('throws on an HTTP error, so the poller asks again', async () => {
     answer(() => new Response('busy', { status: 503 }));
-    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', new AbortController().signal));
+    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', { signal: new AbortController().signal, timeoutMs: 1_000 }));
   });
 
   it('throws on an answer that is not a status', async () => {
     answer(() => Response.json({ status: 'DONE' }));
-    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', new AbortController().signal));
+    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', { signal: new AbortController().signal, timeoutMs: 1_000 }));
     answer(() => new Response('<html></html>'));
-    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', new AbortController().signal));
+    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', { signal: new AbortController().signal, timeoutMs: 1_000 }));
   });
 });

@@ -41,9 +41,9 @@ const final: PayFailure = { code: 'gateway', message: 'Limit exceeded', retryabl
 const states: Record<FlowState['kind'], FlowState> = {
   form: initialState,
   submitting: { kind: 'submitting', request },
-  ussd: { kind: 'ussd', instructions: ussd },
-  transfer: { kind: 'transfer', instructions: transfer },
-  complete: { kind: 'complete', instructions: ussd, status: 'SUCCESS', message: undefined },
+  ussd: { kind: 'ussd', request, instructions: ussd },
+  transfer: { kind: 'transfer', request, instructions: transfer },
+  complete: { kind: 'complete', request, instructions: ussd, status: 'SUCCESS', message: undefined },
   error: { kind: 'error', request, failure: retryable },
 };
 
@@ -77,16 +77,18 @@ describe('flow', () => {
     assert.deepEqual(transition(states.form, events.submit), { kind: 'submitting', request });
   });
 
-  it('goes submitting → ussd on a USSD initiation', () => {
+  it('goes submitting → ussd on a USSD initiation, keeping the request it was sent with', () => {
     assert.deepEqual(transition(states.submitting, { type: 'initiated', instructions: ussd }), {
       kind: 'ussd',
+      request,
       instructions: ussd,
     });
   });
 
-  it('goes submitting → transfer on a TRANSFER initiation', () => {
+  it('goes submitting → transfer on a TRANSFER initiation, keeping the request it was sent with', () => {
     assert.deepEqual(transition(states.submitting, { type: 'initiated', instructions: transfer }), {
       kind: 'transfer',
+      request,
       instructions: transfer,
     });
   });
@@ -115,10 +117,11 @@ describe('flow', () => {
 
   for (const kind of ['ussd', 'transfer'] as const) {
     for (const status of ['SUCCESS', 'FAILED'] as const) {
-      it(`goes ${kind} → complete on ${status}, keeping the instructions and the message`, () => {
+      it(`goes ${kind} → complete on ${status}, keeping the request, the instructions and the message`, () => {
         const state = states[kind] as Extract<FlowState, { kind: 'ussd' | 'transfer' }>;
         assert.deepEqual(transition(state, { type: 'completed', status, message: 'From the bank' }), {
           kind: 'complete',
+          request,
           instructions: state.instructions,
           status,
           message: 'From the bank',
