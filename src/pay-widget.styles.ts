@@ -143,11 +143,8 @@ export const styles = css`
     border-color: var(--_error);
     box-shadow: inset 0 0 0 1px var(--_error);
   }
-  [part~='error'],
-  .error {
-    color: var(--_error);
-  }
   [part~='error'] {
+    color: var(--_error);
     font-size: 0.9em;
   }
   :focus-visible {
