@@ -1,10 +1,16 @@
 /**
- * What the session handler adds to a payment initiation. Starts the sandbox gateway on one loopback
- * port and the session handler (calling that sandbox over loopback) on another, both through
- * @hono/node-server and each in its own child process so the load generator does not share their
- * event loop, then sends widget-shaped requests to the handler and gateway-shaped requests to the
- * sandbox directly and compares: once one at a time (latency), once with --concurrency in flight
- * (throughput). It also compares both in-process (no sockets), which isolates the handler's own work.
+ * What the session handler adds to a payment initiation. Starts three servers, each in its own child
+ * process (so the load generator shares no event loop with them) and each mounted the same way,
+ * through @hono/node-server on a 127.0.0.1 port:
+ *   - the sandbox gateway;
+ *   - a pass-through proxy that forwards the body to the sandbox with `fetch` and answers with the
+ *     sandbox's body: the floor for any fetch-based handler, i.e. the cost of the second HTTP hop;
+ *   - the session handler, calling the sandbox.
+ * The same client (`fetch`, keep-alive, warmed up) sends gateway-shaped requests to the sandbox and to
+ * the proxy, and widget-shaped requests (distinct Idempotency-Keys) to the handler, in alternating
+ * rounds: once one at a time (latency), once with --concurrency in flight (throughput). The handler's
+ * "added" time is then split into the second hop (proxy − direct) and the handler above that floor
+ * (handler − proxy). It also compares in-process (no sockets), which isolates the handler's own work.
  *
  *   node --import tsx scripts/bench-server.ts [--requests 1000] [--concurrency 8]
  *
@@ -103,29 +109,29 @@ function postJson(url: string, body: unknown, headers: Record<string, string>): 
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 }
 
-/** Alternates the two sides in rounds so drift (JIT, GC, CPU boost) hits both alike. */
-async function compare(label: string, direct: Send, handler: Send, concurrency: number) {
-  const results = { direct: [] as Result[], handler: [] as Result[] };
+type Summary = ReturnType<typeof summarize>;
+
+/** Alternates the sides in rounds so drift (JIT, GC, CPU boost) hits them alike. */
+async function measure(sides: Record<string, Send>, concurrency: number): Promise<Record<string, Summary>> {
+  const parts: Record<string, Result[]> = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
   for (let round = 0; round < ROUNDS; round += 1) {
-    results.direct.push(await run('direct', REQUESTS / ROUNDS, direct, concurrency));
-    results.handler.push(await run('handler', REQUESTS / ROUNDS, handler, concurrency));
+    for (const [name, send] of Object.entries(sides)) parts[name]!.push(await run(name, REQUESTS / ROUNDS, send, concurrency));
   }
-  const merge = (parts: Result[]): Result => ({
-    name: parts[0]!.name,
-    count: parts.reduce((n, r) => n + r.count, 0),
-    seconds: parts.reduce((s, r) => s + r.seconds, 0),
-    latencies: parts.flatMap((r) => r.latencies),
+  const merge = (results: Result[]): Result => ({
+    name: results[0]!.name,
+    count: results.reduce((n, r) => n + r.count, 0),
+    seconds: results.reduce((s, r) => s + r.seconds, 0),
+    latencies: results.flatMap((r) => r.latencies),
   });
-  const d = summarize(merge(results.direct));
-  const h = summarize(merge(results.handler));
-  const row = (name: string, s: ReturnType<typeof summarize>) =>
-    `  ${name.padEnd(28)} ${String(s.count).padStart(6)} req  ${s.rps.toFixed(0).padStart(7)} req/s  p50 ${s.p50.toFixed(3)} ms  p99 ${s.p99.toFixed(3)} ms`;
-  console.log(`\n${label}, ${concurrency} in flight:`);
-  console.log(row('sandbox directly', d));
-  console.log(row('handler → sandbox', h));
-  console.log(
-    `  added at p50: ${(h.p50 - d.p50).toFixed(3)} ms   latency ratio p50 ${(h.p50 / d.p50).toFixed(2)}×   throughput ratio ${(h.rps / d.rps).toFixed(2)}×`,
-  );
+  return Object.fromEntries(Object.entries(parts).map(([name, results]) => [name, summarize(merge(results))]));
+}
+
+const ms = (value: number) => `${value.toFixed(3)} ms`;
+function row(name: string, s: Summary) {
+  return `  ${name.padEnd(30)} ${String(s.count).padStart(6)} req ${s.rps.toFixed(0).padStart(7)} req/s   p50 ${ms(s.p50)}   p99 ${ms(s.p99)}`;
+}
+function added(label: string, h: Summary, d: Summary) {
+  return `  ${label.padEnd(30)} p50 +${ms(h.p50 - d.p50)}   latency ×${(h.p50 / d.p50).toFixed(2)}   throughput ×${(h.rps / d.rps).toFixed(2)}`;
 }
 
 const children: ChildProcess[] = [];
@@ -134,33 +140,64 @@ let key = 0;
 const idempotency = () => ({ 'idempotency-key': `bench-key-${++key}-${process.pid}` });
 const sessionOptions = { publicKey: SANDBOX_PUBLIC_KEY, accessToken: SANDBOX_ACCESS_TOKEN, order: () => ORDER };
 
-if (values.serve === 'sandbox') {
-  process.send!(await listen(createSandboxGateway()));
-} else if (values.serve === 'handler') {
-  process.send!(await listen(measuredHandler()));
+if (values.serve) {
+  // A server child never outlives the bench, even when the bench itself is killed.
+  process.on('disconnect', () => process.exit(0));
+  const app =
+    values.serve === 'sandbox' ? createSandboxGateway() : values.serve === 'proxy' ? passThrough(values.gateway!) : measuredHandler();
+  process.send!(await listen(app));
 } else {
   await main();
 }
 
 /**
+ * The least a fetch-based handler can do: read the body, POST it upstream with `fetch`, read the
+ * answer and return it. Over loopback, the second HTTP hop that any such handler pays.
+ */
+function passThrough(gatewayUrl: string): (request: Request) => Promise<Response> {
+  const url = `${gatewayUrl}/api/v2/payments/initiates`;
+  return async (request) => {
+    const upstream = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        authorization: request.headers.get('authorization') ?? '',
+      },
+      body: await request.text(),
+    });
+    return new Response(await upstream.text(), {
+      status: upstream.status,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+  };
+}
+
+/**
  * The handler as mounted, timed from the moment it gets the Request to the moment it returns the
  * Response, minus the gateway round trip it reports through onEvent: its own work over real HTTP.
+ * Requests are matched to their gateway event through the paymentReference the order resolver gives
+ * them, so the Response is returned untouched (reading a clone of it would push the adapter off its
+ * fast path for string bodies and bill that to the handler).
  */
 function measuredHandler(): (request: Request) => Promise<Response> {
+  const references = new WeakMap<Request, string>();
   const gatewayMs = new Map<string, number>();
+  let reference = 0;
   let own: number[] = [];
   let upstreamAll: number[] = [];
   const handler = createSessionHandler({
     ...sessionOptions,
+    order: (_sessionRequest, { request }) => ({ ...ORDER, paymentReference: references.get(request) }),
     baseUrl: values.gateway!,
     onEvent: (event) => {
       if (event.type === 'gateway') gatewayMs.set(event.paymentReference, event.durationMs);
     },
   });
   process.on('message', (message) => {
-    const sorted = [...own].sort((a, b) => a - b);
-    const upstreamSorted = [...upstreamAll].sort((a, b) => a - b);
     if (message === 'stats') {
+      const sorted = [...own].sort((a, b) => a - b);
+      const upstreamSorted = [...upstreamAll].sort((a, b) => a - b);
       process.send!({ p50: percentile(sorted, 50), p99: percentile(sorted, 99), count: sorted.length, gatewayP50: percentile(upstreamSorted, 50) });
     }
     own = [];
@@ -168,12 +205,14 @@ function measuredHandler(): (request: Request) => Promise<Response> {
     gatewayMs.clear();
   });
   return async (request) => {
+    const paymentReference = `bench-${process.pid}-${++reference}`;
+    references.set(request, paymentReference);
     const started = performance.now();
     const response = await handler(request);
     const total = performance.now() - started;
-    const body = (await response.clone().json()) as { data?: { payments?: { paymentReference?: string } } };
-    const upstream = gatewayMs.get(body.data?.payments?.paymentReference ?? '');
+    const upstream = gatewayMs.get(paymentReference);
     if (upstream !== undefined) {
+      gatewayMs.delete(paymentReference);
       own.push(total - upstream);
       upstreamAll.push(upstream);
     }
@@ -191,34 +230,45 @@ function handlerStats(child: ChildProcess): Promise<HandlerStats> {
 }
 
 async function main() {
-  console.log(`node ${process.version}, ${REQUESTS} requests per side and phase, warm-up ${WARMUP}`);
+  console.log(`node ${process.version}, ${REQUESTS} requests per side and phase, warm-up ${WARMUP}; p50/p99 are client-side latencies`);
   try {
     const gateway = await spawnServer(['--serve', 'sandbox']);
+    const proxy = await spawnServer(['--serve', 'proxy', '--gateway', gateway.url]);
     const merchant = await spawnServer(['--serve', 'handler', '--gateway', gateway.url]);
-    const direct: Send = (i) => postJson(`${gateway.url}/api/v2/payments/initiates`, gatewayRequest(i), auth);
-    const viaHandler: Send = (i) => postJson(`${merchant.url}/session`, widgetRequest(i), idempotency());
-    await run('warm-up', WARMUP, direct, CONCURRENCY);
-    await run('warm-up', WARMUP, viaHandler, CONCURRENCY);
-    const loopback = 'Over loopback HTTP, client → [handler →] sandbox, each server its own process';
+    const sides: Record<string, Send> = {
+      direct: (i) => postJson(`${gateway.url}/api/v2/payments/initiates`, gatewayRequest(i), auth),
+      proxy: (i) => postJson(`${proxy.url}/api/v2/payments/initiates`, gatewayRequest(i), auth),
+      handler: (i) => postJson(`${merchant.url}/session`, widgetRequest(i), idempotency()),
+    };
+    for (const send of Object.values(sides)) await run('warm-up', WARMUP, send, CONCURRENCY);
+    console.log('\nOver loopback HTTP (client → [server →] sandbox), each server its own process:');
     for (const concurrency of [1, CONCURRENCY]) {
       await handlerStats(merchant.child);
-      await compare(loopback, direct, viaHandler, concurrency);
+      const s = await measure(sides, concurrency);
       const own = await handlerStats(merchant.child);
-      console.log(
-        `  inside the handler process, its own work (total − gateway round trip): p50 ${own.p50.toFixed(3)} ms  p99 ${own.p99.toFixed(3)} ms (${own.count} req); its gateway round trip p50 ${own.gatewayP50.toFixed(3)} ms`,
-      );
+      console.log(`${concurrency} in flight`);
+      console.log(row('sandbox directly', s.direct!));
+      console.log(row('pass-through fetch proxy', s.proxy!));
+      console.log(row('session handler', s.handler!));
+      console.log(added('handler adds', s.handler!, s.direct!));
+      console.log(`    = second HTTP hop (proxy − direct) +${ms(s.proxy!.p50 - s.direct!.p50)}, handler above that floor (handler − proxy) +${ms(s.handler!.p50 - s.proxy!.p50)}`);
+      console.log(`    inside the handler: own work (total − gateway round trip) p50 ${ms(own.p50)} p99 ${ms(own.p99)}; gateway round trip p50 ${ms(own.gatewayP50)}`);
     }
 
     const sandbox = createSandboxGateway();
     const inProcess = createSessionHandler({ ...sessionOptions, baseUrl: 'https://sandbox.invalid', fetch: sandbox.fetch });
     const request = (url: string, body: unknown, headers: Record<string, string>) =>
       new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    const directInProcess: Send = (i) =>
-      sandbox(request('https://sandbox.invalid/api/v2/payments/initiates', gatewayRequest(i), auth));
-    const handlerInProcess: Send = (i) => inProcess(request('https://shop.test/session', widgetRequest(i), idempotency()));
-    await run('warm-up', WARMUP, directInProcess, 1);
-    await run('warm-up', WARMUP, handlerInProcess, 1);
-    await compare('In process, no sockets (the handler’s own work)', directInProcess, handlerInProcess, 1);
+    const local: Record<string, Send> = {
+      direct: (i) => sandbox(request('https://sandbox.invalid/api/v2/payments/initiates', gatewayRequest(i), auth)),
+      handler: (i) => inProcess(request('https://shop.test/session', widgetRequest(i), idempotency())),
+    };
+    for (const send of Object.values(local)) await run('warm-up', WARMUP, send, 1);
+    const s = await measure(local, 1);
+    console.log('\nIn process, no sockets (the handler’s own work), 1 in flight');
+    console.log(row('sandbox directly', s.direct!));
+    console.log(row('session handler', s.handler!));
+    console.log(added('handler adds', s.handler!, s.direct!));
     if (performance.now() > DEADLINE) console.log('\n(stopped early at --max-seconds; figures cover the requests sent)');
   } finally {
     for (const child of children) child.kill();
