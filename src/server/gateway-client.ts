@@ -56,10 +56,9 @@ function interpret(httpStatus: number, text: string, paymentType: PaymentType): 
   const json = parseJson(text);
   const message = gatewayMessage(json);
   const ok = httpStatus >= 200 && httpStatus < 300;
-  const isEnvelope = envelopeSchema.safeParse(json).success;
 
   if (!ok) {
-    if (httpStatus === 402 && isEnvelope) return { kind: 'declined', httpStatus, message };
+    if (httpStatus === 402 && envelopeSchema.safeParse(json).success) return { kind: 'declined', httpStatus, message };
     return { kind: 'http-error', httpStatus, message };
   }
   if (json === undefined) return { kind: 'unreadable', httpStatus };

@@ -202,4 +202,33 @@ describe('createMemoryIdempotencyStore', () => {
     assert.equal((store.get('a') as IdempotencyRecord | undefined)?.fingerprint, 'a2');
     assert.equal((store.get('c') as IdempotencyRecord | undefined)?.fingerprint, 'c');
   });
+
+  it('keeps evicting the oldest write through rewrites, expiries and the store running empty', () => {
+    let now = 0;
+    const maxEntries = 5;
+    const ttlMs = 40;
+    const store = createMemoryIdempotencyStore({ maxEntries, ttlMs, now: () => now });
+    // The reference: what the store holds, oldest write first (expired entries count until read).
+    let model: { key: string; expiresAt: number }[] = [];
+    const read = (key: string) => {
+      const entry = model.find((e) => e.key === key);
+      if (entry && entry.expiresAt <= now) model = model.filter((e) => e !== entry);
+      return entry !== undefined && entry.expiresAt > now;
+    };
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let step = 0; step < 3_000; step += 1) {
+      now += step % 97 === 0 ? 100 : 1; // now and then, everything expires
+      const key = `k${Math.floor(random() * 12)}`;
+      if (random() < 0.3) {
+        assert.equal(store.get(key) !== undefined, read(key), `step ${step}: get ${key}`);
+      } else {
+        store.set(key, record(key));
+        model = [...model.filter((e) => e.key !== key), { key, expiresAt: now + ttlMs }].slice(-maxEntries);
+      }
+      if (step % 10 === 0) {
+        for (let i = 0; i < 12; i += 1) assert.equal(store.get(`k${i}`) !== undefined, read(`k${i}`), `step ${step}: k${i}`);
+      }
+    }
+  });
 });
