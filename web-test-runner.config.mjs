@@ -13,8 +13,16 @@
  *   test files"), and the default reporter ends every run with one line: "Finished running tests in
  *   Ns, all tests passed!" or "… with N failed tests.", after the per-browser counts.
  *
+ * - React and react-dom (test/browser/react.test.ts) are CommonJS, which the dev server serves as is:
+ *   `reactBundlePlugin` below bundles `react`, `react-dom` and `react-dom/client` once, on first
+ *   import, into ES modules with esbuild (in memory, sharing one React) and serves them instead.
+ *   `process.env.NODE_ENV` is `production`, or `development` with WTR_LIT_DEV=1.
+ *
  * Env: CHROME_PATH (browser), WTR_CONCURRENCY (pages at once, default 2), WTR_LIT_DEV=1.
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { build } from 'esbuild';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { findChromium, missingChromiumMessage } from './scripts/ensure-chromium.mjs';
@@ -22,6 +30,73 @@ import { findChromium, missingChromiumMessage } from './scripts/ensure-chromium.
 const executablePath = findChromium();
 if (!executablePath) {
   throw new Error(`${missingChromiumMessage()} (or run: node scripts/ensure-chromium.mjs)`);
+}
+
+/**
+ * Serves `react`, `react-dom` and `react-dom/client` as ES modules. `@rollup/plugin-commonjs` through
+ * `@web/dev-server-rollup` cannot do it: it relies on Rollup's bundle-time synthetic named exports, so
+ * the dev server's one-file-at-a-time modules lose React's named exports (`createRoot` is "not
+ * provided"; modernweb-dev/web#1700, #2386). esbuild cannot name a CommonJS module's exports either,
+ * so each entry lists them, read from the package in Node.
+ */
+function reactBundlePlugin() {
+  const prefix = '/__react-esm__/';
+  const entries = { react: 'react', 'react-dom': 'react-dom', 'react-dom/client': 'react-dom-client' };
+  const mode = process.env.WTR_LIT_DEV ? 'development' : 'production';
+  /** @type {Promise<Map<string, string>> | undefined} */
+  let bundled;
+
+  /**
+   * Each entry's export names, read in a child Node under the bundle's NODE_ENV (React's development
+   * build has more), since React must not load in this process: the test runner replaces its console.
+   * @returns {Record<string, string[]>}
+   */
+  function exportNames() {
+    const script = `const keys = {}; for (const s of ${JSON.stringify(Object.keys(entries))}) keys[s] = Object.keys(require(s)); console.log(JSON.stringify(keys));`;
+    return JSON.parse(execFileSync(process.execPath, ['-e', script], { env: { ...process.env, NODE_ENV: mode }, encoding: 'utf8' }));
+  }
+
+  function bundle() {
+    const names = exportNames();
+    return build({
+      entryPoints: Object.entries(entries).map(([specifier, out]) => ({ in: `entry:${specifier}`, out })),
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      target: 'es2022',
+      write: false,
+      outdir: path.resolve('.react-esm'), // never written: the files stay in memory
+      define: { 'process.env.NODE_ENV': JSON.stringify(mode) },
+      logLevel: 'warning',
+      plugins: [
+        {
+          name: 'react-esm-entries',
+          setup(esbuild) {
+            esbuild.onResolve({ filter: /^entry:/ }, (args) => ({ path: args.path.slice('entry:'.length), namespace: 'entry' }));
+            esbuild.onLoad({ filter: /.*/, namespace: 'entry' }, ({ path: specifier }) => {
+              const named = (names[specifier] ?? []).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+              return {
+                contents: `import cjs from '${specifier}';\nexport default cjs;\nexport const { ${named.join(', ')} } = cjs;\n`,
+                resolveDir: process.cwd(),
+              };
+            });
+          },
+        },
+      ],
+    }).then(({ outputFiles }) => new Map(outputFiles.map((file) => [path.basename(file.path), file.text])));
+  }
+
+  return {
+    name: 'react-esm',
+    resolveImport({ source }) {
+      if (Object.hasOwn(entries, source)) return `${prefix}${entries[source]}.js`;
+    },
+    async serve(context) {
+      if (!context.path.startsWith(prefix)) return;
+      const body = (await (bundled ??= bundle())).get(context.path.slice(prefix.length));
+      if (body !== undefined) return { body, type: 'js' };
+    },
+  };
 }
 
 const concurrency = Math.max(1, Number(process.env.WTR_CONCURRENCY) || 2);
@@ -34,7 +109,7 @@ export default {
   nodeResolve: {
     exportConditions: process.env.WTR_LIT_DEV ? ['development'] : ['production'],
   },
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), reactBundlePlugin()],
   browsers: [
     chromeLauncher({
       concurrency,
