@@ -18,14 +18,14 @@ const SEARCHABLE_BANKS = 6;
 /**
  * Accepts a payment by USSD or bank transfer through the merchant's session endpoint.
  *
- * @fires pay-ready - First render done.
- * @fires pay-type-change - The customer picked USSD or TRANSFER.
- * @fires pay-submit - Before the request; cancelable.
- * @fires pay-initiated - The gateway returned the dial code or the account.
- * @fires pay-copy - A value was copied.
- * @fires pay-complete - `status-url` reported SUCCESS or FAILED.
- * @fires pay-error - Anything failed.
- * @fires pay-reset - Back to the form.
+ * @fires {CustomEvent<PayReadyDetail>} pay-ready - First render done.
+ * @fires {CustomEvent<PayTypeChangeDetail>} pay-type-change - The customer picked USSD or TRANSFER.
+ * @fires {CustomEvent<PaySubmitDetail>} pay-submit - Before the request; cancelable.
+ * @fires {CustomEvent<PayInitiatedDetail>} pay-initiated - The gateway returned the dial code or the account.
+ * @fires {CustomEvent<PayCopyDetail>} pay-copy - A value was copied.
+ * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED.
+ * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed.
+ * @fires {CustomEvent<PayResetDetail>} pay-reset - Back to the form.
  *
  * @slot header - Above the form and the results.
  * @slot footer - Below them.
