@@ -17,7 +17,12 @@ const PHONE_SEPARATORS = /[\s().-]/g;
 
 /** Each customer field's pattern, matched against the normalized value. */
 export const CUSTOMER_FIELD_PATTERNS = {
-  fullName: /^[^]{2,100}$/,
+  /**
+   * No control or format characters (NUL, CR/LF, bidi overrides…), no line or paragraph separators,
+   * no lone surrogates: the name is forwarded to the gateway and shown back. ZWNJ and ZWJ stay
+   * allowed: some scripts need them to spell a name.
+   */
+  fullName: /^(?:[^\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]|\u200c|\u200d){2,100}$/u,
   email: /^(?=.{3,254}$)(?!\.)(?!.*\.\.)[\w'+.-]*[\w+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/,
   mobileNumber: /^\+?\d{7,15}$/,
   /** The spec: "a short digit string". */

@@ -14,6 +14,7 @@ import {
   sessionRequestSchema,
   statusResponseSchema,
 } from '../../src/schemas.js';
+import { isValidField } from '../../src/rules.js';
 
 const ussdPayments = {
   paymentReference: 'ORD-1001',
@@ -46,6 +47,31 @@ describe('schemas', () => {
       accepts(fullNameSchema, ['Ada Obi', 'Jo', 'x'.repeat(100), '  Ada  ']);
       rejects(fullNameSchema, ['', ' ', 'A', ' A ', 'x'.repeat(101), 42, undefined]);
       assert.equal(fullNameSchema.parse('  Ada Obi '), 'Ada Obi');
+    });
+
+    it('fullName: no control or format characters, line breaks or bidi overrides, in the browser and on the server', () => {
+      const bad = [
+        'Ada\u0000Obi',
+        'Ada\r\nBcc: x',
+        'Ada\nObi',
+        'Ada\tObi',
+        'Ada\u007fObi',
+        'Ada\u0085Obi',
+        '\u202eiboO adA',
+        'Ada \u2066Obi\u2069',
+        'Ada\u200fObi',
+        'Ada\u2028Obi',
+        'Ada\u00adObi',
+        'Ada\ufeffObi',
+        'Ada\ud800Obi',
+        ' \u0000\u202e<img src=x>\r\nX',
+      ];
+      rejects(fullNameSchema, bad);
+      for (const value of bad) assert.equal(isValidField('fullName', value), false, `browser rejects ${JSON.stringify(value)}`);
+      // Letters of every script, accents, apostrophes, and the ZWNJ/ZWJ some scripts need.
+      const good = ['Zoë Ångström-Ñúñez', "Ngozi O'Neil", '李小龍', 'Ада Обі', 'نیما\u200cمحمدی', 'क्\u200dष', '😀'.repeat(100)];
+      accepts(fullNameSchema, good);
+      for (const value of good) assert.equal(isValidField('fullName', value), true, `browser accepts ${JSON.stringify(value)}`);
     });
 
     it('email: an address, trimmed', () => {
