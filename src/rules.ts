@@ -15,6 +15,13 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 /** Separators a customer may type inside a phone number; removed before it is checked or sent. */
 const PHONE_SEPARATORS = /[\s().-]/g;
 
+/**
+ * A merchant's or the server's payment reference: the session endpoint's hint, the order's
+ * reference, the status endpoint's query parameter. One rule, so a reference the session endpoint
+ * accepted is one every status poll accepts too. `/` is allowed for invoice numbers (`INV/2024/0042`).
+ */
+export const PAYMENT_REFERENCE = /^[\w.:/-]{1,128}$/;
+
 /** Each customer field's pattern, matched against the normalized value. */
 export const CUSTOMER_FIELD_PATTERNS = {
   /**
@@ -35,7 +42,7 @@ export const HINT_PATTERNS = {
   amount: /^\d{1,12}(\.\d{1,2})?$/,
   currency: /^[A-Za-z]{3}$/,
   country: /^[A-Za-z]{2}$/,
-  paymentReference: /^[\w.:-]{1,64}$/,
+  paymentReference: PAYMENT_REFERENCE,
 };
 export type HintField = keyof typeof HINT_PATTERNS;
 

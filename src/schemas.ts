@@ -8,6 +8,7 @@
 import * as z from 'zod/mini';
 import {
   FIELD_PATTERNS,
+  HINT_PATTERNS,
   normalizeField,
   PAYMENT_STATUSES,
   PAYMENT_TYPES,
@@ -85,9 +86,18 @@ export type SessionRequest = z.infer<typeof sessionRequestSchema>;
 
 // ─── Server → gateway (spec 2.1) ─────────────────────────────────────────────────────────────────
 
+/**
+ * An amount to charge, as the order resolver returns it and the gateway receives it: the amount
+ * hint's pattern (digits, at most two decimals), not trimmed, and above zero.
+ */
+export const chargeAmountSchema = z.string().check(
+  z.regex(HINT_PATTERNS.amount),
+  z.refine((value) => Number(value) > 0),
+);
+
 export const gatewayRequestSchema = z.object({
   publicKey: z.string().check(z.minLength(1)),
-  amount: z.string().check(z.regex(/^\d+(\.\d+)?$/)),
+  amount: chargeAmountSchema,
   fullName: z.string(),
   mobileNumber: z.string(),
   email: z.string(),

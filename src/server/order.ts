@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import type { SessionRequest } from '../schemas.js';
+import { HINT_PATTERNS, PAYMENT_REFERENCE } from '../rules.js';
+import { chargeAmountSchema, type SessionRequest } from '../schemas.js';
 import type { FieldErrors } from './errors.js';
 
 /** What the merchant charges, decided on the server. */
@@ -56,24 +57,43 @@ export type OrderErrorOptions = {
   status?: number;
 };
 
+/** Shared by every copy of this package loaded in one process, so {@link OrderError.is} sees them all. */
+const ORDER_ERROR_BRAND = Symbol.for('pay-widget.OrderError');
+
 /** Thrown by an {@link OrderResolver} to refuse a request; its message reaches the customer. */
 export class OrderError extends Error {
   readonly fields: FieldErrors | undefined;
   readonly status: number;
+
+  /**
+   * Whether `error` is an `OrderError`, also one made by another copy of this package (two
+   * versions installed, or a bundled and an external copy), where `instanceof` says no.
+   */
+  static is(error: unknown): error is OrderError {
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      (error as { [ORDER_ERROR_BRAND]?: unknown })[ORDER_ERROR_BRAND] === true &&
+      typeof (error as { message?: unknown }).message === 'string' &&
+      typeof (error as { status?: unknown }).status === 'number'
+    );
+  }
 
   constructor(message: string, options: OrderErrorOptions = {}) {
     super(message);
     this.name = 'OrderError';
     this.fields = options.fields;
     this.status = options.status !== undefined && options.status >= 400 && options.status < 500 ? options.status : 422;
+    Object.defineProperty(this, ORDER_ERROR_BRAND, { value: true });
   }
 }
 
+/** The same rules as the widget's hints (rules.ts), but not trimmed: the resolver is server code. */
 const orderSchema = z.object({
-  amount: z.string().check(z.regex(/^\d+(\.\d+)?$/), z.refine((value) => Number(value) > 0)),
-  currency: z.optional(z.string().check(z.regex(/^[A-Za-z]{3}$/))),
-  country: z.optional(z.string().check(z.regex(/^[A-Za-z]{2}$/))),
-  paymentReference: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+  amount: chargeAmountSchema,
+  currency: z.optional(z.string().check(z.regex(HINT_PATTERNS.currency))),
+  country: z.optional(z.string().check(z.regex(HINT_PATTERNS.country))),
+  paymentReference: z.optional(z.string().check(z.regex(PAYMENT_REFERENCE))),
   callbackUrl: z.url(),
   redirectUrl: z.url(),
 });

@@ -14,7 +14,7 @@ import {
   sessionRequestSchema,
   statusResponseSchema,
 } from '../../src/schemas.js';
-import { isValidField } from '../../src/rules.js';
+import { isValidField, PAYMENT_REFERENCE } from '../../src/rules.js';
 
 const ussdPayments = {
   paymentReference: 'ORD-1001',
@@ -120,6 +120,18 @@ describe('schemas', () => {
           false,
           JSON.stringify(bad),
         );
+      }
+    });
+
+    it('takes the one paymentReference rule: up to 128 of letters, digits, . _ : / -', () => {
+      const request = (paymentReference: string) => ({ paymentType: 'TRANSFER', ...customer, paymentReference });
+      for (const good of ['INV/2024/0042', 'order:42.a_b-c', 'r'.repeat(128)]) {
+        assert.equal(PAYMENT_REFERENCE.test(good), true, good);
+        assert.equal(sessionRequestSchema.parse(request(good)).paymentReference, good);
+      }
+      for (const bad of ['', 'r'.repeat(129), 'a b', 'a?b', 'a#b', 'a&b', 'a\\b', 'é']) {
+        assert.equal(PAYMENT_REFERENCE.test(bad), false, bad);
+        assert.equal(sessionRequestSchema.safeParse(request(bad)).success, false, bad);
       }
     });
 
