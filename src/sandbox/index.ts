@@ -22,8 +22,9 @@
  * | `503` | HTTP 503 with an empty body | 502 `gateway_error` |
  * | `504` | the payment is created, but the answer comes after `slowMs` (default 35 s) | 504 `gateway_timeout` |
  *
- * Other answers: 401 (missing or wrong bearer token), 403 (wrong `publicKey`), 400 (invalid body,
- * USSD without `bankCode`, TRANSFER with one), 404 (other paths), 405 (other methods), 409 (a
+ * Other answers: 401 (missing or wrong bearer token; the `Bearer` scheme in any case), 403 (wrong
+ * `publicKey`), 400 (a body that is not a JSON object, an invalid field such as an amount that is
+ * not above zero, USSD without `bankCode`, TRANSFER with one), 415 (not `application/json`), 404 (other paths), 405 (other methods), 409 (a
  * `paymentReference` reused for a different payment; the same payment again gets its first answer).
  */
 export {

@@ -1,3 +1,5 @@
+import { isJsonContentType } from '../http/json-content-type.js';
+import { CUSTOMER_FIELD_PATTERNS } from '../rules.js';
 import { gatewayRequestSchema, type GatewayRequest, type PaymentStatus, type StatusResponse } from '../schemas.js';
 import { INITIATE_PATH } from '../server/gateway-client.js';
 import {
@@ -45,7 +47,8 @@ export type SandboxGateway = ((request: Request) => Promise<Response>) & {
 type Payment = { paymentType: GatewayRequest['paymentType']; amount: string; envelope: SuccessEnvelope } & SandboxStatus;
 
 const DEFAULT_MESSAGES = { SUCCESS: 'Payment received.', FAILED: 'Payment failed.' } as const;
-const DIGITS = /^\d{3,6}$/;
+/** RFC 7235: the scheme is case-insensitive (`Bearer`, `bearer`), then one or more spaces, then the token. */
+const BEARER = /^bearer +(.+)$/i;
 
 /**
  * An offline stand-in for the gateway's `POST {base_url}/api/v2/payments/initiates`, faithful to
@@ -100,10 +103,10 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
   async function initiate(request: Request): Promise<Response> {
     if (!new URL(request.url).pathname.endsWith(INITIATE_PATH)) return failure(404, 'Not found.');
     if (request.method !== 'POST') return failure(405, 'Method not allowed.', { headers: { allow: 'POST' } });
-    if (request.headers.get('authorization') !== `Bearer ${accessToken}`) {
+    if (BEARER.exec(request.headers.get('authorization') ?? '')?.[1] !== accessToken) {
       return failure(401, 'Missing or invalid access token.', { headers: { 'www-authenticate': 'Bearer' } });
     }
-    if (!/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
+    if (!isJsonContentType(request.headers.get('content-type'))) {
       return failure(415, 'Content-Type must be application/json.');
     }
     let raw: unknown;
@@ -112,7 +115,8 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
     } catch {
       return failure(400, 'The body is not valid JSON.');
     }
-    if ((raw as { publicKey?: unknown } | null)?.publicKey !== publicKey) return failure(403, 'Invalid public key.');
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return failure(400, 'The body must be a JSON object.');
+    if ((raw as { publicKey?: unknown }).publicKey !== publicKey) return failure(403, 'Invalid public key.');
     const parsed = gatewayRequestSchema.safeParse(raw);
     if (!parsed.success) {
       const fields = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? 'body')))];
@@ -177,7 +181,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
 function checkTypeRules(body: GatewayRequest, raw: object): string | undefined {
   if (body.paymentType === 'USSD') {
     if (body.bankCode === undefined) return 'bankCode is required for USSD.';
-    if (!DIGITS.test(body.bankCode)) return 'bankCode must be a short digit string.';
+    if (!CUSTOMER_FIELD_PATTERNS.bankCode.test(body.bankCode)) return 'bankCode must be a short digit string.';
   } else if ('bankCode' in raw) {
     return 'bankCode must not be sent for TRANSFER.';
   }

@@ -67,6 +67,27 @@ describe('createSandboxGateway: authentication and rules', () => {
     }
   });
 
+  it('accepts the Bearer scheme in any case (RFC 7235), but only with the exact token', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+      const response = await send(sandbox, gatewayBody('USSD'), { headers: { authorization: `${scheme} ${SANDBOX_ACCESS_TOKEN}` } });
+      assert.equal(response.status, 200, scheme);
+    }
+    await failure(await send(sandbox, gatewayBody('USSD'), { headers: { authorization: `bearer ${SANDBOX_ACCESS_TOKEN.toUpperCase()}` } }), 401);
+    await failure(await send(sandbox, gatewayBody('USSD'), { headers: { authorization: `Bearer${SANDBOX_ACCESS_TOKEN}` } }), 401);
+  });
+
+  it('answers 400, not 403, to a JSON body that is not an object', async () => {
+    for (const body of ['null', '[]', '"text"', '42', 'true', JSON.stringify([gatewayBody('USSD')])]) {
+      assert.match(await failure(await send(sandbox, body), 400), /object/, body);
+    }
+  });
+
+  it('answers 400 to an amount that is not above zero', async () => {
+    for (const amount of ['0', '0.00', '00', '-5', '']) {
+      assert.match(await failure(await send(sandbox, gatewayBody('TRANSFER', { amount })), 400), /amount/, amount);
+    }
+  });
+
   it('answers 403 for a wrong or missing publicKey', async () => {
     await failure(await send(sandbox, gatewayBody('USSD', { publicKey: 'pk_other' })), 403);
     await failure(await send(sandbox, gatewayBody('TRANSFER', { publicKey: undefined })), 403);
