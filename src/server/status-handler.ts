@@ -1,11 +1,18 @@
+import { PAYMENT_REFERENCE } from '../rules.js';
 import { statusResponseSchema, type StatusResponse } from '../schemas.js';
 import { createCorsPolicy, type AllowedOrigins } from './cors.js';
 import { corsEndpoint } from './endpoint.js';
 import { errorReply, jsonReply, type Reply } from './reply.js';
 
+export type StatusLookupContext = {
+  request: Request;
+  /** Aborted when the handler stops waiting (after `timeoutMs`): pass it on to the database or API call. */
+  signal: AbortSignal;
+};
+
 export type StatusLookup = (
   paymentReference: string,
-  context: { request: Request },
+  context: StatusLookupContext,
 ) => StatusResponse | undefined | null | Promise<StatusResponse | undefined | null>;
 
 export type StatusHandlerOptions = {
@@ -13,17 +20,27 @@ export type StatusHandlerOptions = {
   lookup: StatusLookup;
   /** As for the session handler; default same origin only. */
   allowedOrigins?: AllowedOrigins;
-  /** Called with what went wrong when `lookup` throws or answers something invalid. */
+  /** Request headers a cross-origin page may send besides the widget's own (see the session handler's). */
+  allowedHeaders?: readonly string[];
+  /** Called with what went wrong when `lookup` throws, answers something invalid, or times out. */
   onError?: (error: unknown) => void;
+  /** How long to wait for `lookup` before answering 504 `gateway_timeout`; default 5 000 ms. */
+  timeoutMs?: number;
 };
 
 const METHODS = 'GET, HEAD, OPTIONS';
-const PAYMENT_REFERENCE = /^[\w.:-]{1,128}$/;
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+class LookupTimeoutError extends Error {
+  override name = 'TimeoutError';
+}
 
 /** The widget's `status-url`: `GET ?paymentReference=…` → `{ status, message? }`. */
 export function createStatusHandler(options: StatusHandlerOptions): (request: Request) => Promise<Response> {
   if (typeof options?.lookup !== 'function') throw new TypeError('createStatusHandler: lookup is required');
-  const cors = createCorsPolicy(options.allowedOrigins, METHODS);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!(timeoutMs > 0)) throw new TypeError('createStatusHandler: timeoutMs must be a positive number');
+  const cors = createCorsPolicy(options.allowedOrigins, METHODS, { allowedHeaders: options.allowedHeaders });
 
   async function handle(request: Request): Promise<Reply> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -32,13 +49,17 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
     const paymentReference = new URL(request.url).searchParams.get('paymentReference');
     if (!paymentReference || !PAYMENT_REFERENCE.test(paymentReference)) {
       return errorReply('validation', 'The paymentReference query parameter is missing or invalid.', {
-        paymentReference: paymentReference ? 'Use up to 128 letters, digits, or . _ : -.' : 'This field is required.',
+        paymentReference: paymentReference ? 'Use up to 128 letters, digits, or . _ : / -.' : 'This field is required.',
       });
     }
     let found: unknown;
     try {
-      found = await options.lookup(paymentReference, { request });
+      found = await lookupWithin(paymentReference, request);
     } catch (error) {
+      if (error instanceof LookupTimeoutError) {
+        report(error);
+        return errorReply('gateway_timeout', 'The payment status took too long to read. Please try again.');
+      }
       return failed(error);
     }
     if (found === undefined || found === null) return errorReply('not_found', 'No payment has this reference.');
@@ -48,12 +69,36 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
     return jsonReply(200, message == null ? { status } : { status, message });
   }
 
-  function failed(error: unknown): Reply {
+  /** `lookup`, abandoned after `timeoutMs`: a hung database must not hold every poll open. */
+  async function lookupWithin(paymentReference: string, request: Request): Promise<unknown> {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new LookupTimeoutError(`lookup took longer than ${timeoutMs} ms`);
+        controller.abort(error);
+        reject(error);
+      }, timeoutMs);
+    });
+    try {
+      // Called inside the race so a synchronous throw is a rejection like any other.
+      const found = Promise.resolve().then(() => options.lookup(paymentReference, { request, signal: controller.signal }));
+      return await Promise.race([found, timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function report(error: unknown): void {
     try {
       options.onError?.(error);
     } catch {
       // a logging hook must not change the answer
     }
+  }
+
+  function failed(error: unknown): Reply {
+    report(error);
     return errorReply('internal', 'The payment status could not be read. Please try again.');
   }
 

@@ -1,20 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { createStatusHandler } from '../../src/server/index.js';
+import { createCorsPolicy } from '../../src/server/cors.js';
 import { makeHandler, post, readError, SESSION_URL, USSD_REQUEST } from './server-fixtures.js';
 
 const SHOP = 'https://shop.example';
 const EVIL = 'https://evil.example';
 
-function preflight(origin: string): Request {
-  return new Request(SESSION_URL, {
+function preflight(origin: string, method = 'POST', headers = 'content-type, idempotency-key', url = SESSION_URL): Request {
+  return new Request(url, {
     method: 'OPTIONS',
-    headers: {
-      origin,
-      'access-control-request-method': 'POST',
-      'access-control-request-headers': 'content-type, idempotency-key',
-    },
+    headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers },
   });
 }
+
+const STATUS_URL = 'https://shop.test/api/pay/status?paymentReference=order-1';
+const varyNames = (response: Response) => (response.headers.get('vary') ?? '').split(',').map((name) => name.trim().toLowerCase());
 
 describe('createSessionHandler: CORS', () => {
   it('answers a preflight from an allowed origin with the methods and headers the widget uses', async () => {
@@ -76,5 +77,76 @@ describe('createSessionHandler: CORS', () => {
     assert.equal(behindProxy.status, 200);
     await readError(await handler(post(USSD_REQUEST, { origin: SHOP })), 403, 'origin_not_allowed');
     await readError(await handler(post(USSD_REQUEST, { origin: 'https://shop.test.evil.example' })), 403, 'origin_not_allowed');
+  });
+
+  it('says Vary: Origin on every answer that depends on it: refused, same-origin, no Origin, allowed', async () => {
+    const { handler } = makeHandler({ allowedOrigins: [SHOP] });
+    const answers = {
+      'refused POST': await handler(post(USSD_REQUEST, { origin: EVIL })),
+      'refused preflight': await handler(preflight(EVIL)),
+      'same-origin POST': await handler(post(USSD_REQUEST, { origin: new URL(SESSION_URL).origin })),
+      'POST without Origin': await handler(post(USSD_REQUEST)),
+      'allowed POST': await handler(post(USSD_REQUEST, { origin: SHOP })),
+      'allowed preflight': await handler(preflight(SHOP)),
+      'bad input, same origin': await handler(post({}, { origin: new URL(SESSION_URL).origin })),
+    };
+    for (const [name, response] of Object.entries(answers)) assert.ok(varyNames(response).includes('origin'), name);
+    assert.deepEqual(varyNames(answers['allowed preflight']).sort(), [
+      'access-control-request-headers',
+      'access-control-request-method',
+      'origin',
+    ]);
+  });
+
+  it('refuses a preflight for a method the endpoint does not take with 405, without CORS grants', async () => {
+    const { handler, calls } = makeHandler({ allowedOrigins: [SHOP] });
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'GET', 'post']) {
+      const response = await handler(preflight(SHOP, method));
+      await readError(response.clone(), 405, 'method_not_allowed');
+      assert.equal(response.headers.get('access-control-allow-methods'), null, method);
+      assert.equal(response.headers.get('access-control-allow-origin'), null, method);
+      assert.match(response.headers.get('allow')!, /POST/);
+    }
+    const allowed = await handler(preflight(SHOP, 'POST'));
+    assert.equal(allowed.status, 204);
+    assert.equal(allowed.headers.get('access-control-allow-methods'), 'POST');
+    const status = createStatusHandler({ lookup: () => ({ status: 'PENDING' }), allowedOrigins: [SHOP] });
+    await readError(await status(preflight(SHOP, 'POST', '', STATUS_URL)), 405, 'method_not_allowed');
+    const get = await status(preflight(SHOP, 'GET', '', STATUS_URL));
+    assert.equal(get.status, 204);
+    assert.equal(get.headers.get('access-control-allow-methods'), 'GET, HEAD');
+    assert.equal(calls.length, 0);
+  });
+
+  it('answers an OPTIONS that is not a preflight (no Access-Control-Request-Method) with Allow only', async () => {
+    const { handler } = makeHandler({ allowedOrigins: [SHOP] });
+    const response = await handler(new Request(SESSION_URL, { method: 'OPTIONS', headers: { origin: SHOP } }));
+    assert.equal(response.status, 204);
+    assert.equal(response.headers.get('allow'), 'POST, OPTIONS');
+    assert.equal(response.headers.get('access-control-allow-methods'), null);
+    assert.equal(response.headers.get('access-control-allow-headers'), null);
+  });
+
+  it('allows only Content-Type and Idempotency-Key as request headers unless allowedHeaders adds some', async () => {
+    const { handler } = makeHandler({ allowedOrigins: [SHOP] });
+    const asked = await handler(preflight(SHOP, 'POST', 'authorization,content-type,idempotency-key,x-evil'));
+    assert.equal(asked.status, 204);
+    assert.equal(asked.headers.get('access-control-allow-headers'), 'Content-Type, Idempotency-Key');
+
+    const status = createStatusHandler({
+      lookup: () => ({ status: 'PENDING' }),
+      allowedOrigins: [SHOP],
+      allowedHeaders: ['Authorization', ' X-CSRF-Token ', 'content-type'],
+    });
+    const withAuth = await status(preflight(SHOP, 'GET', 'authorization,x-csrf-token', STATUS_URL));
+    assert.equal(withAuth.status, 204);
+    assert.equal(withAuth.headers.get('access-control-allow-headers'), 'Content-Type, Idempotency-Key, Authorization, X-CSRF-Token');
+
+    const policy = createCorsPolicy([SHOP], 'POST, OPTIONS', { allowedHeaders: ['Authorization'] });
+    const reply = policy.preflight(preflight(SHOP, 'POST', 'authorization'));
+    assert.equal(reply.headers?.['access-control-allow-headers'], 'Content-Type, Idempotency-Key, Authorization');
+    for (const bad of ['', 'Bad Header', 'x:y', 'é'] as const) {
+      assert.throws(() => createCorsPolicy([SHOP], 'POST', { allowedHeaders: [bad] }), TypeError, bad);
+    }
   });
 });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { statusResponseSchema, type StatusResponse } from '../../src/schemas.js';
-import { createStatusHandler, type StatusLookup } from '../../src/server/index.js';
-import { readError } from './server-fixtures.js';
+import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
+import { createSessionHandler, createStatusHandler, type StatusLookup } from '../../src/server/index.js';
+import { ORDER, post, readError, TRANSFER_REQUEST } from './server-fixtures.js';
 
 const STATUS_URL = 'https://shop.test/api/pay/status';
 const PAYMENTS: Record<string, StatusResponse> = {
@@ -74,5 +75,48 @@ describe('createStatusHandler', () => {
     const allowed = await handler(get('?paymentReference=order-1', { headers: { origin: 'https://shop.example' } }));
     assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://shop.example');
     await readError(await handler(get('?paymentReference=order-1', { headers: { origin: 'https://evil.example' } })), 403, 'origin_not_allowed');
+  });
+
+  it('accepts every reference the session endpoint accepted, such as INV/2024/0042', async () => {
+    const sandbox = createSandboxGateway();
+    for (const paymentReference of ['INV/2024/0042', 'shop:order.42_a-b', 'r'.repeat(128)]) {
+      const session = createSessionHandler({
+        baseUrl: 'https://gateway.test',
+        publicKey: SANDBOX_PUBLIC_KEY,
+        accessToken: SANDBOX_ACCESS_TOKEN,
+        fetch: sandbox.fetch,
+        order: () => ({ ...ORDER, paymentReference }),
+      });
+      const initiated = await session(post(TRANSFER_REQUEST));
+      assert.equal(initiated.status, 200, paymentReference);
+      const status = createStatusHandler({ lookup: (reference) => sandbox.lookup(reference) });
+      const response = await status(get(`?paymentReference=${encodeURIComponent(paymentReference)}`));
+      assert.equal(response.status, 200, paymentReference);
+      assert.deepEqual(await response.json(), { status: 'PENDING' });
+    }
+  });
+
+  it('answers 504 gateway_timeout when lookup does not answer within timeoutMs, and aborts its signal', async () => {
+    const errors: unknown[] = [];
+    let signal: AbortSignal | undefined;
+    const handler = createStatusHandler({
+      lookup: (_reference, context) => {
+        signal = context.signal;
+        return new Promise(() => {}); // a hung database
+      },
+      timeoutMs: 30,
+      onError: (error) => void errors.push(error),
+    });
+    const started = Date.now();
+    const error = await readError(await handler(get('?paymentReference=order-1')), 504, 'gateway_timeout');
+    assert.ok(Date.now() - started < 1_000);
+    assert.ok(error.message.length > 0);
+    assert.equal(signal?.aborted, true);
+    assert.equal(errors.length, 1);
+    assert.equal((errors[0] as Error).name, 'TimeoutError');
+    // A lookup that answers in time is unaffected, and its signal is not aborted.
+    const quick = createStatusHandler({ lookup: async (reference, context) => (context.signal.aborted ? undefined : PAYMENTS[reference]), timeoutMs: 1_000 });
+    assert.equal((await quick(get('?paymentReference=order-2'))).status, 200);
+    assert.throws(() => createStatusHandler({ lookup: fromTable, timeoutMs: 0 }), TypeError);
   });
 });
