@@ -12,13 +12,21 @@
  * gateway instead; a payment's status can then not be simulated (nor looked up: the spec has no
  * status endpoint), and the page says so.
  *
+ * The order's callbackUrl and redirectUrl are built from PAY_PUBLIC_ORIGIN when it is set (the
+ * address the gateway and the customer reach the demo at, e.g. a tunnel), otherwise from the URL
+ * the dev server listens on: never from the request's Host header, which the client chooses.
+ *
  * Node's request/response are turned into Fetch ones by @hono/node-server's getRequestListener.
  */
 import { getRequestListener } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createLogger, createServer, type LogLevel, type Plugin } from 'vite';
+import { isJsonContentType } from '../src/http/json-content-type.js';
+import { PAYMENT_REFERENCE } from '../src/rules.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../src/sandbox/index.js';
+import { createCorsPolicy } from '../src/server/cors.js';
+import { corsEndpoint } from '../src/server/endpoint.js';
 import {
   createSessionHandler,
   createStatusHandler,
@@ -26,6 +34,7 @@ import {
   type OrderResolver,
   type SessionEvent,
 } from '../src/server/index.js';
+import { errorReply, jsonReply, type Reply } from '../src/server/reply.js';
 
 type Handler = (request: Request) => Promise<Response>;
 type Env = Record<string, string | undefined>;
@@ -47,7 +56,6 @@ export const DEMO_PATHS = {
 } as const;
 
 const GATEWAY_ENV = ['PAY_BASE_URL', 'PAY_PUBLIC_KEY', 'PAY_ACCESS_TOKEN'] as const;
-const REFERENCE = /^[\w.:-]{1,128}$/;
 const SIMULATED_MESSAGES = {
   SUCCESS: 'Simulated by the demo: the customer approved the payment.',
   FAILED: "Simulated by the demo: the customer's bank declined the payment.",
@@ -62,6 +70,11 @@ export type DemoBackend = {
   routes: Record<string, Handler>;
   /** One line for the terminal. */
   describe(): string;
+  /**
+   * Tells the backend the URL the server listens on, the origin of callbackUrl and redirectUrl
+   * unless PAY_PUBLIC_ORIGIN is set. The first call counts.
+   */
+  listeningAt(url: string): void;
 };
 
 /** Reads the PAY_* variables: all three set → the real gateway, otherwise the in-process sandbox. */
@@ -72,6 +85,8 @@ export function createDemoBackend(env: Env = process.env, log: Log = console): D
     log.warn(`pay-widget demo: ${set.join(', ')} set but ${missing.join(', ')} not; using the offline sandbox.`);
   }
   const real = set.length === GATEWAY_ENV.length;
+  const configuredOrigin = publicOriginFrom(env.PAY_PUBLIC_ORIGIN, log);
+  let listeningOrigin: string | undefined;
 
   const sandbox = real ? undefined : createSandboxGateway({ merchantName: 'Ada Books', latencyMs: 250, slowMs: 20_000 });
   const baseUrl = real ? env.PAY_BASE_URL!.trim() : 'https://sandbox.pay-widget.invalid';
@@ -85,10 +100,10 @@ export function createDemoBackend(env: Env = process.env, log: Log = console): D
     baseUrl,
     publicKey: real ? env.PAY_PUBLIC_KEY!.trim() : SANDBOX_PUBLIC_KEY,
     accessToken: real ? env.PAY_ACCESS_TOKEN!.trim() : SANDBOX_ACCESS_TOKEN,
-    order: demoOrder,
+    order: createDemoOrder(() => configuredOrigin ?? listeningOrigin),
     // The sandbox's 504 magic amount answers after 20 s: the handler gives up at 10 s.
     timeoutMs: real ? 15_000 : 10_000,
-    ...(sandbox ? { fetch: (input: RequestInfo | URL, init?: RequestInit) => sandbox(new Request(input, init)) } : {}),
+    ...(sandbox ? { fetch: sandbox.fetch } : {}),
     onEvent,
   });
 
@@ -97,63 +112,72 @@ export function createDemoBackend(env: Env = process.env, log: Log = console): D
     onError: (error) => log.warn(`pay-widget demo: status lookup failed: ${String(error)}`),
   });
 
-  async function simulate(request: Request): Promise<Response> {
-    if (request.method !== 'POST') return errorResponse(405, 'method_not_allowed', 'Use POST.', { allow: 'POST' });
+  async function simulate(request: Request): Promise<Reply> {
+    if (request.method !== 'POST') return errorReply('method_not_allowed', 'Use POST.', undefined, { allow: 'POST' });
     if (!sandbox) {
-      return errorResponse(
-        409,
-        'not_available',
-        'This demo is talking to a real gateway: a payment can only be completed by paying it.',
-      );
+      const message = 'This demo is talking to a real gateway: a payment can only be completed by paying it.';
+      return jsonReply(409, { status: 'ERROR', error: { code: 'not_available', message } });
     }
-    // JSON only: a cross-site form cannot send it without a CORS preflight, which nobody answers.
-    if (!/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
-      return errorResponse(415, 'unsupported_media_type', 'Send the body as application/json.');
+    // JSON only: a cross-site form cannot send it without a CORS preflight, which is refused.
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      return errorReply('unsupported_media_type', 'Send the body as application/json.');
     }
     let body: { paymentReference?: unknown; status?: unknown };
     try {
       body = (await request.json()) ?? {};
     } catch {
-      return errorResponse(400, 'invalid_json', 'The body is not valid JSON.');
+      return errorReply('invalid_json', 'The body is not valid JSON.');
     }
     const fields: Record<string, string> = {};
     const { paymentReference, status: wanted } = body;
-    if (typeof paymentReference !== 'string' || !REFERENCE.test(paymentReference)) {
+    if (typeof paymentReference !== 'string' || !PAYMENT_REFERENCE.test(paymentReference)) {
       fields.paymentReference = 'Give the paymentReference from pay-initiated.';
     }
     if (wanted !== 'SUCCESS' && wanted !== 'FAILED') fields.status = 'Use SUCCESS or FAILED.';
-    if (Object.keys(fields).length > 0) {
-      return errorResponse(400, 'validation', 'Some fields are missing or invalid.', undefined, fields);
-    }
+    if (Object.keys(fields).length > 0) return errorReply('validation', 'Some fields are missing or invalid.', fields);
     const reference = paymentReference as string;
     const outcome = wanted as 'SUCCESS' | 'FAILED';
     if (!sandbox.setStatus(reference, outcome, SIMULATED_MESSAGES[outcome])) {
-      return errorResponse(404, 'not_found', 'The sandbox has no payment with this reference.');
+      return errorReply('not_found', 'The sandbox has no payment with this reference.');
     }
     log.info(`pay-widget demo: simulated ${outcome} for ${reference}`);
-    return Response.json({ paymentReference: reference, ...sandbox.lookup(reference) });
+    return jsonReply(200, { paymentReference: reference, ...sandbox.lookup(reference) });
   }
+
+  // The server's own shell: same-origin only, preflights refused, nothing thrown becomes a bare 500.
+  const simulateEndpoint = corsEndpoint(createCorsPolicy(undefined, 'POST'), simulate, {
+    crashed: (error) => {
+      log.warn(`pay-widget demo: simulate failed: ${String(error)}`);
+      return errorReply('internal', 'Something went wrong on our side. Please try again.');
+    },
+  });
 
   return {
     mode: real ? 'gateway' : 'sandbox',
     gatewayOrigin: real ? safeOrigin(baseUrl) : undefined,
-    routes: { [DEMO_PATHS.session]: session, [DEMO_PATHS.status]: status, [DEMO_PATHS.simulate]: simulate },
+    routes: { [DEMO_PATHS.session]: session, [DEMO_PATHS.status]: status, [DEMO_PATHS.simulate]: simulateEndpoint },
     describe: () =>
       real
         ? `real gateway at ${safeOrigin(baseUrl)} (PAY_* variables); payment status cannot be simulated`
         : 'offline sandbox gateway; "simulate" completes payments',
+    listeningAt(url) {
+      listeningOrigin ??= new URL(url).origin;
+    },
   };
 }
 
-/** The session-endpoint contract's error shape, for the simulate endpoint too. */
-function errorResponse(
-  status: number,
-  code: string,
-  message: string,
-  headers?: Record<string, string>,
-  fields?: Record<string, string>,
-): Response {
-  return Response.json({ status: 'ERROR', error: { code, message, ...(fields ? { fields } : {}) } }, { status, headers });
+/** PAY_PUBLIC_ORIGIN as an origin (`https://abc.tunnel.example`), or undefined when unset or not an http(s) URL. */
+function publicOriginFrom(value: string | undefined, log: Log): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  try {
+    const url = new URL(trimmed);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
+  } catch {
+    // warned below
+  }
+  log.warn('pay-widget demo: PAY_PUBLIC_ORIGIN is not an http(s) URL; using the address the demo listens on.');
+  return undefined;
 }
 
 /** Only the origin of the gateway's URL, for the page and the log (never a path or credentials). */
@@ -168,30 +192,35 @@ function safeOrigin(url: string): string {
 /**
  * The demo's order: a book at ₦5,000 by default; the widget's amount is accepted as a hint between
  * ₦100 and ₦1,000,000 (the donation-form pattern), so the panel can try the sandbox's magic amounts.
+ *
+ * `publicOrigin` is where the demo is reached, from configuration: the callback and redirect URLs
+ * are never built from the request (its Host header is whatever the client sent).
  */
-export const demoOrder: OrderResolver = (request, { request: http }) => {
-  if (request.currency && request.currency.toUpperCase() !== DEMO_ORDER.currency) {
-    throw new OrderError(`This demo charges in ${DEMO_ORDER.currency} only.`, {
-      fields: { currency: `Use ${DEMO_ORDER.currency}.` },
-    });
-  }
-  const amount = request.amount ?? DEMO_ORDER.defaultAmount;
-  const value = Number(amount);
-  if (!(value >= DEMO_ORDER.minAmount && value <= DEMO_ORDER.maxAmount)) {
-    throw new OrderError(`This demo accepts amounts from ₦${DEMO_ORDER.minAmount} to ₦${DEMO_ORDER.maxAmount.toLocaleString('en')}.`, {
-      fields: { amount: `Choose an amount between ${DEMO_ORDER.minAmount} and ${DEMO_ORDER.maxAmount}.` },
-    });
-  }
-  const origin = new URL(http.url).origin;
-  return {
-    amount,
-    currency: DEMO_ORDER.currency,
-    country: DEMO_ORDER.country,
-    paymentReference: `demo-${crypto.randomUUID()}`,
-    callbackUrl: `${origin}/pay/callback`,
-    redirectUrl: `${origin}/`,
+export function createDemoOrder(publicOrigin: () => string | undefined): OrderResolver {
+  return (request) => {
+    if (request.currency && request.currency.toUpperCase() !== DEMO_ORDER.currency) {
+      throw new OrderError(`This demo charges in ${DEMO_ORDER.currency} only.`, {
+        fields: { currency: `Use ${DEMO_ORDER.currency}.` },
+      });
+    }
+    const amount = Number(request.amount ?? DEMO_ORDER.defaultAmount);
+    if (!(amount >= DEMO_ORDER.minAmount && amount <= DEMO_ORDER.maxAmount)) {
+      throw new OrderError(`This demo accepts amounts from ₦${DEMO_ORDER.minAmount} to ₦${DEMO_ORDER.maxAmount.toLocaleString('en')}.`, {
+        fields: { amount: `Choose an amount between ${DEMO_ORDER.minAmount} and ${DEMO_ORDER.maxAmount}.` },
+      });
+    }
+    const origin = publicOrigin();
+    if (!origin) throw new Error('pay-widget demo: the public origin is not known yet (the server is not listening)');
+    return {
+      amount: amount.toFixed(2),
+      currency: DEMO_ORDER.currency,
+      country: DEMO_ORDER.country,
+      paymentReference: `demo-${crypto.randomUUID()}`,
+      callbackUrl: `${origin}/pay/callback`,
+      redirectUrl: `${origin}/`,
+    };
   };
-};
+}
 
 /** The Vite plugin: mounts the demo's endpoints before Vite's own middlewares, and tells the page which mode it is in. */
 export function payDemo(options: { env?: Env; backend?: DemoBackend } = {}): Plugin {
@@ -217,6 +246,9 @@ export function payDemo(options: { env?: Env; backend?: DemoBackend } = {}): Plu
         const path = (req.url ?? '/').split('?', 1)[0]!;
         const listener = listeners.get(path);
         if (!listener) return next();
+        // Requests only arrive once Vite listens, so its URL is known by now (startDemo also says it).
+        const listening = server.resolvedUrls?.local[0];
+        if (listening) backend!.listeningAt(listening);
         listener(req, res).catch(next);
       });
     },
@@ -234,7 +266,7 @@ export function payDemo(options: { env?: Env; backend?: DemoBackend } = {}): Plu
 export type StartDemoOptions = {
   /** Default 5173; the next free one is used when it is taken. 0: any free port. */
   port?: number;
-  /** Default process.env; only PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_ACCESS_TOKEN are read. */
+  /** Default process.env; only PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_ACCESS_TOKEN and PAY_PUBLIC_ORIGIN are read. */
   env?: Env;
   /** Vite's log level; default 'info'. */
   logLevel?: LogLevel;
@@ -290,6 +322,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
     await server.close();
     throw new Error('pay-widget demo: Vite started but reported no local URL');
   }
+  backend.listeningAt(url);
   return {
     url,
     mode: backend.mode,
