@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   validation: 400,
   invalid_idempotency_key: 400,
+  missing_idempotency_key: 400,
   origin_not_allowed: 403,
   not_found: 404,
   idempotency_key_in_use: 409,
@@ -20,6 +21,7 @@ export const ERROR_STATUS = {
   invalid_gateway_response: 502,
   gateway_timeout: 504,
   internal: 500,
+  server_busy: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,11 +1,25 @@
-import { envelopeSchema, readEnvelope, type GatewayRequest, type PaymentType } from '../schemas.js';
+import { readEnvelope } from '../envelope.js';
+import { PAYMENTS_PATTERNS, type PaymentType } from '../rules.js';
+import type { GatewayRequest } from '../schemas.js';
 
 export const INITIATE_PATH = '/api/v2/payments/initiates';
 
+/**
+ * The spec's success envelope (2.2), rebuilt from the checked answer with only the fields the spec
+ * names for the payment type (2.3, 2.4): whatever else the gateway put in it stays on the server.
+ */
+export type CheckedEnvelope = {
+  status: 'SUCCESS';
+  data: { code: string | null; message: string | null; payments: Record<string, string> };
+};
+
 export type GatewayOutcome =
-  | { kind: 'success'; httpStatus: number; body: string }
-  /** The gateway answered with an envelope whose status is not SUCCESS: it refused the payment. */
+  | { kind: 'success'; httpStatus: number; envelope: CheckedEnvelope }
+  /** HTTP 402, or a 2xx envelope with a failure status (FAILED, DECLINED, ERROR): the payment was refused. */
   | { kind: 'declined'; httpStatus: number; message: string | undefined }
+  /** A 2xx envelope with any other status (PENDING, …): nothing final, so a retry asks again. */
+  | { kind: 'unconfirmed'; httpStatus: number; status: string; message: string | undefined }
+  /** Any other status outside 2xx, redirects (never followed) included. */
   | { kind: 'http-error'; httpStatus: number; message: string | undefined }
   | { kind: 'missing-fields'; httpStatus: number; message: string | undefined }
   | { kind: 'unreadable'; httpStatus: number }
@@ -18,15 +32,28 @@ export type GatewayClientOptions = {
   fetch: typeof globalThis.fetch;
 };
 
-export type GatewayCall = (body: GatewayRequest, accessToken: string) => Promise<GatewayOutcome>;
+/** `signal` abandons the call early (the handler's deadline); it then ends as a `timeout`. */
+export type GatewayCall = (body: GatewayRequest, accessToken: string, signal?: AbortSignal) => Promise<GatewayOutcome>;
+
+/** Envelope statuses that refuse the payment for good; the spec shows only `SUCCESS`. */
+const FINAL_FAILURE = /^(FAILED|DECLINED|ERROR)$/i;
+
+/**
+ * The gateway's message is kept whole for redaction, which must see every secret in full before
+ * anything shortens it; this bound only limits the work on an absurd body.
+ */
+const MAX_RAW_MESSAGE = 8192;
 
 /** One POST to the gateway, every way it can end turned into a {@link GatewayOutcome}; it never throws. */
 export function createGatewayClient(options: GatewayClientOptions): GatewayCall {
   const url = options.baseUrl.replace(/\/+$/, '') + INITIATE_PATH;
 
-  return async (body, accessToken) => {
+  return async (body, accessToken, signal) => {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+    const abort = () => controller.abort();
+    const timer = setTimeout(abort, options.timeoutMs);
+    signal?.addEventListener('abort', abort, { once: true });
+    if (signal?.aborted) abort();
     let response: Response;
     let text: string;
     try {
@@ -38,6 +65,8 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayCall 
           authorization: `Bearer ${accessToken}`,
         },
         body: JSON.stringify(body),
+        // A redirect would send the public key and the customer's details to another address.
+        redirect: 'manual',
         signal: controller.signal,
       });
       // The time-out also covers a body that trickles in.
@@ -47,6 +76,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayCall 
       return { kind: 'unreachable', reason: describeNetworkError(error) };
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
     }
     return interpret(response.status, text, body.paymentType);
   };
@@ -55,18 +85,34 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayCall 
 function interpret(httpStatus: number, text: string, paymentType: PaymentType): GatewayOutcome {
   const json = parseJson(text);
   const message = gatewayMessage(json);
-  const ok = httpStatus >= 200 && httpStatus < 300;
 
-  if (!ok) {
-    if (httpStatus === 402 && envelopeSchema.safeParse(json).success) return { kind: 'declined', httpStatus, message };
-    return { kind: 'http-error', httpStatus, message };
-  }
+  if (httpStatus === 402) return { kind: 'declined', httpStatus, message };
+  if (httpStatus < 200 || httpStatus >= 300) return { kind: 'http-error', httpStatus, message };
   if (json === undefined) return { kind: 'unreadable', httpStatus };
   const read = readEnvelope(json, paymentType);
-  if (read.ok) return { kind: 'success', httpStatus, body: text };
-  if (read.reason === 'not-success') return { kind: 'declined', httpStatus, message };
+  if (read.ok) return { kind: 'success', httpStatus, envelope: checkedEnvelope(json, paymentType) };
+  if (read.reason === 'not-success') {
+    const status = String((json as { status: string }).status);
+    return FINAL_FAILURE.test(status.trim())
+      ? { kind: 'declined', httpStatus, message }
+      : { kind: 'unconfirmed', httpStatus, status: status.slice(0, 40), message };
+  }
   if (read.reason === 'missing-fields') return { kind: 'missing-fields', httpStatus, message };
   return { kind: 'unreadable', httpStatus };
+}
+
+/** Called once `readEnvelope` accepted `json`: `data.payments` holds every field the type needs. */
+function checkedEnvelope(json: unknown, paymentType: PaymentType): CheckedEnvelope {
+  const data = (json as { data: { code?: unknown; message?: unknown; payments: Record<string, string> } }).data;
+  const fields = Object.keys(PAYMENTS_PATTERNS[paymentType]);
+  return {
+    status: 'SUCCESS',
+    data: {
+      code: typeof data.code === 'string' ? data.code : null,
+      message: typeof data.message === 'string' ? data.message : null,
+      payments: Object.fromEntries(fields.map((field) => [field, data.payments[field]!])),
+    },
+  };
 }
 
 function parseJson(text: string): unknown {
@@ -84,7 +130,7 @@ function gatewayMessage(json: unknown): string | undefined {
   const error = body.error as { message?: unknown } | string | undefined;
   const candidates = [body.data?.message, body.message, typeof error === 'string' ? error : error?.message];
   const found = candidates.find((value): value is string => typeof value === 'string' && value.trim() !== '');
-  return found?.trim().slice(0, 300);
+  return found?.trim().slice(0, MAX_RAW_MESSAGE);
 }
 
 function describeNetworkError(error: unknown): string {

@@ -8,7 +8,7 @@ export { createStatusHandler } from './status-handler.js';
 export type { StatusHandlerOptions, StatusLookup } from './status-handler.js';
 export { OrderError } from './order.js';
 export type { Order, OrderContext, OrderErrorOptions, OrderResolver, ResolvedOrder } from './order.js';
-export { createMemoryIdempotencyStore, isValidIdempotencyKey } from './idempotency.js';
+export { createMemoryIdempotencyStore, IdempotencyStoreFullError, isValidIdempotencyKey } from './idempotency.js';
 export type {
   IdempotencyRecord,
   IdempotencyStore,

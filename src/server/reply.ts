@@ -21,15 +21,6 @@ export function errorReply(
   return jsonReply(ERROR_STATUS[code], body, headers);
 }
 
-export function errorCodeOf(reply: Reply): string | undefined {
-  if (reply.status < 400) return undefined;
-  try {
-    return (JSON.parse(reply.body) as ErrorBody).error.code;
-  } catch {
-    return undefined;
-  }
-}
-
 export function toResponse(reply: Reply, extraHeaders: Record<string, string>): Response {
   // 204 and 304 must not carry a body, not even an empty one.
   return new Response(reply.status === 204 || reply.status === 304 ? null : reply.body, {

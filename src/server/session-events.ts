@@ -1,15 +1,17 @@
 import type { PaymentType } from '../schemas.js';
 import type { FieldErrors } from './errors.js';
+import type { GatewayOutcome } from './gateway-client.js';
 
 /**
- * What `onEvent` receives: enough to log and alert on, never the access token, the public key or
- * the customer's details.
+ * What `onEvent` receives: enough to log and alert on. Never the access token or the public key;
+ * the customer's e-mail, mobile number and full name are redacted from every `detail`, wherever a
+ * gateway or an order resolver quoted them.
  */
 export type SessionEvent =
   | { type: 'rejected'; status: number; code: string; fields?: FieldErrors }
   | {
       type: 'gateway';
-      outcome: 'success' | 'declined' | 'http-error' | 'missing-fields' | 'unreadable' | 'timeout' | 'unreachable';
+      outcome: GatewayOutcome['kind'];
       paymentType: PaymentType;
       paymentReference: string;
       amount: string;
@@ -20,7 +22,12 @@ export type SessionEvent =
       detail?: string;
     }
   | { type: 'replayed'; idempotencyKey: string; status: number }
-  | { type: 'internal-error'; where: 'order' | 'token' | 'store' | 'handler'; detail: string };
+  | {
+      type: 'internal-error';
+      /** `deadline`: the attempt as a whole ran past `attemptTimeoutMs`; `detail` says where it was. */
+      where: 'order' | 'token' | 'store' | 'handler' | 'deadline';
+      detail: string;
+    };
 
 export type SessionEventListener = (event: SessionEvent) => void | Promise<void>;
 

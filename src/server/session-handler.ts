@@ -1,21 +1,16 @@
-import type { SessionRequest } from '../schemas.js';
+import { isJsonContentType } from '../http/json-content-type.js';
 import { createCorsPolicy, type AllowedOrigins } from './cors.js';
 import { corsEndpoint } from './endpoint.js';
-import type { ErrorCode, FieldErrors } from './errors.js';
 import { createGatewayClient } from './gateway-client.js';
-import { replyForOutcome, type GatewayReply } from './gateway-replies.js';
-import { buildGatewayRequest } from './gateway-request.js';
-import {
-  createMemoryIdempotencyStore,
-  isValidIdempotencyKey,
-  type IdempotencyRecord,
-  type IdempotencyStore,
-} from './idempotency.js';
-import { checkOrder, OrderError, type OrderResolver, type ResolvedOrder } from './order.js';
+import { createMemoryIdempotencyStore, isValidIdempotencyKey, type IdempotencyStore } from './idempotency.js';
+import { createIdempotentAttempt } from './idempotent-attempt.js';
+import type { OrderResolver } from './order.js';
+import { attemptWithoutKey, paymentSteps, withAttemptDeadline, type PaymentContext } from './payment-steps.js';
 import { readBodyText } from './read-body.js';
 import { createRedactor } from './redact.js';
-import { errorReply, type Reply } from './reply.js';
-import { createEmitter, type SessionEvent, type SessionEventListener } from './session-events.js';
+import type { Reply } from './reply.js';
+import { createEmitter, type SessionEventListener } from './session-events.js';
+import { createSessionReplies } from './session-replies.js';
 import { validateSessionRequest } from './validate-session-request.js';
 
 export type AccessToken = string | (() => string | Promise<string>);
@@ -27,7 +22,13 @@ export type SessionHandlerOptions = {
   publicKey: string;
   /** The bearer token, or a function returning it, called per gateway request (for rotating tokens). */
   accessToken: AccessToken;
-  /** Decides amount, currency, country, paymentReference and URLs on the server. */
+  /**
+   * Decides amount, currency, country, paymentReference and URLs on the server. It runs once per
+   * `Idempotency-Key`, but a lost record (a store emptied, a record expired) runs it again: a
+   * resolver that sets `paymentReference` must return the same one for the same key (derive it
+   * from the key, or from the merchant's own order), or the retry may start a second payment.
+   * Without one, the handler derives it from the key (`pw-` and 32 hex digits).
+   */
   order: OrderResolver;
   /**
    * Browser origins allowed besides the endpoint's own, or `'*'`. Requests without an `Origin`
@@ -36,12 +37,32 @@ export type SessionHandlerOptions = {
   allowedOrigins?: AllowedOrigins;
   /** How long to wait for the gateway, body included; default 15 000 ms. */
   timeoutMs?: number;
+  /**
+   * One deadline on a whole attempt: the claim on the Idempotency-Key, the order resolver, the token
+   * source, the store and the gateway together; default twice `timeoutMs`. Past it the answer is 504
+   * `gateway_timeout`, as for a gateway time-out (the widget offers a retry with the same key, which
+   * reuses the stored order), unless the gateway had already answered, and `onEvent` receives an
+   * `internal-error` with `where: 'deadline'` naming what it was waiting for.
+   */
+  attemptTimeoutMs?: number;
   /** Default `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch;
-  /** Logging hook; never sees the token, the public key or customer details. */
+  /**
+   * Logging hook. Never sees the token or the public key; the customer's e-mail, mobile number and
+   * full name are redacted from every `detail` (a gateway or a resolver may quote them).
+   */
   onEvent?: SessionEventListener;
-  /** Default: an in-memory store, 24 h time to live, 10 000 entries. */
+  /**
+   * Default: an in-memory store, 24 h time to live, 10 000 entries. Several handlers, in one process
+   * or several, may share one store.
+   */
   idempotencyStore?: IdempotencyStore;
+  /**
+   * Default `true`: a request without an `Idempotency-Key` header is answered 400
+   * `missing_idempotency_key` (the widget always sends one). `false` lets server-to-server callers
+   * that cannot send one through, each such request a new payment.
+   */
+  requireIdempotencyKey?: boolean;
   /** Largest accepted request body; default 16 KiB. */
   maxBodyBytes?: number;
 };
@@ -49,191 +70,85 @@ export type SessionHandlerOptions = {
 export type SessionHandler = (request: Request) => Promise<Response>;
 
 const METHODS = 'POST, OPTIONS';
-const GENERIC_FAILURE = 'Something went wrong on our side. Please try again.';
-const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
-
-type Outcome = { fingerprint: string; reply: Reply };
-type OrderResult = { ok: true; order: ResolvedOrder } | { ok: false; reply: Reply };
 
 /**
  * The merchant's session endpoint: validates the widget's request, resolves the order on the
- * server, calls the gateway with the secret, and answers with the gateway's envelope or a JSON
- * error of the session-endpoint contract. A Fetch-API handler for Node (through an adapter),
- * Deno, Bun, edge workers and framework route handlers.
+ * server, calls the gateway with the secret, and answers with the gateway's envelope (the spec's
+ * fields only) or a JSON error of the session-endpoint contract. A Fetch-API handler for Node
+ * (through an adapter), Deno, Bun, edge workers and framework route handlers.
  */
 export function createSessionHandler(options: SessionHandlerOptions): SessionHandler {
   assertOptions(options);
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
-  const store = options.idempotencyStore ?? createMemoryIdempotencyStore();
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const deadlineMs = options.attemptTimeoutMs ?? 2 * timeoutMs;
+  const requireKey = options.requireIdempotencyKey ?? true;
   const cors = createCorsPolicy(options.allowedOrigins, METHODS);
   const redactor = createRedactor([options.publicKey, ...(typeof options.accessToken === 'string' ? [options.accessToken] : [])]);
   const emit = createEmitter(options.onEvent);
-  const callGateway = createGatewayClient({
-    baseUrl: options.baseUrl,
-    timeoutMs: options.timeoutMs ?? 15_000,
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+  const replies = createSessionReplies(emit, redactor.text);
+  const context: PaymentContext = {
+    order: options.order,
+    accessToken: options.accessToken,
+    publicKey: options.publicKey,
+    callGateway: createGatewayClient({
+      baseUrl: options.baseUrl,
+      timeoutMs,
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    }),
+    redactor,
+    emit,
+  };
+  const idempotent = createIdempotentAttempt({
+    store: options.idempotencyStore ?? createMemoryIdempotencyStore(),
+    lockWaitMs: Math.min(timeoutMs, deadlineMs / 2),
+    deadlineMs,
   });
-  const inFlight = new Map<string, Promise<Outcome>>();
-
-  function reject(code: ErrorCode, message: string, fields?: FieldErrors, headers?: Record<string, string>): Reply {
-    const reply = errorReply(code, message, fields, headers);
-    emit(fields ? { type: 'rejected', status: reply.status, code, fields } : { type: 'rejected', status: reply.status, code });
-    return reply;
-  }
-
-  function internal(where: Extract<SessionEvent, { type: 'internal-error' }>['where'], error: unknown): Reply {
-    const name = error instanceof Error ? error.name : typeof error;
-    // A token source's own error may quote the token before the redactor has ever seen it.
-    const detail = where === 'token' || !(error instanceof Error) ? name : `${name}: ${error.message}`;
-    emit({ type: 'internal-error', where, detail: redactor.text(detail) });
-    return errorReply('internal', GENERIC_FAILURE);
-  }
 
   async function handle(request: Request): Promise<Reply> {
     if (request.method !== 'POST') {
-      return reject('method_not_allowed', 'Use POST.', undefined, { allow: METHODS });
+      return replies.reject('method_not_allowed', 'Use POST.', { headers: { allow: METHODS } });
     }
-    if (!JSON_CONTENT_TYPE.test(request.headers.get('content-type') ?? '')) {
-      return reject('unsupported_media_type', 'Send the body as application/json.');
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      return replies.reject('unsupported_media_type', 'Send the body as application/json.');
     }
     const key = request.headers.get('idempotency-key');
+    if (key === null && requireKey) {
+      return replies.reject('missing_idempotency_key', 'Send an Idempotency-Key header with the request.', {
+        fields: { 'Idempotency-Key': 'Send a new random key per payment attempt, such as a UUID, and reuse it on retries.' },
+      });
+    }
     if (key !== null && !isValidIdempotencyKey(key)) {
-      return reject('invalid_idempotency_key', 'The Idempotency-Key header is malformed.', {
-        'Idempotency-Key': 'Use 8 to 255 visible ASCII characters, such as a UUID.',
+      return replies.reject('invalid_idempotency_key', 'The Idempotency-Key header is malformed.', {
+        fields: { 'Idempotency-Key': 'Use 8 to 255 visible ASCII characters, such as a UUID.' },
       });
     }
     const body = await readBodyText(request, maxBodyBytes);
     if (!body.ok) {
       return body.reason === 'too-large'
-        ? reject('payload_too_large', `The body is larger than ${maxBodyBytes} bytes.`)
-        : reject('invalid_json', 'The body could not be read.');
+        ? replies.reject('payload_too_large', `The body is larger than ${maxBodyBytes} bytes.`)
+        : replies.reject('invalid_json', 'The body could not be read.');
     }
     let json: unknown;
     try {
       json = JSON.parse(body.text);
     } catch {
-      return reject('invalid_json', 'The body is not valid JSON.');
+      return replies.reject('invalid_json', 'The body is not valid JSON.');
     }
     const check = validateSessionRequest(json);
-    if (!check.ok) return reject('validation', 'Some fields are missing or invalid.', check.fields);
+    if (!check.ok) return replies.reject('validation', 'Some fields are missing or invalid.', { fields: check.fields });
 
-    if (key === null) {
-      const order = await resolveOrder(check.request, request);
-      return order.ok ? (await initiate(check.request, order.order)).reply : order.reply;
-    }
-    return handleOnce(key, JSON.stringify(check.request), check.request, request);
-  }
-
-  async function handleOnce(key: string, fingerprint: string, sessionRequest: SessionRequest, request: Request) {
-    const running = inFlight.get(key);
-    if (running) {
-      const first = await running;
-      return first.fingerprint === fingerprint ? replayed(key, first.reply) : keyReused();
-    }
-    const attempt = attemptOnce(key, fingerprint, sessionRequest, request);
-    inFlight.set(key, attempt);
-    try {
-      return (await attempt).reply;
-    } finally {
-      inFlight.delete(key);
-    }
-  }
-
-  async function attemptOnce(
-    key: string,
-    fingerprint: string,
-    sessionRequest: SessionRequest,
-    request: Request,
-  ): Promise<Outcome> {
-    const outcome = (reply: Reply): Outcome => ({ fingerprint, reply });
-    let record: IdempotencyRecord | undefined;
-    try {
-      record = await store.get(key);
-    } catch (error) {
-      return outcome(internal('store', error));
-    }
-    if (record && record.fingerprint !== fingerprint) return outcome(keyReused());
-    if (record?.state === 'done') return outcome(replayed(key, record.reply));
-
-    if (store.reserve && !(await store.reserve(key))) {
-      return outcome(reject('idempotency_key_in_use', 'A request with this Idempotency-Key is in progress.', undefined, { 'retry-after': '1' }));
-    }
-    try {
-      let order = record?.order;
-      if (!order) {
-        const resolved = await resolveOrder(sessionRequest, request);
-        if (!resolved.ok) return outcome(resolved.reply);
-        order = resolved.order;
-        await store.set(key, { state: 'pending', fingerprint, order });
-      }
-      const result = await initiate(sessionRequest, order);
-      if (result.definitive) {
-        const { status, body } = result.reply;
-        await store.set(key, { state: 'done', fingerprint, order, reply: { status, body } });
-      }
-      return outcome(result.reply);
-    } finally {
-      await store.release?.(key);
-    }
-  }
-
-  function replayed(key: string, reply: Reply): Reply {
-    emit({ type: 'replayed', idempotencyKey: key, status: reply.status });
-    return { status: reply.status, body: reply.body, headers: { 'idempotent-replayed': 'true' } };
-  }
-
-  function keyReused(): Reply {
-    return reject(
-      'idempotency_key_reused',
-      'This Idempotency-Key was already used with a different request. Use a new key for a new payment.',
-    );
-  }
-
-  async function resolveOrder(sessionRequest: SessionRequest, request: Request): Promise<OrderResult> {
-    let value: unknown;
-    try {
-      value = await options.order(sessionRequest, { request });
-    } catch (error) {
-      if (!(error instanceof OrderError)) return { ok: false, reply: internal('order', error) };
-      const reply = errorReply('order_refused', redactor.text(error.message), error.fields);
-      reply.status = error.status;
-      emit({ type: 'rejected', status: reply.status, code: 'order_refused', ...(error.fields ? { fields: error.fields } : {}) });
-      return { ok: false, reply };
-    }
-    const checked = checkOrder(value, () => `pw-${crypto.randomUUID()}`);
-    if (checked.ok) return checked;
-    return { ok: false, reply: internal('order', new TypeError(`invalid order field(s): ${checked.badFields.join(', ')}`)) };
-  }
-
-  async function initiate(sessionRequest: SessionRequest, order: ResolvedOrder): Promise<GatewayReply> {
-    let token: string;
-    try {
-      token = typeof options.accessToken === 'string' ? options.accessToken : await options.accessToken();
-      if (typeof token !== 'string' || token === '') throw new TypeError('accessToken gave no token');
-      redactor.add(token);
-    } catch (error) {
-      return { reply: internal('token', error), definitive: false };
-    }
-    const started = performance.now();
-    const outcome = await callGateway(buildGatewayRequest(sessionRequest, order, options.publicKey), token);
-    const detail =
-      outcome.kind === 'unreachable' ? outcome.reason : 'message' in outcome ? outcome.message : undefined;
-    emit({
-      type: 'gateway',
-      outcome: outcome.kind,
-      paymentType: sessionRequest.paymentType,
-      paymentReference: order.paymentReference,
-      amount: order.amount,
-      currency: order.currency,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      ...('httpStatus' in outcome ? { httpStatus: outcome.httpStatus } : {}),
-      ...(detail ? { detail: redactor.text(detail) } : {}),
-    });
-    return replyForOutcome(outcome, redactor.text);
+    const { email, mobileNumber, fullName } = check.request;
+    const customer = [email, mobileNumber, mobileNumber.replace(/^\+/, ''), fullName];
+    const redact = (text: string) => redactor.text(text, customer);
+    const forRequest = createSessionReplies(emit, redact);
+    const steps = paymentSteps(context, check.request, request, key, forRequest, redact);
+    if (key === null) return withAttemptDeadline(deadlineMs, forRequest, (progress) => attemptWithoutKey(steps, progress));
+    return idempotent(key, JSON.stringify(check.request), steps, forRequest);
   }
 
   return corsEndpoint(cors, handle, {
-    crashed: (error) => internal('handler', error),
+    crashed: (error) => replies.internal('handler', error),
     refused: (reply) => emit({ type: 'rejected', status: reply.status, code: 'origin_not_allowed' }),
   });
 }
@@ -245,5 +160,11 @@ function assertOptions(options: SessionHandlerOptions): void {
     new URL(options.baseUrl);
   } catch {
     throw new TypeError('createSessionHandler: baseUrl is not an absolute URL');
+  }
+  for (const name of ['maxBodyBytes', 'timeoutMs', 'attemptTimeoutMs'] as const) {
+    const value = options[name];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+      throw new TypeError(`createSessionHandler: ${name} must be a positive finite number`);
+    }
   }
 }

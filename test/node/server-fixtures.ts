@@ -81,6 +81,12 @@ export const answerSuccess: Responder = (call) => {
   return Response.json(call.body.paymentType === 'USSD' ? ussdEnvelope(reference) : transferEnvelope(reference));
 };
 
+/** The happy gateway, 30 ms late: long enough for a duplicate request to arrive meanwhile. */
+export const slowSuccess: Responder = async (call, signal) => {
+  await delay(30, signal);
+  return answerSuccess(call, signal);
+};
+
 /** A `fetch` stand-in that records every upstream call. */
 export function recordingFetch(respond: Responder = answerSuccess) {
   const calls: UpstreamCall[] = [];
@@ -93,6 +99,11 @@ export function recordingFetch(respond: Responder = answerSuccess) {
   return { fetch, calls };
 }
 
+/**
+ * A handler on a recording gateway. It lets a request without an `Idempotency-Key` through
+ * (`requireIdempotencyKey: false`), for the tables that build raw requests to test something else;
+ * {@link post} sends a key anyway, and the default (required) is tested on its own.
+ */
 export function makeHandler(options: Partial<SessionHandlerOptions> = {}, respond?: Responder) {
   const upstream = recordingFetch(respond);
   const events: SessionEvent[] = [];
@@ -104,17 +115,28 @@ export function makeHandler(options: Partial<SessionHandlerOptions> = {}, respon
     fetch: upstream.fetch,
     timeoutMs: 200,
     onEvent: (event) => void events.push(event),
+    requireIdempotencyKey: false,
     ...options,
   });
   return { handler, calls: upstream.calls, events };
 }
 
+/** A widget-shaped POST: with a new `Idempotency-Key` per call, as the widget sends per attempt, unless `headers` has one. */
 export function post(body: unknown, headers: Record<string, string> = {}): Request {
+  return postWithoutKey(body, { 'idempotency-key': newKey(), ...headers });
+}
+
+/** A POST without an `Idempotency-Key`, as a server-to-server caller may send. */
+export function postWithoutKey(body: unknown, headers: Record<string, string> = {}): Request {
   return new Request(SESSION_URL, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+}
+
+export function newKey(): string {
+  return `key-${crypto.randomUUID()}`;
 }
 
 /** Asserts the contract's error shape and returns it. */

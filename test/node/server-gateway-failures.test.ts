@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
 import {
+  answerSuccess,
   delay,
   makeHandler,
   post,
@@ -52,7 +54,7 @@ const FAILURES: Failure[] = [
   {
     name: 'HTTP 401 with { error: string }',
     respond: () => Response.json({ error: 'Unauthorized' }, { status: 401 }),
-    status: 502, code: 'gateway_error', message: 'Unauthorized', outcome: 'http-error',
+    status: 502, code: 'gateway_error', message: /unavailable right now/, outcome: 'http-error',
   },
   {
     name: 'HTTP 503 without a body',
@@ -116,9 +118,24 @@ const FAILURES: Failure[] = [
     status: 402, code: 'payment_declined', message: 'Insufficient funds', outcome: 'declined',
   },
   {
+    name: 'HTTP 200 with status declined in lower case',
+    respond: () => Response.json({ status: 'declined', data: { message: 'Card blocked' } }),
+    status: 402, code: 'payment_declined', message: 'Card blocked', outcome: 'declined',
+  },
+  {
     name: 'HTTP 200 with status PENDING and no message',
     respond: () => Response.json({ status: 'PENDING', data: null }),
+    status: 502, code: 'gateway_error', message: /did not confirm/, outcome: 'unconfirmed',
+  },
+  {
+    name: 'HTTP 402 without a JSON body',
+    respond: () => new Response('Payment Required', { status: 402 }),
     status: 402, code: 'payment_declined', message: /declined/, outcome: 'declined',
+  },
+  {
+    name: 'HTTP 307 redirect to another origin',
+    respond: () => new Response(null, { status: 307, headers: { location: 'https://elsewhere.test/steal' } }),
+    status: 502, code: 'gateway_error', message: /HTTP 307/, outcome: 'http-error',
   },
   {
     name: 'HTTP 402 with a FAILED envelope',
@@ -177,13 +194,63 @@ describe('createSessionHandler: gateway failures', () => {
     );
   });
 
-  it('ignores extra fields in a good envelope and passes it through as sent', async () => {
-    const envelope = { ...transferEnvelope('order-42'), traceId: 'abc', data: { ...transferEnvelope('order-42').data, extra: 1 } };
+  it('answers a good envelope with the spec fields only, whatever else the gateway added', async () => {
+    const good = transferEnvelope('order-42');
+    const envelope = {
+      ...good,
+      traceId: 'abc',
+      data: { ...good.data, extra: 1, payments: { ...good.data.payments, customerBvn: '22212345678' } },
+    };
     const text = JSON.stringify(envelope, null, 2);
     const { handler } = makeHandler({}, () => new Response(text, { headers: { 'content-type': 'application/json' } }));
     const response = await handler(post(TRANSFER_REQUEST));
     assert.equal(response.status, 200);
-    assert.equal(await response.text(), text);
+    assert.equal(await response.text(), JSON.stringify(good));
+  });
+
+  it('does not store an unconfirmed status as final: a retry asks the gateway again', async () => {
+    let attempt = 0;
+    const { handler, calls } = makeHandler({}, (call, signal) =>
+      ++attempt === 1 ? Response.json({ status: 'PENDING', data: null }) : answerSuccess(call, signal),
+    );
+    const key = { 'idempotency-key': 'attempt-pending-01' };
+    await readError(await handler(post(USSD_REQUEST, key)), 502, 'gateway_error');
+    assert.equal((await handler(post(USSD_REQUEST, key))).status, 200);
+    assert.equal(calls.length, 2);
+  });
+
+  it('does not follow a redirect: the body never reaches the other address', async () => {
+    const seen: string[] = [];
+    const servers: Server[] = [];
+    const listen = async (server: Server) => {
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    };
+    try {
+      const elsewhere = await listen(
+        createHttpServer((request, response) => {
+          seen.push(request.url ?? '');
+          request.resume();
+          response.end('{}');
+        }),
+      );
+      const gateway = await listen(
+        createHttpServer((request, response) => {
+          request.resume();
+          response.writeHead(307, { location: `${elsewhere}/steal` }).end();
+        }),
+      );
+      const { handler } = makeHandler({ baseUrl: gateway, fetch: globalThis.fetch, timeoutMs: 2_000 });
+      const error = await readError(await handler(post(USSD_REQUEST)), 502, 'gateway_error');
+      assert.match(error.message, /HTTP 307/);
+      assert.deepEqual(seen, []);
+    } finally {
+      for (const server of servers) {
+        server.closeAllConnections();
+        server.close();
+      }
+    }
   });
 
   it('shortens a very long gateway message', async () => {

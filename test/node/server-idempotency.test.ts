@@ -6,14 +6,9 @@ import {
   type IdempotencyStore,
   OrderError,
 } from '../../src/server/index.js';
-import { answerSuccess, delay, makeHandler, ORDER, post, readError, type Responder, USSD_REQUEST } from './server-fixtures.js';
+import { answerSuccess, delay, makeHandler, ORDER, post, readError, slowSuccess, USSD_REQUEST } from './server-fixtures.js';
 
 const KEY = { 'idempotency-key': 'attempt-7d1c0c44' };
-
-const slowSuccess: Responder = async (call, signal) => {
-  await delay(30, signal);
-  return answerSuccess(call, signal);
-};
 
 function countingOrder() {
   const counter = { calls: 0 };
@@ -180,7 +175,12 @@ describe('createSessionHandler: Idempotency-Key', () => {
 });
 
 describe('createMemoryIdempotencyStore', () => {
-  const record = (fingerprint: string): IdempotencyRecord => ({ state: 'pending', fingerprint, order: ORDER });
+  const record = (fingerprint: string): IdempotencyRecord => ({
+    state: 'done',
+    fingerprint,
+    order: ORDER,
+    reply: { status: 200, body: '{}' },
+  });
 
   it('forgets records after ttlMs', () => {
     let now = 1_000;
@@ -192,7 +192,7 @@ describe('createMemoryIdempotencyStore', () => {
     assert.equal(store.get('k'), undefined);
   });
 
-  it('drops the oldest records beyond maxEntries', () => {
+  it('drops the oldest finished records beyond maxEntries', () => {
     const store = createMemoryIdempotencyStore({ maxEntries: 2 });
     store.set('a', record('a'));
     store.set('b', record('b'));
@@ -203,7 +203,7 @@ describe('createMemoryIdempotencyStore', () => {
     assert.equal((store.get('c') as IdempotencyRecord | undefined)?.fingerprint, 'c');
   });
 
-  it('keeps evicting the oldest write through rewrites, expiries and the store running empty', () => {
+  it('keeps evicting the oldest finished write through rewrites, expiries and the store running empty', () => {
     let now = 0;
     const maxEntries = 5;
     const ttlMs = 40;

@@ -47,7 +47,7 @@ describe('createSessionHandler mounted in Node http', () => {
   const postSession = (body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${merchant}/session`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', 'idempotency-key': `node-http-${crypto.randomUUID()}`, ...headers },
       body: JSON.stringify(body),
     });
 

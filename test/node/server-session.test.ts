@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { readEnvelope } from '../../src/schemas.js';
 import { OrderError, type SessionRequest } from '../../src/server/index.js';
@@ -7,6 +8,7 @@ import {
   makeHandler,
   ORDER,
   post,
+  postWithoutKey,
   PUBLIC_KEY,
   readError,
   TOKEN,
@@ -85,14 +87,27 @@ describe('createSessionHandler: happy paths', () => {
     assert.equal(seen[0]!.url, 'https://shop.test/api/pay/session');
   });
 
-  it('fills currency, country and a fresh paymentReference when the order leaves them out', async () => {
+  it('fills currency, country and a paymentReference derived from the Idempotency-Key when the order leaves them out', async () => {
     const { handler, calls } = makeHandler({
       order: () => ({ amount: '100', callbackUrl: ORDER.callbackUrl, redirectUrl: ORDER.redirectUrl }),
     });
-    await handler(post(USSD_REQUEST));
-    await handler(post(USSD_REQUEST));
+    await handler(post(USSD_REQUEST, { 'idempotency-key': 'attempt-0001' }));
+    await handler(post(USSD_REQUEST, { 'idempotency-key': 'attempt-0002' }));
     assert.equal(calls[0]!.body.currency, 'NGN');
     assert.equal(calls[0]!.body.country, 'NG');
+    // SHA-256("attempt-0001"), its first 16 bytes in hex.
+    const digest = createHash('sha256').update('attempt-0001').digest('hex').slice(0, 32);
+    assert.equal(calls[0]!.body.paymentReference, `pw-${digest}`);
+    assert.notEqual(calls[0]!.body.paymentReference, calls[1]!.body.paymentReference);
+  });
+
+  it('makes a random paymentReference for a request without a key, when keys are optional', async () => {
+    const { handler, calls } = makeHandler({
+      requireIdempotencyKey: false,
+      order: () => ({ amount: '100', callbackUrl: ORDER.callbackUrl, redirectUrl: ORDER.redirectUrl }),
+    });
+    await handler(postWithoutKey(USSD_REQUEST));
+    await handler(postWithoutKey(USSD_REQUEST));
     assert.match(String(calls[0]!.body.paymentReference), /^pw-[0-9a-f-]{36}$/);
     assert.notEqual(calls[0]!.body.paymentReference, calls[1]!.body.paymentReference);
   });

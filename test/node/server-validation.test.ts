@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { makeHandler, ORDER, post, readError, SESSION_URL, TRANSFER_REQUEST, USSD_REQUEST } from './server-fixtures.js';
+import { makeHandler, ORDER, post, postWithoutKey, readError, SESSION_URL, TRANSFER_REQUEST, USSD_REQUEST } from './server-fixtures.js';
 
 const MAX_BODY_BYTES = 1024;
 
@@ -82,7 +82,7 @@ const BAD_INPUTS: BadInput[] = [
   { name: 'a currency of 5 letters', ...field('currency', 'NAIRA'), status: 400, code: 'validation' },
   { name: 'a 3-letter country', ...field('country', 'NGA'), status: 400, code: 'validation' },
   { name: 'a paymentReference with spaces', ...field('paymentReference', 'order 42'), status: 400, code: 'validation' },
-  { name: 'a 65-character paymentReference', ...field('paymentReference', 'r'.repeat(65)), status: 400, code: 'validation' },
+  { name: 'a 129-character paymentReference', ...field('paymentReference', 'r'.repeat(129)), status: 400, code: 'validation' },
   { name: 'a 3-character Idempotency-Key', request: withKey('abc'), status: 400, code: 'invalid_idempotency_key', fields: ['Idempotency-Key'] },
   { name: 'an Idempotency-Key with a space', request: withKey('key with space'), status: 400, code: 'invalid_idempotency_key', fields: ['Idempotency-Key'] },
   { name: 'a 256-character Idempotency-Key', request: withKey('k'.repeat(256)), status: 400, code: 'invalid_idempotency_key', fields: ['Idempotency-Key'] },
@@ -125,6 +125,36 @@ describe('createSessionHandler: bad input', () => {
     const response = await handler(post(USSD_REQUEST, { 'idempotency-key': 'a-valid-key-0001', 'content-type': 'application/json; charset=utf-8' }));
     assert.equal(response.status, 200);
     assert.equal(calls.length, 1);
+  });
+
+  it('requires an Idempotency-Key by default, naming the header, before resolving anything', async () => {
+    let resolved = 0;
+    const { handler, calls, events } = makeHandler({
+      requireIdempotencyKey: undefined,
+      order: () => (resolved++, ORDER),
+    });
+    const error = await readError(await handler(postWithoutKey(USSD_REQUEST)), 400, 'missing_idempotency_key');
+    assert.deepEqual(Object.keys(error.fields ?? {}), ['Idempotency-Key']);
+    assert.equal(calls.length + resolved, 0);
+    assert.deepEqual(events, [{ type: 'rejected', status: 400, code: 'missing_idempotency_key', fields: error.fields }]);
+    assert.equal((await handler(post(USSD_REQUEST))).status, 200, 'with a key it goes through');
+  });
+
+  it('lets a request without an Idempotency-Key through with requireIdempotencyKey: false', async () => {
+    const { handler, calls } = makeHandler({ requireIdempotencyKey: false });
+    assert.equal((await handler(postWithoutKey(USSD_REQUEST))).status, 200);
+    assert.equal((await handler(postWithoutKey(USSD_REQUEST))).status, 200);
+    assert.equal(calls.length, 2, 'each such request is a new payment');
+  });
+
+  it('refuses to start with a size or time limit that is not a positive finite number', () => {
+    for (const name of ['maxBodyBytes', 'timeoutMs', 'attemptTimeoutMs'] as const) {
+      for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '1000', null]) {
+        assert.throws(() => makeHandler({ [name]: bad as never }), TypeError, `${name}: ${String(bad)}`);
+        assert.throws(() => makeHandler({ [name]: bad as never }), new RegExp(name));
+      }
+      assert.doesNotThrow(() => makeHandler({ [name]: 1_000 }));
+    }
   });
 
   it('answers 405 with an Allow header', async () => {

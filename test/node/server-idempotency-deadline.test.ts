@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createMemoryIdempotencyStore, type IdempotencyStore } from '../../src/server/index.js';
+import { delay, makeHandler, ORDER, post, postWithoutKey, readError, USSD_REQUEST } from './server-fixtures.js';
+
+const KEY = { 'idempotency-key': 'attempt-deadline-01' };
+const never = () => new Promise<never>(() => {});
+
+/** Each case would hang for ever without the deadline: the test's own time-out turns that into a failure. */
+describe('createSessionHandler: one deadline on the whole attempt', { timeout: 5_000 }, () => {
+  it('answers 504 when the order resolver hangs, reports where, and frees the key for the retry', async () => {
+    let call = 0;
+    const { handler, calls, events } = makeHandler({
+      attemptTimeoutMs: 100,
+      order: () => (++call === 1 ? never() : ORDER),
+    });
+    const started = performance.now();
+    const [first, duplicate] = await Promise.all([handler(post(USSD_REQUEST, KEY)), handler(post(USSD_REQUEST, KEY))]);
+    assert.ok(performance.now() - started < 1_000);
+    const error = await readError(first, 504, 'gateway_timeout');
+    assert.match(error.message, /in time/);
+    assert.equal(duplicate.status, 504, 'a duplicate waiting in this process gets the same answer');
+    const deadline = events.find((e) => e.type === 'internal-error' && e.where === 'deadline');
+    assert.ok(deadline?.type === 'internal-error' && /order resolver/.test(deadline.detail), JSON.stringify(events));
+
+    assert.equal((await handler(post(USSD_REQUEST, KEY))).status, 200, 'the key is free again');
+    assert.equal(calls.length, 1);
+  });
+
+  it('answers 504 when the token source hangs, and never calls the gateway afterwards', async () => {
+    let release: (token: string) => void = () => {};
+    const { handler, calls } = makeHandler({
+      attemptTimeoutMs: 80,
+      accessToken: () => new Promise<string>((resolve) => (release = resolve)),
+    });
+    await readError(await handler(post(USSD_REQUEST, KEY)), 504, 'gateway_timeout');
+    release('sk_late_token_123456');
+    await delay(20);
+    assert.equal(calls.length, 0, 'a late token does not start a payment nobody is waiting for');
+  });
+
+  it('answers 504 when the store hangs, and when a request without a key hangs', async () => {
+    const hung: IdempotencyStore = { get: never, set: never };
+    const stuck = makeHandler({ attemptTimeoutMs: 80, idempotencyStore: hung });
+    await readError(await stuck.handler(post(USSD_REQUEST, KEY)), 504, 'gateway_timeout');
+
+    const keyless = makeHandler({ attemptTimeoutMs: 80, requireIdempotencyKey: false, order: never });
+    await readError(await keyless.handler(postWithoutKey(USSD_REQUEST)), 504, 'gateway_timeout');
+  });
+
+  it('still answers with the instructions when the gateway answered and only storing them hangs', async () => {
+    const inner = createMemoryIdempotencyStore();
+    const store: IdempotencyStore = {
+      get: inner.get,
+      set: (key, record) => (record.state === 'done' ? never() : inner.set(key, record)),
+    };
+    const { handler, calls } = makeHandler({ attemptTimeoutMs: 100, idempotencyStore: store });
+    const response = await handler(post(USSD_REQUEST, KEY));
+    assert.equal(response.status, 200);
+    assert.equal(calls.length, 1);
+  });
+
+  it('defaults to twice timeoutMs', async () => {
+    const { handler } = makeHandler({ timeoutMs: 40, order: never });
+    const started = performance.now();
+    await readError(await handler(post(USSD_REQUEST, KEY)), 504, 'gateway_timeout');
+    const took = performance.now() - started;
+    assert.ok(took >= 75 && took < 1_000, `${took} ms`);
+  });
+});
