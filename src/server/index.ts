@@ -5,7 +5,7 @@
 export { createSessionHandler } from './session-handler.js';
 export type { AccessToken, SessionHandler, SessionHandlerOptions } from './session-handler.js';
 export { createStatusHandler } from './status-handler.js';
-export type { StatusHandlerOptions, StatusLookup } from './status-handler.js';
+export type { StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status-handler.js';
 export { OrderError } from './order.js';
 export type { Order, OrderContext, OrderErrorOptions, OrderResolver, ResolvedOrder } from './order.js';
 export { createMemoryIdempotencyStore, IdempotencyStoreFullError, isValidIdempotencyKey } from './idempotency.js';
@@ -18,6 +18,6 @@ export type {
 export { ERROR_STATUS } from './errors.js';
 export type { ErrorCode, FieldErrors } from './errors.js';
 export type { SessionEvent, SessionEventListener } from './session-events.js';
-export type { AllowedOrigins } from './cors.js';
+export type { AllowedOrigins, CorsOptions } from './cors.js';
 export { INITIATE_PATH } from './gateway-client.js';
 export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../schemas.js';

@@ -35,6 +35,11 @@ export type SessionHandlerOptions = {
    * header (server to server) are always allowed. Default: same origin only.
    */
   allowedOrigins?: AllowedOrigins;
+  /**
+   * Request headers a cross-origin page may send besides Content-Type and Idempotency-Key, e.g. the
+   * auth header a merchant's `initiate` adds.
+   */
+  allowedHeaders?: readonly string[];
   /** How long to wait for the gateway, body included; default 15 000 ms. */
   timeoutMs?: number;
   /**
@@ -83,7 +88,7 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
   const timeoutMs = options.timeoutMs ?? 15_000;
   const deadlineMs = options.attemptTimeoutMs ?? 2 * timeoutMs;
   const requireKey = options.requireIdempotencyKey ?? true;
-  const cors = createCorsPolicy(options.allowedOrigins, METHODS);
+  const cors = createCorsPolicy(options.allowedOrigins, METHODS, { allowedHeaders: options.allowedHeaders });
   const redactor = createRedactor([options.publicKey, ...(typeof options.accessToken === 'string' ? [options.accessToken] : [])]);
   const emit = createEmitter(options.onEvent);
   const replies = createSessionReplies(emit, redactor.text);

@@ -133,6 +133,10 @@ describe('createSessionHandler: CORS', () => {
     assert.equal(asked.status, 204);
     assert.equal(asked.headers.get('access-control-allow-headers'), 'Content-Type, Idempotency-Key');
 
+    const withOption = makeHandler({ allowedOrigins: [SHOP], allowedHeaders: ['Authorization'] }).handler;
+    const sessionAsked = await withOption(preflight(SHOP, 'POST', 'authorization,content-type'));
+    assert.equal(sessionAsked.headers.get('access-control-allow-headers'), 'Content-Type, Idempotency-Key, Authorization');
+
     const status = createStatusHandler({
       lookup: () => ({ status: 'PENDING' }),
       allowedOrigins: [SHOP],
