@@ -1,6 +1,7 @@
 import { readEnvelope } from '../envelope.js';
 import { PAYMENTS_PATTERNS, type PaymentType } from '../rules.js';
 import type { GatewayRequest } from '../schemas.js';
+import type { AbortFlag } from './deadline.js';
 
 export const INITIATE_PATH = '/api/v2/payments/initiates';
 
@@ -33,7 +34,7 @@ export type GatewayClientOptions = {
 };
 
 /** `signal` abandons the call early (the handler's deadline); it then ends as a `timeout`. */
-export type GatewayCall = (body: GatewayRequest, accessToken: string, signal?: AbortSignal) => Promise<GatewayOutcome>;
+export type GatewayCall = (body: GatewayRequest, accessToken: string, signal?: AbortFlag) => Promise<GatewayOutcome>;
 
 /** Envelope statuses that refuse the payment for good; the spec shows only `SUCCESS`. */
 const FINAL_FAILURE = /^(FAILED|DECLINED|ERROR)$/i;
@@ -52,8 +53,8 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayCall 
     const controller = new AbortController();
     const abort = () => controller.abort();
     const timer = setTimeout(abort, options.timeoutMs);
-    signal?.addEventListener('abort', abort, { once: true });
-    if (signal?.aborted) abort();
+    // One AbortController per call, for the time-out and the deadline both.
+    const unsubscribe = signal?.onAbort(abort);
     let response: Response;
     let text: string;
     try {
@@ -76,7 +77,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayCall 
       return { kind: 'unreachable', reason: describeNetworkError(error) };
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', abort);
+      unsubscribe?.();
     }
     return interpret(response.status, text, body.paymentType);
   };

@@ -72,7 +72,7 @@ export function createIdempotentAttempt(options: IdempotentAttemptOptions): Idem
       return ABANDONED;
     }
     // Abandoned by the deadline before the gateway answered: the key is free for the retry.
-    progress.signal.addEventListener('abort', () => progress.answer || release(), { once: true });
+    progress.signal.onAbort(() => progress.answer || release());
     try {
       let order = record?.order;
       if (!order) {

@@ -1,5 +1,5 @@
 import type { SessionRequest } from '../schemas.js';
-import { withDeadline } from './deadline.js';
+import { withDeadline, type AbortFlag } from './deadline.js';
 import type { GatewayCall } from './gateway-client.js';
 import { outcomeDetail, replyForOutcome, type GatewayReply } from './gateway-replies.js';
 import { buildGatewayRequest } from './gateway-request.js';
@@ -15,7 +15,7 @@ export type AttemptStage = 'lock' | 'store' | 'order' | 'token' | 'gateway';
 /** One request's progress, shared with the deadline that watches it. */
 export type AttemptProgress = {
   /** Aborts when the deadline passed: nothing may reach the gateway after that. */
-  readonly signal: AbortSignal;
+  readonly signal: AbortFlag;
   stage: AttemptStage;
   /** The gateway's answer once it came: past the deadline, it is still the answer. */
   answer?: Reply;
@@ -78,7 +78,12 @@ export function paymentSteps(
         };
       }
       const given = typeof value === 'object' && value !== null ? (value as Partial<Order>).paymentReference : null;
-      const fallback = given === undefined && key !== null ? await referenceForKey(key) : undefined;
+      // Hashed only when the resolver gave no reference, once per attempt; synchronous in Node.
+      let fallback: string | undefined;
+      if (given === undefined && key !== null) {
+        const reference = referenceForKey(key);
+        fallback = typeof reference === 'string' ? reference : await reference;
+      }
       const checked = checkOrder(value, () => fallback ?? randomReference());
       if (checked.ok) return checked;
       const problem = new TypeError(`invalid order field(s): ${checked.badFields.join(', ')}`);

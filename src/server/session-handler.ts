@@ -145,7 +145,7 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
 
     const { email, mobileNumber, fullName } = check.request;
     const customer = [email, mobileNumber, mobileNumber.replace(/^\+/, ''), fullName];
-    const redact = (text: string) => redactor.text(text, customer);
+    const redact = redactor.withExtra(customer);
     const forRequest = createSessionReplies(emit, redact);
     const steps = paymentSteps(context, check.request, request, key, forRequest, redact);
     if (key === null) return withAttemptDeadline(deadlineMs, forRequest, (progress) => attemptWithoutKey(steps, progress));
