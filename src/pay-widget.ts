@@ -393,7 +393,7 @@ export class PayWidget extends LitElement {
       ${failure.message ? html`<p class="muted">${failure.message}</p>` : nothing}
       ${failure.fields
         ? html`<ul>
-            ${Object.entries(failure.fields).map(([field, message]) => html`<li>${message}</li>`)}
+            ${Object.values(failure.fields).map((message) => html`<li>${message}</li>`)}
           </ul>`
         : nothing}
       <div class="actions">
