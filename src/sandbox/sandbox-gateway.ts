@@ -1,7 +1,7 @@
 import { isJsonContentType } from '../http/json-content-type.js';
 import { CUSTOMER_FIELD_PATTERNS } from '../rules.js';
 import { gatewayRequestSchema, type GatewayRequest, type PaymentStatus, type StatusResponse } from '../schemas.js';
-import { INITIATE_PATH } from '../server/gateway-client.js';
+import { INITIATE_PATH } from '../http/initiate-path.js';
 import {
   failure,
   incompleteEnvelope,

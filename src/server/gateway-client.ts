@@ -1,9 +1,8 @@
+import { INITIATE_PATH } from '../http/initiate-path.js';
 import { readEnvelope } from '../envelope.js';
 import { PAYMENTS_PATTERNS, type PaymentType } from '../rules.js';
 import type { GatewayRequest } from '../schemas.js';
 import type { AbortFlag } from './deadline.js';
-
-export const INITIATE_PATH = '/api/v2/payments/initiates';
 
 /**
  * The spec's success envelope (2.2), rebuilt from the checked answer with only the fields the spec

@@ -19,5 +19,5 @@ export { ERROR_STATUS } from './errors.js';
 export type { ErrorCode, FieldErrors } from './errors.js';
 export type { SessionEvent, SessionEventListener } from './session-events.js';
 export type { AllowedOrigins, CorsOptions } from './cors.js';
-export { INITIATE_PATH } from './gateway-client.js';
+export { INITIATE_PATH } from '../http/initiate-path.js';
 export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../schemas.js';
