@@ -26,31 +26,28 @@ export function readEnvelope(body: unknown, paymentType: PaymentType): ReadEnvel
   if (!matchesPatterns(payments, PAYMENTS_PATTERNS[paymentType])) {
     return { ok: false, reason: 'missing-fields', message };
   }
+  return { ok: true, message, instructions: toInstructions(paymentType, payments) };
+}
+
+/** The spec's payments fields, renamed for the widget's events (the spec's typos stay on the wire). */
+function toInstructions(paymentType: PaymentType, payments: unknown): Instructions {
   if (paymentType === 'USSD') {
     const p = payments as UssdPayments;
     return {
-      ok: true,
-      message,
-      instructions: {
-        paymentType,
-        paymentReference: p.paymentReference,
-        ussdDialCode: p.ussdDailCode,
-        linkingReference: p.linkingReference,
-        providerReference: p.providerreference,
-      },
+      paymentType,
+      paymentReference: p.paymentReference,
+      ussdDialCode: p.ussdDailCode,
+      linkingReference: p.linkingReference,
+      providerReference: p.providerreference,
     };
   }
   const p = payments as TransferPayments;
   return {
-    ok: true,
-    message,
-    instructions: {
-      paymentType,
-      paymentReference: p.paymentReference,
-      accountNumber: p.accountNumber,
-      bankName: p.bankName,
-      walletName: p.walletName,
-      wallet: p.wallet,
-    },
+    paymentType,
+    paymentReference: p.paymentReference,
+    accountNumber: p.accountNumber,
+    bankName: p.bankName,
+    walletName: p.walletName,
+    wallet: p.wallet,
   };
 }
