@@ -1,7 +1,7 @@
 import { sleep } from './deadline.js';
 import type { IdempotencyRecord, IdempotencyStore } from './idempotency.js';
-import { inUse, withAttemptDeadline, type AttemptProgress, type PaymentSteps } from './payment-steps.js';
-import { errorReply, type Reply } from './reply.js';
+import { ABANDONED_REPLY, inUse, withAttemptDeadline, type AttemptProgress, type PaymentSteps } from './payment-steps.js';
+import type { Reply } from './reply.js';
 import type { SessionReplies } from './session-replies.js';
 
 export type IdempotentAttemptOptions = {
@@ -25,7 +25,6 @@ export type IdempotentAttempt = (
 
 type Claim = { record: IdempotencyRecord | undefined; release: () => void } | { reply: Reply };
 
-const ABANDONED = errorReply('gateway_timeout', 'Abandoned.');
 const FIRST_PAUSE_MS = 20;
 const LONGEST_PAUSE_MS = 250;
 
@@ -69,7 +68,7 @@ export function createIdempotentAttempt(options: IdempotentAttemptOptions): Idem
     const { record, release } = claim;
     if (progress.signal.aborted) {
       release();
-      return ABANDONED;
+      return ABANDONED_REPLY;
     }
     // Abandoned by the deadline before the gateway answered: the key is free for the retry.
     progress.signal.onAbort(() => progress.answer || release());
@@ -79,7 +78,7 @@ export function createIdempotentAttempt(options: IdempotentAttemptOptions): Idem
         const resolved = await steps.resolveOrder(progress);
         if (!resolved.ok) return resolved.reply;
         order = resolved.order;
-        if (progress.signal.aborted) return ABANDONED;
+        if (progress.signal.aborted) return ABANDONED_REPLY;
         progress.stage = 'store';
         try {
           await store.set(key, { state: 'pending', fingerprint, order });
@@ -91,7 +90,7 @@ export function createIdempotentAttempt(options: IdempotentAttemptOptions): Idem
             : replies.internal('store', error);
         }
       }
-      if (progress.signal.aborted) return ABANDONED;
+      if (progress.signal.aborted) return ABANDONED_REPLY;
       const result = await steps.initiate(order, progress);
       if (result.definitive) {
         progress.stage = 'store';

@@ -39,7 +39,8 @@ export type PaymentContext = {
 };
 
 /** The answer given in place of an attempt the deadline abandoned; nobody receives it. */
-const ABANDONED: GatewayReply = { reply: errorReply('gateway_timeout', 'Abandoned.'), definitive: false };
+export const ABANDONED_REPLY = errorReply('gateway_timeout', 'Abandoned.');
+const ABANDONED: GatewayReply = { reply: ABANDONED_REPLY, definitive: false };
 
 const STAGE_WORDS: Record<AttemptStage, string> = {
   lock: 'waiting for another attempt with the same Idempotency-Key',

@@ -38,6 +38,16 @@ export function createRedactor(permanent: readonly string[]): Redactor {
     return new RegExp(['bearer', ...forms].join('|'), 'i');
   }
 
+  function withExtra(extra: readonly string[]): (value: string) => string {
+    let extraForms: string[][] | undefined;
+    return (value) => {
+      extraForms ??= extra.filter((secret) => secret.length > 0).map(encodings);
+      let result = redactKnown(value);
+      for (const forms of extraForms) result = replaceAll(result, forms);
+      return result;
+    };
+  }
+
   return {
     add(token) {
       if (token.length === 0 || known.has(token)) return;
@@ -48,20 +58,8 @@ export function createRedactor(permanent: readonly string[]): Redactor {
       if (tokens.size > MAX_REMEMBERED_TOKENS) tokens.delete(tokens.keys().next().value!);
       anySecret = screen();
     },
-    text(value, extra = []) {
-      let result = redactKnown(value);
-      for (const secret of extra) if (secret.length > 0) result = replaceAll(result, encodings(secret));
-      return result;
-    },
-    withExtra(extra) {
-      let extraForms: string[][] | undefined;
-      return (value) => {
-        extraForms ??= extra.filter((secret) => secret.length > 0).map(encodings);
-        let result = redactKnown(value);
-        for (const forms of extraForms) result = replaceAll(result, forms);
-        return result;
-      };
-    },
+    text: (value, extra = []) => (extra.length ? withExtra(extra)(value) : redactKnown(value)),
+    withExtra,
   };
 
   /** The Bearer pattern, then each permanent secret, then each remembered token, in that order. */
