@@ -3,7 +3,7 @@
  * comes out as one typed `PayFailure`, so the element has a single thing to show.
  */
 import type { PayFailure } from './flow.js';
-import { readEnvelope } from './envelope.js';
+import { envelopeMessage, readEnvelope } from './envelope.js';
 import { PAYMENT_STATUSES } from './rules.js';
 import type { ErrorBody, Instructions, PaymentStatus, SessionRequest, StatusResponse } from './schemas.js';
 
@@ -138,7 +138,7 @@ function httpFailure(status: number, body: unknown): PayFailure {
   const error = readErrorBody(body);
   if (!error) {
     // A hand-written endpoint may pass the gateway's own error body through; use its message if it has one.
-    return { code: 'http', message: readEnvelope(body, 'TRANSFER').message, retryable };
+    return { code: 'http', message: envelopeMessage(body), retryable };
   }
   const { code, message, fields } = error;
   if (code === 'validation' || fields) return { code: 'validation', message, retryable: false, fields };

@@ -16,9 +16,9 @@ type LooseEnvelope = { status?: unknown; data?: { message?: unknown; payments?: 
  * failure that keeps the gateway's message, never a half-empty result.
  */
 export function readEnvelope(body: unknown, paymentType: PaymentType): ReadEnvelopeResult {
-  const envelope = (typeof body === 'object' && body !== null ? body : {}) as LooseEnvelope;
-  const data = typeof envelope.data === 'object' && envelope.data !== null ? envelope.data : undefined;
-  const message = (typeof data?.message === 'string' && data.message.trim()) || undefined;
+  const envelope = asEnvelope(body);
+  const data = dataOf(envelope);
+  const message = messageOf(data);
   if (typeof envelope.status !== 'string') return { ok: false, reason: 'not-an-envelope', message };
   if (envelope.status !== 'SUCCESS') return { ok: false, reason: 'not-success', message };
 
@@ -50,4 +50,21 @@ function toInstructions(paymentType: PaymentType, payments: unknown): Instructio
     walletName: p.walletName,
     wallet: p.wallet,
   };
+}
+
+/** `data.message`, trimmed, from anything shaped like the envelope (a gateway's error body too). */
+export function envelopeMessage(body: unknown): string | undefined {
+  return messageOf(dataOf(asEnvelope(body)));
+}
+
+function messageOf(data: { message?: unknown } | undefined): string | undefined {
+  return (typeof data?.message === 'string' && data.message.trim()) || undefined;
+}
+
+function asEnvelope(body: unknown): LooseEnvelope {
+  return (typeof body === 'object' && body !== null ? body : {}) as LooseEnvelope;
+}
+
+function dataOf(envelope: LooseEnvelope): { message?: unknown; payments?: unknown } | undefined {
+  return typeof envelope.data === 'object' && envelope.data !== null ? envelope.data : undefined;
 }
