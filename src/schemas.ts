@@ -59,16 +59,12 @@ const hints = {
   paymentReference: z.optional(field('paymentReference')),
 };
 
-const customer = {
-  fullName: fullNameSchema,
-  email: emailSchema,
-  mobileNumber: mobileNumberSchema,
-};
+const { bankCode, ...customer } = customerFieldSchemas;
 
 export const ussdSessionRequestSchema = z.object({
   paymentType: z.literal('USSD'),
   ...customer,
-  bankCode: bankCodeSchema,
+  bankCode,
   ...hints,
 });
 
