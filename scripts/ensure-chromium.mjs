@@ -5,7 +5,7 @@
  *   import { findChromium } from './scripts/ensure-chromium.mjs';
  *   const executablePath = findChromium(); // string, or undefined when none is installed
  *
- * Run as a script (`node scripts/ensure-chromium.mjs`, which `npm run test:browser` does first) it
+ * Run as a script (`node scripts/ensure-chromium.mjs`, which `npm test` runs before any test that needs a browser) it
  * prints the path it found. When there is none and we are root on Debian/Ubuntu (a CI container),
  * it installs the `chromium` package with apt-get and looks again; otherwise it exits 1 with one line
  * saying what to install or to set CHROME_PATH. Nothing here downloads a browser from the web:
