@@ -23,6 +23,7 @@ export const npmEntries = {
   index: 'src/index.ts',
   define: 'src/define.ts',
   server: 'src/server/index.ts',
+  'server-redis': 'src/server/redis.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
 } as const;
