@@ -33,3 +33,6 @@ export type {
   TokenFailure,
 } from './gateway.js';
 export type { QueryVersion } from '../http/gateway-paths.js';
+export { createWebhookHandler } from './webhook.js';
+export type { WebhookEvent, WebhookHandler, WebhookHandlerOptions } from './webhook.js';
+export type { PaymentHook, SettleEvent } from './settle.js';

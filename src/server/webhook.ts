@@ -1,4 +1,5 @@
 import { isJsonContentType } from '../http/json-content-type.js';
+import { PAYMENT_REFERENCE } from '../rules.js';
 import { errorReply, jsonReply, toResponse, type Reply } from './reply.js';
 import { readBodyText } from './read-body.js';
 import type { Gateway, QueryOutcome } from './gateway.js';
@@ -14,7 +15,10 @@ import type { Payment, PaymentStore } from './stores.js';
 
 export type WebhookEvent =
   | { type: 'webhook-rejected'; status: number; reason: 'method' | 'content-type' | 'too-large' | 'malformed' }
-  /** No candidate reference names a ledger entry: answered 200 so the gateway stops, and reported. */
+  /**
+   * No candidate reference names a ledger entry: answered 200 so the gateway stops, and reported.
+   * `reference` is the first candidate shaped like a payment reference, if any.
+   */
   | { type: 'webhook-ignored'; reason: 'unknown-reference'; eventType: string | undefined; reference: string | undefined }
   | { type: 'verified'; paymentReference: string; state: Payment['state']; code: string }
   /** The query did not answer in time or at all: answered 503 so the gateway delivers again. */
@@ -47,6 +51,8 @@ const MAX_ITEMS = 50;
 const MAX_REFERENCE_LENGTH = 200;
 /** `X-Expected-Ack-Reference` is echoed when it is plain text of a sane length. */
 const ACK_REFERENCE = /^[\x20-\x7e]{1,500}$/;
+/** `transaction`, `transaction.wallet`, `refund`, …: anything else is not repeated to `onEvent`. */
+const EVENT_TYPE = /^[\w.-]{1,60}$/;
 const REFERENCE_FIELDS = ['reference', 'paymentReference', 'externalReference'] as const;
 
 type Notification = { eventType: string | undefined; candidates: string[] };
@@ -85,7 +91,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   async function process(notification: Notification): Promise<Verdict> {
     const entry = await findEntry(notification.candidates);
     if (!entry) {
-      emit({ type: 'webhook-ignored', reason: 'unknown-reference', eventType: notification.eventType, reference: notification.candidates[0] });
+      // The body is anyone's text: only something shaped like one of our references is repeated.
+      const named = notification.candidates.find((candidate) => PAYMENT_REFERENCE.test(candidate));
+      emit({ type: 'webhook-ignored', reason: 'unknown-reference', eventType: notification.eventType, reference: named });
       return 'done';
     }
     if (entry.state !== 'PENDING') {
@@ -181,7 +189,7 @@ function readNotifications(text: string): Notification[] | undefined {
     const candidates = REFERENCE_FIELDS.map((field) => data[field]).filter(
       (value): value is string => typeof value === 'string' && value !== '' && value.length <= MAX_REFERENCE_LENGTH,
     );
-    const eventType = typeof inner.eventType === 'string' ? inner.eventType.slice(0, 60) : undefined;
+    const eventType = typeof inner.eventType === 'string' && EVENT_TYPE.test(inner.eventType) ? inner.eventType : undefined;
     notifications.push({ eventType, candidates: [...new Set(candidates)] });
   }
   return notifications;
