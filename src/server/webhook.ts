@@ -131,8 +131,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       onFailed: options.onFailed,
       emit,
     });
-    if (result.kind === 'already-settled') emit({ type: 'already-settled', paymentReference: reference, state: result.payment.state });
-    return 'done';
+    if (result.kind === 'already-settled') {
+      emit({ type: 'already-settled', paymentReference: reference, state: result.payment.state });
+      return 'done';
+    }
+    // The gateway notifies when a payment resolves, and its query may lag behind: while the query
+    // says pending, the notification is asked for again (503). A partial amount will not change.
+    return outcome.state === 'PENDING' && outcome.report !== 'partial-amount' ? 'retry' : 'done';
   }
 
   return async (request) => {

@@ -130,9 +130,10 @@ describe('createWebhookHandler: verify, then settle once', () => {
     assert.equal(a.paid.length + b.paid.length, 1);
   });
 
-  it('never records a forged success: the notification says 00, the query says pending', async () => {
+  it('never records a forged success: the notification says 00, the query says pending (503: deliver again later)', async () => {
     const { handler, payments, paid, events } = await setUp(() => answer('S20'));
-    await acknowledged(await handler(deliver(notification({ code: '00', gatewayMessage: 'Successful' }))));
+    const response = await handler(deliver(notification({ code: '00', gatewayMessage: 'Successful' })));
+    assert.equal(response.status, 503);
     const stored = await payments.get(REFERENCE);
     assert.equal(stored?.state, 'PENDING');
     assert.equal(stored?.gatewayCode, 'S20');
@@ -187,7 +188,7 @@ describe('createWebhookHandler: verify, then settle once', () => {
       [{ reference: 'C-1_SBT_9f2a', externalReference: 'C-1' }, 'C-1'],
     ];
     for (const [data, expected] of cases) {
-      const { handler, queried } = await setUp(() => answer('S20'), {}, [pendingPayment('A-1'), pendingPayment('B-1'), pendingPayment('C-1')]);
+      const { handler, queried } = await setUp(() => answer('00'), {}, [pendingPayment('A-1'), pendingPayment('B-1'), pendingPayment('C-1')]);
       await acknowledged(await handler(deliver(notification(data))));
       assert.deepEqual(queried, [expected], JSON.stringify(data));
     }
