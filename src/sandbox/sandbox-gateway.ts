@@ -183,7 +183,13 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
   function query(request: Request, encodedReference: string): Response {
     if (request.method !== 'GET') return failure(405, 'Method not allowed.', { headers: { allow: 'GET' } });
     if (!authorised(request)) return unauthorised();
-    const payment = payments.get(decodeURIComponent(encodedReference));
+    let reference: string;
+    try {
+      reference = decodeURIComponent(encodedReference);
+    } catch {
+      return failure(400, 'The reference is not valid URL encoding.');
+    }
+    const payment = payments.get(reference);
     return payment ? json(200, queryAnswerBody(payment)) : labelledError(500, 'No transaction found', 'PROCESSING');
   }
 

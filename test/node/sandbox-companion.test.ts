@@ -121,12 +121,14 @@ describe('createSandboxGateway: payment query', () => {
     assert.equal((await read('q-failed', 'v2')).data.code, 'S12');
   });
 
-  it('answers 500 "No transaction found" for an unknown reference, 401 without a token, 405 for POST', async () => {
+  it('answers 500 "No transaction found" for an unknown reference, 401 without a token, 400 for broken encoding, 405 for POST', async () => {
     const sandbox = createSandboxGateway();
     const unknown = await query(sandbox, SANDBOX_ACCESS_TOKEN, 'nobody');
     assert.equal(unknown.status, 500);
     assert.deepEqual(await unknown.json(), { message: 'No transaction found', error: 'PROCESSING' });
     assert.equal((await query(sandbox, 'wrong', 'nobody')).status, 401);
+    const malformed = await sandbox(new Request(`${BASE}/api/v3/payments/query/%E0%A4%A`, { headers: { authorization: `Bearer ${SANDBOX_ACCESS_TOKEN}` } }));
+    assert.equal(malformed.status, 400);
     const post = await sandbox(new Request(`${BASE}/api/v3/payments/query/x`, { method: 'POST', headers: { authorization: `Bearer ${SANDBOX_ACCESS_TOKEN}` } }));
     assert.equal(post.status, 405);
   });
