@@ -86,6 +86,7 @@ const BEARER = /^bearer +(.+)$/i;
  * prefix. Magic amounts ({@link MAGIC_AMOUNTS}) produce failures and delays.
  */
 export function createSandboxGateway(options: SandboxGatewayOptions = {}): SandboxGateway {
+  assertWebhookOptions(options);
   const accessToken = options.accessToken ?? SANDBOX_ACCESS_TOKEN;
   const publicKey = options.publicKey ?? SANDBOX_PUBLIC_KEY;
   const merchantName = options.merchantName ?? 'Sandbox Merchant';
@@ -276,6 +277,22 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
     webhooksSettled: async () => webhooks?.settled(),
     close: () => webhooks?.close(),
   });
+}
+
+/** The token and webhook options, refused when created rather than failing on the first delivery. */
+function assertWebhookOptions(options: SandboxGatewayOptions): void {
+  const fail = (problem: string) => {
+    throw new TypeError(`createSandboxGateway: ${problem}`);
+  };
+  if (options.webhookUrl !== undefined && !(typeof options.webhookUrl === 'string' && URL.canParse(options.webhookUrl))) {
+    fail('webhookUrl must be an absolute URL');
+  }
+  const ttl = options.tokenTtlMs;
+  if (ttl !== undefined && !(typeof ttl === 'number' && ttl > 0)) fail('tokenTtlMs must be a positive number');
+  const delays = options.webhookRetryDelaysMs;
+  if (delays !== undefined && !(Array.isArray(delays) && delays.every((ms) => typeof ms === 'number' && Number.isFinite(ms) && ms >= 0))) {
+    fail('webhookRetryDelaysMs must be a list of finite, non-negative numbers');
+  }
 }
 
 function unauthorised(): Response {

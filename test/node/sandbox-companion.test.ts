@@ -247,3 +247,16 @@ describe('createSandboxGateway: webhooks', () => {
     assert.equal(down.received.length, 1);
   });
 });
+
+describe('createSandboxGateway: webhook and token options', () => {
+  it('refuses bad ones when created', () => {
+    const bad: SandboxGatewayOptions[] = [
+      { webhookUrl: '/pay/webhook' },
+      { tokenTtlMs: 0 },
+      { tokenTtlMs: Number.NaN },
+      { webhookRetryDelaysMs: [30_000, -1] },
+      { webhookRetryDelaysMs: 30_000 as unknown as number[] },
+    ];
+    for (const options of bad) assert.throws(() => createSandboxGateway(options), TypeError, JSON.stringify(options));
+  });
+});
