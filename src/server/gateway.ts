@@ -57,7 +57,7 @@ export type QueryAnswer = {
   /** `paymentBreakdown.amount` when present (`payments.amount` may include the fee), else `payments.amount`. */
   amount: number | undefined;
   currency: string | undefined;
-  /** `data.message`, shortened, with any secret removed. */
+  /** `data.message`, with the token and keys removed. */
   message: string | undefined;
   /** Set when the code deserves a look: unknown, `S404`, `S7`, or `SM_10` (approved for part of the amount). */
   report?: 'unknown-code' | 'no-data' | 'generic-error' | 'partial-amount';
@@ -108,9 +108,11 @@ export type Gateway = {
   query(paymentReference: string, options?: CallOptions): Promise<QueryOutcome>;
 };
 
-/** The gateway's message is kept for redaction only up to this length; answers use {@link MAX_MESSAGE}. */
+/**
+ * The gateway's message is kept whole (up to this bound on an absurd body): whoever shows it must
+ * redact customer details before shortening it, or a cut could leave half an e-mail address behind.
+ */
 const MAX_RAW_MESSAGE = 8192;
-const MAX_MESSAGE = 300;
 
 /** Envelope statuses that refuse the payment for good; the spec shows only `SUCCESS`. */
 const FINAL_FAILURE = /^(FAILED|DECLINED|ERROR)$/i;
@@ -138,7 +140,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         })
       : givenTokenSource(options.accessToken!);
 
-  /** Gets a token (renewed after a 401, once), makes the call, and scrubs every secret from its outcome. */
+  /** Gets a token and makes the call; after a 401, renews the token once and makes the same call again. */
   async function authorised<T extends { kind: string }>(
     call: (token: string) => Promise<T>,
     unauthorised: (outcome: T) => boolean,
@@ -157,7 +159,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     return call(renewed.token);
   }
 
-  const scrub = (message: string | undefined) => message && redactor.text(message).slice(0, MAX_MESSAGE);
+  /** The token, the keys and anything after `Bearer `, out of the gateway's words. */
+  const scrub = (message: string | undefined) => message && redactor.text(message);
 
   return {
     baseUrl,
