@@ -37,8 +37,12 @@ export type SettleResult =
   | { kind: 'settled'; payment: Payment }
   /** Settled before (by another request, instance or path): nothing ran. */
   | { kind: 'already-settled'; payment: Payment }
-  /** The gateway says it is still open, or said something that cannot settle it (a mismatch, `SM_10`). */
-  | { kind: 'pending'; payment: Payment }
+  /**
+   * Still PENDING: `open`, the gateway has not decided; `mismatch`, it answered for another amount or
+   * currency (or `SM_10`), which asking again will not change; `busy`, the ledger could not be
+   * written (it threw, or kept changing under this request), so asking again later may settle it.
+   */
+  | { kind: 'pending'; reason: 'open' | 'mismatch' | 'busy'; payment: Payment }
   /** The entry disappeared from the ledger meanwhile. */
   | { kind: 'missing' };
 
@@ -61,6 +65,8 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
     });
   }
 
+  const unsettled = (reason: 'open' | 'mismatch' | 'busy', payment: Payment): SettleResult => ({ kind: 'pending', reason, payment });
+  const undecided = target === 'mismatch' ? 'mismatch' : 'open';
   let current = entry;
   for (let attempt = 1; ; attempt += 1) {
     if (current.state !== 'PENDING') return { kind: 'already-settled', payment: current };
@@ -77,23 +83,24 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
       written = await context.payments.update(next);
     } catch (error) {
       context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: errorName(error) });
-      return { kind: 'pending', payment: current };
+      return unsettled('busy', current);
     }
     if (written) {
       const stored = { ...next, version: current.version + 1 };
-      if (stored.state === 'PENDING') return { kind: 'pending', payment: stored };
+      if (stored.state === 'PENDING') return unsettled(undecided, stored);
       await runHook(stored, context);
       return { kind: 'settled', payment: stored };
     }
     // Only a still-open payment needs a second look; one that is PENDING in our eyes only because
     // of a mismatch or an open code keeps its last recorded check.
-    if (next.state === 'PENDING' || attempt === MAX_ATTEMPTS) return { kind: 'pending', payment: current };
+    if (next.state === 'PENDING') return unsettled(undecided, current);
+    if (attempt === MAX_ATTEMPTS) return unsettled('busy', current);
     let reread: Payment | undefined;
     try {
       reread = await context.payments.get(reference);
     } catch (error) {
       context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: errorName(error) });
-      return { kind: 'pending', payment: current };
+      return unsettled('busy', current);
     }
     if (!reread) return { kind: 'missing' };
     current = reread;

@@ -77,7 +77,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const notifications = body.ok ? readNotifications(body.text) : undefined;
     if (!notifications) return reject(400, 'malformed', errorReply('invalid_json', 'The body is not a gateway notification.'));
 
-    const verdicts = await Promise.all(notifications.map(process));
+    const verdicts = await Promise.all(notifications.map(handleNotification));
     if (verdicts.includes('retry')) return errorReply('server_busy', 'The payment could not be verified yet; deliver it again.');
     const ack = request.headers.get('x-expected-ack-reference');
     return jsonReply(200, { ackReference: ack !== null && ACK_REFERENCE.test(ack) ? ack : `ack-${crypto.randomUUID()}`, status: 'received' });
@@ -88,7 +88,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return reply;
   }
 
-  async function process(notification: Notification): Promise<Verdict> {
+  async function handleNotification(notification: Notification): Promise<Verdict> {
     const entry = await findEntry(notification.candidates);
     if (!entry) {
       // The body is anyone's text: only something shaped like one of our references is repeated.
@@ -135,9 +135,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       emit({ type: 'already-settled', paymentReference: reference, state: result.payment.state });
       return 'done';
     }
-    // The gateway notifies when a payment resolves, and its query may lag behind: while the query
-    // says pending, the notification is asked for again (503). A partial amount will not change.
-    return outcome.state === 'PENDING' && outcome.report !== 'partial-amount' ? 'retry' : 'done';
+    // The gateway notifies when a payment resolves, and its query may lag behind: while the payment
+    // stays open (or the ledger could not be written), the notification is asked for again (503).
+    // A mismatch will not change by asking again.
+    return result.kind === 'pending' && result.reason !== 'mismatch' ? 'retry' : 'done';
   }
 
   return async (request) => {

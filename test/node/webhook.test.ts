@@ -221,6 +221,27 @@ describe('createWebhookHandler: verify, then settle once', () => {
     assert.equal(paid.length, 0);
   });
 
+  it('answers 503 when the ledger cannot be written, so the verified payment is delivered and settled again', async () => {
+    const memory = createMemoryPaymentStore();
+    let storeDown = true;
+    const flaky: PaymentStore = {
+      get: (reference) => memory.get(reference),
+      insert: (payment) => memory.insert(payment),
+      update: (payment) => {
+        if (storeDown) throw new Error('ECONNRESET');
+        return memory.update(payment);
+      },
+    };
+    const { handler, paid, events } = await setUp(() => answer('00'), { payments: flaky });
+    const first = await handler(deliver(notification({})));
+    assert.equal(first.status, 503);
+    assert.equal(paid.length, 0);
+    assert.deepEqual(events.at(-1), { type: 'internal-error', where: 'store', paymentReference: REFERENCE, detail: 'Error' });
+    storeDown = false;
+    await acknowledged(await handler(deliver(notification({}))));
+    assert.equal(paid.length, 1);
+  });
+
   it('runs onPaid once even when it throws, and reports the failure', async () => {
     let calls = 0;
     const { handler, payments, events } = await setUp(() => answer('00'), {
