@@ -91,8 +91,8 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
       await runHook(stored, context);
       return { kind: 'settled', payment: stored };
     }
-    // Only a still-open payment needs a second look; one that is PENDING in our eyes only because
-    // of a mismatch or an open code keeps its last recorded check.
+    // A lost race matters only to a write that would settle the payment: a mere record of this
+    // check (still PENDING) may lose to whoever wrote meanwhile.
     if (next.state === 'PENDING') return unsettled(undecided, current);
     if (attempt === MAX_ATTEMPTS) return unsettled('busy', current);
     let reread: Payment | undefined;
