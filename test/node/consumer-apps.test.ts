@@ -4,9 +4,11 @@
  * recipe: `import 'pay-widget'` with a bundler, and Vue 3. Run after `npm run build`.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import type { Browser, Page } from 'puppeteer-core';
 import {
   buildApp,
@@ -16,6 +18,7 @@ import {
   serve,
   sideEffects,
   type ConsumerApp,
+  repoRoot,
   type PackedPackage,
   type Served,
 } from './consumer-app.js';
@@ -169,5 +172,21 @@ describe('a Vue 3 app with the README recipe', () => {
     assert.equal(Number(sessionRequests[0]!.amount), 5000, 'the amount hint is the bound number');
     assert.deepEqual(errors, []);
     await page.close();
+  });
+});
+
+describe('TypeScript in a React 19 / Vue app', () => {
+  it('type-checks <pay-widget> in TSX and Vue\'s GlobalComponents, and flags each mistake', async () => {
+    // test/fixtures/consumer-types: correct uses must compile, and every line under @ts-expect-error
+    // must be an error (TypeScript reports an unused @ts-expect-error), in one strict tsc run.
+    const app = await createConsumerApp(pack.tarball, 'consumer-types', ['react', '@types/react', 'vue']);
+    closers.push(app.close);
+    const tsc = join(repoRoot, 'node_modules', '.bin', 'tsc');
+    const result = await promisify(execFile)(tsc, ['-p', join(app.dir, 'tsconfig.json')], { cwd: app.dir }).then(
+      ({ stdout }) => ({ failed: false, output: stdout }),
+      (error: { stdout?: string; stderr?: string }) => ({ failed: true, output: `${error.stdout}${error.stderr}` }),
+    );
+    assert.equal(result.output.trim(), '', 'tsc reports nothing');
+    assert.equal(result.failed, false);
   });
 });
