@@ -126,24 +126,47 @@ const SESSION_ANSWER = {
   order: { paymentReference: 'ORD-1001', amount: '5000.00', currency: 'NGN' },
 };
 
-describe('a Vue 3 app with the README recipe', () => {
-  let served: Served;
+/** An app built and served with a fake session endpoint that answers SESSION_ANSWER and records each request. */
+async function builtCheckout(fixture: string, tools: string[]) {
   const sessionRequests: Record<string, unknown>[] = [];
+  const { served } = await builtApp(fixture, tools, {
+    '/pay/session': async (request, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      sessionRequests.push(JSON.parse(body));
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(SESSION_ANSWER));
+    },
+  });
+  return { served, sessionRequests };
+}
+
+/**
+ * As a customer: picks USSD, types their details, picks GTBank, pays; then waits for the dial code
+ * and for the app's own pay-initiated handler to show the reference in #initiated.
+ */
+async function payByUssd(page: Page): Promise<void> {
+  await page.click('pierce/input[name="paymentType"][value="USSD"]');
+  await page.type('pierce/#fullName', 'Ada Obi');
+  await page.type('pierce/#email', 'ada@example.com');
+  await page.type('pierce/#mobileNumber', '08012345678');
+  await page.select('pierce/#bankCode', '058');
+  await page.click('pierce/button[part~="submit"]');
+
+  const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]');
+  assert.equal((await dialCode!.evaluate((element) => element.textContent ?? '')).trim(), '*737*000*4412#');
+  await page.waitForFunction(() => document.querySelector('#initiated')?.textContent === 'ORD-1001');
+}
+
+describe('a Vue 3 app with the README recipe', () => {
+  let checkout: Awaited<ReturnType<typeof builtCheckout>>;
 
   before(async () => {
-    ({ served } = await builtApp('consumer-vue', ['vite', 'vue', '@vitejs/plugin-vue'], {
-      '/pay/session': async (request, response) => {
-        let body = '';
-        for await (const chunk of request) body += chunk;
-        sessionRequests.push(JSON.parse(body));
-        response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(SESSION_ANSWER));
-      },
-    }));
+    checkout = await builtCheckout('consumer-vue', ['vite', 'vue', '@vitejs/plugin-vue']);
   });
 
   it('renders <pay-widget>, showing the amount Vue binds as a number (:amount="5000")', async () => {
     // `:amount="5000"` sets the `amount` property to the number 5000.
-    const { page, errors } = await open(`${served.origin}/`);
+    const { page, errors } = await open(`${checkout.served.origin}/`);
     const formText = await assertDefinedWidget(page);
     assert.match(formText, /5,000/, `the form shows the amount, got: ${formText}`);
     assert.deepEqual(errors, []);
@@ -155,21 +178,29 @@ describe('a Vue 3 app with the README recipe', () => {
   // it merges: the test must then pass as written.
   const numericAmount = { todo: 'needs the widget branch: a numeric `amount` property (issue 9)' };
   it('starts a payment by USSD, and Vue\'s @pay-initiated handler receives its reference', numericAmount, async () => {
-    const { page, errors } = await open(`${served.origin}/`);
-    await page.click('pierce/input[name="paymentType"][value="USSD"]');
-    await page.type('pierce/#fullName', 'Ada Obi');
-    await page.type('pierce/#email', 'ada@example.com');
-    await page.type('pierce/#mobileNumber', '08012345678');
-    await page.select('pierce/#bankCode', '058');
-    await page.click('pierce/button[part~="submit"]');
+    const { page, errors } = await open(`${checkout.served.origin}/`);
+    await payByUssd(page);
+    assert.equal(checkout.sessionRequests.length, 1, 'one request to the session endpoint');
+    assert.equal(checkout.sessionRequests[0]!.paymentType, 'USSD');
+    assert.equal(Number(checkout.sessionRequests[0]!.amount), 5000, 'the amount hint is the bound number');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
 
-    const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]');
-    assert.equal((await dialCode!.evaluate((element) => element.textContent ?? '')).trim(), '*737*000*4412#');
-    await page.waitForFunction(() => document.querySelector('#initiated')?.textContent === 'ORD-1001');
+describe('a React 19 app using <pay-widget> itself, without the wrapper', () => {
+  let checkout: Awaited<ReturnType<typeof builtCheckout>>;
 
-    assert.equal(sessionRequests.length, 1, 'one request to the session endpoint');
-    assert.equal(sessionRequests[0]!.paymentType, 'USSD');
-    assert.equal(Number(sessionRequests[0]!.amount), 5000, 'the amount hint is the bound number');
+  before(async () => {
+    checkout = await builtCheckout('consumer-react', ['vite', 'react', 'react-dom']);
+  });
+
+  it('renders it, starts a payment by USSD, and the onpay-initiated prop receives the reference', async () => {
+    const { page, errors } = await open(`${checkout.served.origin}/`);
+    const formText = await assertDefinedWidget(page);
+    assert.match(formText, /5,000/, `the form shows the amount, got: ${formText}`);
+    await payByUssd(page);
+    assert.equal(checkout.sessionRequests.length, 1, 'one request to the session endpoint');
     assert.deepEqual(errors, []);
     await page.close();
   });
