@@ -103,6 +103,13 @@ const npmBuild: UserConfig = {
     lib: { entry: npmEntries, formats: ['es'] },
     rolldownOptions: {
       external: npmExternal,
+      // The registration must stay in dist/define.js, a file package.json "sideEffects" names, or a
+      // merchant's bundler drops it and `import 'pay-widget'` defines nothing. Every entry reaches
+      // define.ts and the element alike, so Rolldown puts both in one shared chunk; under Vite's
+      // library default ('strict') that chunk gets a hashed name and define.js becomes a facade
+      // importing it. 'allow-extension' lets define.js be that chunk: it registers the element and
+      // also exports the element's internals, which index.js and react.js import from it.
+      preserveEntrySignatures: 'allow-extension',
       output: { chunkFileNames: 'chunks/[name]-[hash].js' },
     },
   },
