@@ -3,7 +3,8 @@
  * form as a plain Lit element and hand-written without a framework (bench/contenders/), and printed
  * as one table of medians with interquartile ranges; every sample goes to bench/results.json.
  *
- *   node --import tsx scripts/bench.ts [--loads 30] [--submits 30] [--heap-samples 7] [--no-build] [--no-server]
+ *   node --import tsx scripts/bench.ts [--loads 25] [--submits 25] [--heap-samples 5] [--no-build] [--no-server]
+ *                                      [--only first-render,page-load,submit,heap]
  *
  * 1. `npm run build` (skip with --no-build), then the contenders' scripts (bench/lib/build.ts).
  * 2. Sizes: the script tag and the npm entry, gzip -9 and brotli -11, beside @paystack/inline-js and
@@ -37,9 +38,10 @@ import { parseServerBench, type ServerFigures } from '../bench/lib/server-bench.
 
 const { values: args } = parseArgs({
   options: {
-    loads: { type: 'string', default: '30' },
-    submits: { type: 'string', default: '30' },
-    'heap-samples': { type: 'string', default: '7' },
+    loads: { type: 'string', default: '25' },
+    submits: { type: 'string', default: '25' },
+    'heap-samples': { type: 'string', default: '5' },
+    only: { type: 'string', default: 'first-render,page-load,submit,heap' },
     'no-build': { type: 'boolean', default: false },
     'no-server': { type: 'boolean', default: false },
   },
@@ -48,6 +50,8 @@ const LOADS = Math.max(1, Number(args.loads));
 const SUBMITS = Math.max(1, Number(args.submits));
 const HEAP_SAMPLES = Math.max(1, Number(args['heap-samples']));
 const ROUNDS = Math.max(LOADS, SUBMITS, HEAP_SAMPLES);
+/** Which browser figures to take (a partial run, e.g. while profiling; the table shows what was taken). */
+const ONLY = new Set(args.only.split(','));
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -77,13 +81,14 @@ const push = (into: Samples, id: string, value: number | undefined) => {
   if (value !== undefined) (into[id] ??= []).push(value);
 };
 
-type Task = { name: string; rounds: number; run: (browser: Browser) => Promise<void> };
+type Task = { figure: string; name: string; rounds: number; run: (browser: Browser) => Promise<void> };
 
 function tasks(server: BenchServer): Task[] {
   const url = (path: string) => `${server.origin}${path}`;
   const list: Task[] = [];
   for (const c of contenders) {
     list.push({
+      figure: 'first-render',
       name: `first render ${c.id}`,
       rounds: LOADS,
       run: (browser) =>
@@ -94,12 +99,14 @@ function tasks(server: BenchServer): Task[] {
         }),
     });
     list.push({
+      figure: 'page-load',
       name: `page load ${c.id}`,
       rounds: LOADS,
       run: (browser) =>
         inFreshContext(browser, async (page) => push(samples.pageLoad, c.id, (await firstRender(page, url(`/page-load/${c.id}`))).render)),
     });
     list.push({
+      figure: 'submit',
       name: `submit ${c.id}`,
       rounds: SUBMITS,
       run: (browser) =>
@@ -110,6 +117,7 @@ function tasks(server: BenchServer): Task[] {
         }),
     });
     list.push({
+      figure: 'heap',
       name: `heap ${c.id}`,
       rounds: HEAP_SAMPLES,
       run: (browser) =>
@@ -121,6 +129,7 @@ function tasks(server: BenchServer): Task[] {
     });
   }
   list.push({
+    figure: 'submit',
     name: 'submit raw fetch',
     rounds: SUBMITS,
     run: (browser) =>
@@ -130,7 +139,7 @@ function tasks(server: BenchServer): Task[] {
         push(samples.submitFrame, 'raw', nextFrame);
       }),
   });
-  return list;
+  return list.filter((task) => ONLY.has(task.figure));
 }
 
 const loadAverage = os.loadavg().map((n) => n.toFixed(1)).join(' ');
@@ -185,7 +194,9 @@ const figures = {
 
 const ms = (s: Spread | undefined): Cell => (s ? `${s.median.toFixed(1)} (${s.q1.toFixed(1)}–${s.q3.toFixed(1)})` : '');
 const kib = (s: Spread | undefined): Cell => (s ? `${(s.median / 1024).toFixed(1)} (${(s.q1 / 1024).toFixed(1)}–${(s.q3 / 1024).toFixed(1)})` : '');
-const timesLit = (of: Record<string, Spread>) => `${(of.widget!.median / of.lit!.median).toFixed(2)}× Lit`;
+const timesLit = (of: Record<string, Spread>) => (of.widget && of.lit ? `${(of.widget.median / of.lit.median).toFixed(2)}× Lit` : '');
+const overRaw = (of: Record<string, Spread>) =>
+  of.widget && of.raw ? `+${(of.widget.median - of.raw.median).toFixed(1)} ms over raw` : '';
 const bytes = (n: number) => n.toLocaleString('en');
 const compressed = (size: Size | undefined, key: 'gzip' | 'brotli') => (size ? bytes(size[key]) : '');
 const contenderSize = (id: string) => sizeOfCode(contenders.find((c) => c.id === id)!.code);
@@ -198,10 +209,10 @@ const rows: Cell[][] = [
   [
     'submit: click → dial code laid out, ms',
     ...ids.map((id) => ms(figures.submit[id])),
-    `raw fetch + JSON.parse: ${ms(figures.submit.raw)}`,
-    `+${(figures.submit.widget!.median - figures.submit.raw!.median).toFixed(1)} ms over raw`,
+    figures.submit.raw ? `raw fetch + JSON.parse: ${ms(figures.submit.raw)}` : '',
+    overRaw(figures.submit),
   ],
-  ['  click → next frame, ms', ...ids.map((id) => ms(figures.submitFrame[id])), `raw: ${ms(figures.submitFrame.raw)}`, ''],
+  ['  click → next frame, ms', ...ids.map((id) => ms(figures.submitFrame[id])), figures.submitFrame.raw ? `raw: ${ms(figures.submitFrame.raw)}` : '', ''],
   ['JS heap per element, 50 on a page, KiB', ...ids.map((id) => kib(figures.heapJs[id])), '', ''],
   [
     'size, gzip -9, B',
@@ -235,7 +246,8 @@ const rows: Cell[][] = [
 
 console.log(`\n${chromium} (headless), ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, node ${process.version}, load average ${loadAverage}`);
 console.log(`median (interquartile range); ${LOADS} loads, ${SUBMITS} submits, ${HEAP_SAMPLES} heap samples per contender, each in a fresh browser context\n`);
-printTable(['figure', '<pay-widget> script tag', '<pay-widget> npm build', 'same form, plain Lit', 'same form, hand-written', 'reference', 'widget vs'], rows);
+const measured = rows.filter((row) => row.slice(1).some((cell) => cell !== ''));
+printTable(['figure', '<pay-widget> script tag', '<pay-widget> npm build', 'same form, plain Lit', 'same form, hand-written', 'reference', 'widget vs'], measured);
 if (mismatched.length > 0) console.log(`\nnote: ${mismatched.length} session requests differed from the last one (the contenders did not all send the same body)`);
 for (const other of others.filter((o) => o.size)) console.log(`${other.name}: ${other.what}`);
 

@@ -55,7 +55,8 @@ export type Submit = { laidOut: number; nextFrame: number };
 /**
  * /submit/<id>: the bank chosen, everything settled, then a real mouse click on the pay button.
  * From the click (a capturing listener, before any of the element's own) to the dial code in the
- * shadow root with its layout done (getBoundingClientRect), and to the start of the next frame.
+ * shadow root with its layout done (getBoundingClientRect), and to the next animation frame's
+ * callback (what else the update left to do before the frame can be drawn).
  */
 export async function submitToResult(page: Page, url: string, tag: string): Promise<Submit> {
   await page.goto(url, { waitUntil: 'load' });
@@ -76,7 +77,7 @@ export async function submitToResult(page: Page, url: string, tag: string): Prom
         observer.disconnect();
         code.getBoundingClientRect();
         const laidOut = performance.now() - clicked;
-        requestAnimationFrame((now) => resolve({ laidOut, nextFrame: now - clicked }));
+        requestAnimationFrame(() => resolve({ laidOut, nextFrame: performance.now() - clicked }));
       });
       observer.observe(root, { childList: true, subtree: true, characterData: true });
     });
@@ -99,7 +100,7 @@ export async function rawFetch(page: Page, url: string): Promise<Submit> {
         const done = list.getEntriesByName('bench:raw-done')[0];
         if (!done) return;
         observer.disconnect();
-        requestAnimationFrame((now) => resolve({ laidOut: done.startTime - clicked, nextFrame: now - clicked }));
+        requestAnimationFrame(() => resolve({ laidOut: done.startTime - clicked, nextFrame: performance.now() - clicked }));
       }).observe({ entryTypes: ['mark'] });
     });
     const rect = document.getElementById('pay')!.getBoundingClientRect();
