@@ -8,9 +8,12 @@ import { format, messagesFor, type Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
 import { styles } from './pay-widget.styles.js';
 import { FIELD_PATTERNS, isValidField, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
-import type { Instructions, SessionRequest, TransferInstructions, UssdInstructions } from './schemas.js';
+import type { Instructions, Order, SessionRequest, TransferInstructions, UssdInstructions } from './schemas.js';
 
 type Values = Record<CustomerField, string>;
+
+/** A result as the live region says it: `Title: value, value`, leaving out what is unknown. */
+const spoken = (title: string, ...values: string[]) => `${title}: ${values.filter(Boolean).join(', ')}`;
 
 /** Banks beyond this many get a search box above the list. */
 const SEARCHABLE_BANKS = 6;
@@ -180,13 +183,13 @@ export class PayWidget extends LitElement {
         body = this.renderForm(state.kind === 'submitting');
         break;
       case 'ussd':
-        body = this.renderUssd(state.instructions, state.request);
+        body = this.renderUssd(state.instructions, state.request, state.order);
         break;
       case 'transfer':
-        body = this.renderTransfer(state.instructions, state.request);
+        body = this.renderTransfer(state.instructions, state.order);
         break;
       case 'complete':
-        body = this.renderComplete(state.status, state.message, state.instructions, state.request);
+        body = this.renderComplete(state.status, state.message, state.instructions, state.order);
         break;
       case 'error':
         body = this.renderError(state.failure);
@@ -305,7 +308,7 @@ export class PayWidget extends LitElement {
     </div>`;
   }
 
-  private renderUssd(instructions: UssdInstructions, request: SessionRequest): TemplateResult {
+  private renderUssd(instructions: UssdInstructions, request: SessionRequest, order: Order | undefined): TemplateResult {
     const m = this.strings;
     const code = instructions.ussdDialCode;
     const bankCode = request.paymentType === 'USSD' ? request.bankCode : undefined;
@@ -319,14 +322,14 @@ export class PayWidget extends LitElement {
       <a class="button primary" href="tel:${code.replaceAll('#', '%23')}">${m.dialNow}</a>
       ${this.renderDetails([
         [m.bankName, this.banks.find((bank) => bank.code === bankCode)?.name],
-        [m.amount, this.formattedAmount(request.amount, request.currency)],
+        [m.amount, this.charged(order)],
         [m.paymentReference, instructions.paymentReference],
       ])}
       ${this.renderWaiting()}
     </section>`;
   }
 
-  private renderTransfer(instructions: TransferInstructions, request: SessionRequest): TemplateResult {
+  private renderTransfer(instructions: TransferInstructions, order: Order | undefined): TemplateResult {
     const m = this.strings;
     return html`<section part="result">
       <h2 tabindex="-1">${m.transferTitle}</h2>
@@ -338,7 +341,7 @@ export class PayWidget extends LitElement {
       ${this.renderDetails([
         [m.bankName, instructions.bankName],
         [m.walletName, instructions.walletName],
-        [m.amount, this.formattedAmount(request.amount, request.currency)],
+        [m.amount, this.charged(order)],
         [m.paymentReference, instructions.paymentReference],
       ])}
       ${this.renderWaiting()}
@@ -370,7 +373,7 @@ export class PayWidget extends LitElement {
     status: FinalStatus,
     message: string | undefined,
     instructions: Instructions,
-    request: SessionRequest,
+    order: Order | undefined,
   ): TemplateResult {
     const m = this.strings;
     return html`<section part="result" class=${status}>
@@ -378,7 +381,7 @@ export class PayWidget extends LitElement {
       <p>${m[`${status}Text`]}</p>
       ${message ? html`<p class="muted">${message}</p>` : nothing}
       ${this.renderDetails([
-        [m.amount, this.formattedAmount(request.amount, request.currency)],
+        [m.amount, this.charged(order)],
         [m.paymentReference, instructions.paymentReference],
       ])}
       <button type="button" @click=${this.reset}>${m.startOver}</button>
@@ -489,6 +492,11 @@ export class PayWidget extends LitElement {
     return url ? (request, options) => postSession(url, request, options) : undefined;
   }
 
+  /** What the server charges, formatted; '' when its answer did not say (never the page's guess). */
+  private charged(order: Order | undefined): string {
+    return order ? this.formattedAmount(order.amount, order.currency) : '';
+  }
+
   /** The amount for its currency and the locale, or '' when there is no amount to show. */
   private formattedAmount(amount: string | undefined, currency = this.currency): string {
     const value = Number(amount);
@@ -512,9 +520,11 @@ export class PayWidget extends LitElement {
       case 'submitting':
         return m.submitting;
       case 'ussd':
-        return `${m.ussdTitle}: ${state.instructions.ussdDialCode}`;
-      case 'transfer':
-        return `${m.transferTitle}: ${state.instructions.accountNumber}, ${state.instructions.bankName}`;
+        return spoken(m.ussdTitle, state.instructions.ussdDialCode, this.charged(state.order));
+      case 'transfer': {
+        const { accountNumber, bankName } = state.instructions;
+        return spoken(m.transferTitle, accountNumber, bankName, this.charged(state.order));
+      }
       case 'complete':
         return m[`${state.status}Title`];
       case 'error':
