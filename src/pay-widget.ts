@@ -4,7 +4,7 @@ import { DEFAULT_BANKS, type Bank } from './banks.js';
 import { postSession, type Initiate } from './client.js';
 import { emit } from './events.js';
 import { paymentReferenceOf, type FinalStatus, type PayFailure } from './flow.js';
-import { format, messagesFor, type Messages } from './messages/index.js';
+import { format, LocaleController, type Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
 import { styles } from './pay-widget.styles.js';
 import { FIELD_PATTERNS, isValidField, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
@@ -86,6 +86,8 @@ export class PayWidget extends LitElement {
   @state() private bankQuery = '';
   @state() private announcement = '';
 
+  /** The strings of `locale`: English at once, another language once its file has loaded. */
+  private readonly translation = new LocaleController(this, () => this.locale);
   private readonly payment = new PaymentController(this, () => ({
     transport: this.transport(),
     timeoutMs: this.timeout > 0 ? this.timeout : 30_000,
@@ -108,7 +110,7 @@ export class PayWidget extends LitElement {
   }
 
   private get strings(): Messages {
-    return { ...messagesFor(this.locale), ...this.messages };
+    return { ...this.translation.messages, ...this.messages };
   }
 
   /** Submits the form: checks every field, then posts to `session-url` (or calls `initiate`). */
@@ -194,8 +196,10 @@ export class PayWidget extends LitElement {
     }
     return html`
       <slot name="header"></slot>
-      ${body}
-      <p class="sr-only" role="status">${this.announcement}</p>
+      <div lang=${this.translation.lang}>
+        ${body}
+        <p class="sr-only" role="status">${this.announcement}</p>
+      </div>
       <slot name="footer"></slot>
     `;
   }
