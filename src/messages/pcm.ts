@@ -31,7 +31,7 @@ export const messages: Messages = {
   fixFields: 'Some details no correct, abeg check am',
   submitting: 'We dey start your payment…',
   ussdTitle: 'Dial dis code to pay',
-  ussdSteps: 'For di phone wey you take register for your bank, dial di code wey dey below, then follow wetin e talk to approve di payment.',
+  ussdSteps: 'For di phone wey you take register for your bank, dial di code wey dey below, then follow di steps wey e show you to approve di payment.',
   dialNow: 'Dial di code',
   copyDialCode: 'Copy code',
   transferTitle: 'Transfer go dis account',
