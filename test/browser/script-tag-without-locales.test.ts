@@ -6,20 +6,11 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import { en } from '../../src/messages/en.js';
+import { loadClassicScript } from './classic-script.js';
 
 type LitLike = HTMLElement & { updateComplete: Promise<unknown> };
 
 const SCRIPT = '/test/browser/fixtures/script-tag-alone/pay-widget.iife.js';
-
-function loadClassicScript(src: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = src;
-    script.onload = () => resolve();
-    script.onerror = () => reject(new Error(`${src} did not load: run \`npm run build\` first`));
-    document.head.append(script);
-  });
-}
 
 describe('the script tag without its locale files', () => {
   before(async () => {

@@ -6,18 +6,9 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { en } from '../../src/messages/en.js';
 import { messages as yo } from '../../src/messages/yo.js';
+import { loadClassicScript } from './classic-script.js';
 
 type LitLike = HTMLElement & { updateComplete: Promise<unknown> };
-
-function loadClassicScript(src: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = src;
-    script.onload = () => resolve();
-    script.onerror = () => reject(new Error(`${src} did not load: run \`npm run build\` first`));
-    document.head.append(script);
-  });
-}
 
 describe('the script-tag build (dist/pay-widget.iife.js)', () => {
   before(async () => {
