@@ -29,3 +29,18 @@ export type { SessionEvent, SessionEventListener } from './session-events.js';
 export type { AllowedOrigins, CorsOptions } from './cors.js';
 export { INITIATE_PATH } from '../http/initiate-path.js';
 export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../schemas.js';
+export { createGateway, paymentStateOf } from './gateway.js';
+export type {
+  Gateway,
+  GatewayOptions,
+  CallOptions,
+  InitiateOutcome,
+  QueryOutcome,
+  QueryAnswer,
+  QueryUnverified,
+  TokenFailure,
+} from './gateway.js';
+export type { QueryVersion } from '../http/gateway-paths.js';
+export { createWebhookHandler } from './webhook.js';
+export type { WebhookEvent, WebhookHandler, WebhookHandlerOptions } from './webhook.js';
+export type { PaymentHook, SettleEvent } from './settle.js';
