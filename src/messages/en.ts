@@ -40,6 +40,8 @@ export const en = {
   walletName: 'Account name',
   amount: 'Amount',
   paymentReference: 'Reference',
+  copyAmount: 'Copy amount',
+  copyDone: 'Copied',
   copied: 'Copied to the clipboard',
   copyFailed: 'Could not copy; select the text and copy it yourself',
   waiting: 'Waiting for your payment…',

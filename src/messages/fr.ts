@@ -39,6 +39,8 @@ export const fr: Messages = {
   walletName: 'Intitulé du compte',
   amount: 'Montant',
   paymentReference: 'Référence',
+  copyAmount: 'Copier le montant',
+  copyDone: 'Copié',
   copied: 'Copié dans le presse-papiers',
   copyFailed: 'Copie impossible ; sélectionnez le texte et copiez-le vous-même',
   waiting: 'En attente de votre paiement…',

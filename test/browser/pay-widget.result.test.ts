@@ -139,6 +139,21 @@ describe('<pay-widget>', () => {
       expect(root(el).querySelector('[role="status"]')!.textContent).to.equal('Copied to the clipboard');
     });
 
+    it('says "Copied" on the copy button for a moment, then offers to copy again', async () => {
+      stubClipboard();
+      stubFetch(route({ session: () => json(ussdEnvelope()) }));
+      const el = await widget();
+      await fillUssd(el);
+      await submitUntil(el, 'pay-initiated');
+
+      const copyButton = part(el, 'copy-button')!;
+      expect(copyButton.textContent!.trim()).to.equal('Copy code');
+      await copy(el);
+      await el.updateComplete;
+      expect(copyButton.textContent!.trim(), 'visible feedback on the button itself').to.equal('Copied');
+      await waitUntil(() => copyButton.textContent!.trim() === 'Copy code', 'the button never came back', { timeout: 4_000 });
+    });
+
     it('says so when the clipboard refuses, and fires no pay-copy', async () => {
       stubClipboard(true);
       stubFetch(route({ session: () => json(ussdEnvelope()) }));
@@ -152,6 +167,10 @@ describe('<pay-widget>', () => {
       const status = root(el).querySelector('[role="status"]')!;
       await waitUntil(() => status.textContent!.includes('Could not copy'), 'no copy-failed announcement');
       expect(copies).to.equal(0);
+      const shown = part(el, 'dial-code')!.closest('.value')!.querySelector('p')!;
+      expect(shown.textContent, 'visible, not only for screen readers').to.equal('Could not copy; select the text and copy it yourself');
+      expect(shown.checkVisibility() && shown.getBoundingClientRect().height > 1).to.equal(true);
+      expect(part(el, 'copy-button')!.textContent!.trim(), 'not "Copied"').to.equal('Copy code');
     });
   });
 
@@ -244,6 +263,32 @@ describe('<pay-widget>', () => {
         value: TRANSFER_PAYMENTS.accountNumber,
       });
       expect(written).to.deep.equal([TRANSFER_PAYMENTS.accountNumber]);
+    });
+
+    it("shows the server's amount as large as the account number, with its own copy button", async () => {
+      const written = stubClipboard();
+      const el = await initiateTransfer();
+      const amount = part(el, 'amount')!;
+      expect(amount.textContent).to.equal('₦7,250.00');
+      const accountStyle = getComputedStyle(part(el, 'account-number')!);
+      const amountStyle = getComputedStyle(amount);
+      expect([amountStyle.fontSize, amountStyle.fontWeight]).to.deep.equal([accountStyle.fontSize, accountStyle.fontWeight]);
+      expect(root(el).querySelector('dl')!.textContent, 'not repeated in the small print').not.to.contain('7,250');
+
+      const copyAmount = amount.closest('.value')!.querySelector('button')!;
+      expect(copyAmount.textContent!.trim()).to.equal('Copy amount');
+      const copied = nextEvent(el, 'pay-copy');
+      copyAmount.click();
+      expect((await copied).detail).to.deep.equal({
+        paymentType: 'TRANSFER',
+        paymentReference: TRANSFER_PAYMENTS.paymentReference,
+        field: 'amount',
+        value: '7250',
+      });
+      expect(written, 'digits a bank app takes').to.deep.equal(['7250']);
+      await el.updateComplete;
+      expect(copyAmount.textContent!.trim()).to.equal('Copied');
+      expect(part(el, 'copy-button')!.textContent!.trim(), 'the other button unchanged').to.equal('Copy account number');
     });
 
     it('goes back to the form on reset() with pay-reset, the typed values kept', async () => {
