@@ -290,6 +290,16 @@ export const styles = css`
   .error h2 {
     color: var(--_error);
   }
+  /* Windows high contrast drops shadows and background colours: keep the marks they carried. */
+  @media (forced-colors: active) {
+    [part~='type-option']:has(:checked),
+    [aria-invalid='true'] {
+      outline: 2px solid Highlight;
+    }
+    .value {
+      border: 1px solid CanvasText;
+    }
+  }
   .sr-only {
     position: absolute;
     width: 1px;

@@ -3,12 +3,12 @@ import { property, state } from 'lit/decorators.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
 import { postSession, type Initiate } from './client.js';
 import { emit } from './events.js';
-import { paymentReferenceOf, type FinalStatus, type PayFailure } from './flow.js';
+import { paymentReferenceOf, type PayFailure } from './flow.js';
 import { format, messagesFor, type Messages } from './messages/index.js';
 import { FormController } from './form-controller.js';
 import { PaymentController } from './payment-controller.js';
 import { styles } from './pay-widget.styles.js';
-import { FIELD_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
+import { FIELD_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type FinalStatus, type PaymentType } from './rules.js';
 import type { Instructions, Order, SessionRequest, TransferInstructions, UssdInstructions } from './schemas.js';
 
 /** A result as the live region says it: `Title: value, value`, leaving out what is unknown. */
@@ -79,6 +79,8 @@ const SEARCHABLE_BANKS = 6;
  */
 export class PayWidget extends LitElement {
   static override styles = styles;
+  /** `el.focus()`, and a label pointing at the element, land on its first control. */
+  static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
   @property({ attribute: 'session-url' }) sessionUrl = '';
   @property({ attribute: 'status-url' }) statusUrl = '';

@@ -1,5 +1,5 @@
 import { expect, waitUntil } from '@open-wc/testing';
-import { emulateMedia, sendKeys, sendMouse } from '@web/test-runner-commands';
+import { emulateMedia, executeServerCommand, sendKeys, sendMouse } from '@web/test-runner-commands';
 import {
   bankSearch,
   button,
@@ -149,6 +149,29 @@ describe('<pay-widget>', () => {
     });
   });
 
+  describe('in Windows high contrast (forced colours)', () => {
+    afterEach(() => executeServerCommand('forced-colors', { active: false }));
+
+    it('still marks the chosen payment type and an invalid field, and outlines the dial code box', async () => {
+      stubFetch(route({ session: () => json(ussdEnvelope()) }));
+      const el = await widget({ 'session-url': SESSION_URL });
+      await executeServerCommand('forced-colors', { active: true });
+      expect(matchMedia('(forced-colors: active)').matches).to.equal(true);
+
+      const chosen = radio(el, 'USSD').closest('[part~="type-option"]')!;
+      expect(getComputedStyle(chosen).outlineStyle, 'the checked option, whose shadow is dropped').to.equal('solid');
+      expect(getComputedStyle(radio(el, 'TRANSFER').closest('[part~="type-option"]')!).outlineStyle).to.equal('none');
+      await submitUntil(el, 'pay-error');
+      expect(getComputedStyle(control(el, 'fullName')).outlineStyle, 'an invalid field').to.equal('solid');
+      await expectAccessible(el);
+
+      await fillUssd(el);
+      await submitUntil(el, 'pay-initiated');
+      expect(getComputedStyle(part(el, 'dial-code')!.closest('.value')!).borderTopStyle).to.equal('solid');
+      await expectAccessible(el);
+    });
+  });
+
   describe("under a merchant's own accent colour", () => {
     type AxeResult = { id: string; nodes: { target: unknown[] }[] };
     type AxeResults = { violations: AxeResult[]; passes: AxeResult[]; incomplete: AxeResult[] };
@@ -276,6 +299,13 @@ describe('<pay-widget>', () => {
   });
 
   describe('by keyboard alone', () => {
+    it('takes focus on its first control when the page focuses the element (delegatesFocus)', async () => {
+      const el = await widget({ 'session-url': SESSION_URL });
+      el.focus();
+      expect(document.activeElement).to.equal(el);
+      expect(focused(el), 'the first payment type').to.equal(radio(el, 'USSD'));
+    });
+
     it('goes from the choice to the transfer result: one tab stop for the radios, arrows switch, Enter submits', async () => {
       const calls = stubFetch(route({ session: () => json(transferEnvelope()) }));
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000' });

@@ -1,9 +1,10 @@
 /**
  * On a 320 px phone screen the USSD dial code stays on one line (two lines read as two codes),
- * shrinking to fit its box when it must; the whole result stays within the screen.
+ * shrinking to fit its box when it must; the whole result stays within the screen. Each case also
+ * saves a screenshot of the dial code's box to test-results/ for a person to look at.
  */
 import { expect } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
+import { executeServerCommand, setViewport } from '@web/test-runner-commands';
 import {
   fillUssd,
   json,
@@ -56,6 +57,10 @@ describe('<pay-widget>', () => {
         expect(text.right, 'not spilling out of its box').to.be.at.most(box.right);
         expect(el.getBoundingClientRect().right, 'the widget fits the screen').to.be.at.most(320);
         expect(document.documentElement.scrollWidth, 'no sideways scrolling').to.be.at.most(320);
+
+        const shown = dialCode.closest('.value')!.getBoundingClientRect();
+        const clip = { x: shown.x + scrollX, y: shown.y + scrollY, width: shown.width, height: shown.height };
+        await executeServerCommand('screenshot', { name: `dial-code-320px-${code.length}-chars`, clip });
       });
     }
 
