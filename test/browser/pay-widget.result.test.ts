@@ -28,13 +28,15 @@ import {
   transferEnvelope,
   USSD_PAYMENTS,
   ussdEnvelope,
-  wait,
+  holdTimers,
   widget,
   type FetchCall,
   type PayWidget,
 } from './helpers.js';
 
 const statusCalls = (calls: FetchCall[]) => calls.filter((call) => call.url.pathname === STATUS_URL);
+/** The status-url schedule's delay during the first minute. */
+const POLL_MS = 2_000;
 
 /** Clicks the (first) copy button; resolves with the pay-copy detail. */
 async function copy(el: PayWidget) {
@@ -418,27 +420,32 @@ describe('<pay-widget>', () => {
       expect(part(el, 'form')).to.not.equal(null);
     });
 
-    it('stops polling when the element is removed from the page', async function () {
-      this.timeout(10_000);
+    it('stops polling when the element is removed from the page', async () => {
+      const timers = holdTimers();
       const calls = stubFetch(route({ session: () => json(ussdEnvelope()), status: () => json({ status: 'PENDING' }) }));
       const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL });
       await fillUssd(el);
       await submitUntil(el, 'pay-initiated');
 
-      await waitUntil(() => statusCalls(calls).length === 1, 'the first status look-up never came', { timeout: 3_000 });
+      expect(timers.pending(POLL_MS), 'the first look-up is scheduled').to.equal(1);
+      timers.fire();
+      await waitUntil(() => statusCalls(calls).length === 1 && timers.pending(POLL_MS) === 1, 'PENDING: the next look-up is scheduled');
       el.remove();
-      await wait(2_600);
+      expect(timers.pending(POLL_MS), 'nothing left to ask').to.equal(0);
+      timers.fire();
       expect(statusCalls(calls)).to.have.length(1);
     });
 
-    it('stops polling on reset()', async function () {
-      this.timeout(8_000);
+    it('stops polling on reset()', async () => {
+      const timers = holdTimers();
       const calls = stubFetch(route({ session: () => json(ussdEnvelope()), status: () => json({ status: 'PENDING' }) }));
       const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL });
       await fillUssd(el);
       await submitUntil(el, 'pay-initiated');
+      expect(timers.pending(POLL_MS)).to.equal(1);
       el.reset();
-      await wait(2_600);
+      expect(timers.pending(POLL_MS)).to.equal(0);
+      timers.fire();
       expect(statusCalls(calls)).to.have.length(0);
     });
   });
