@@ -365,7 +365,7 @@ export class PayWidget extends LitElement {
     const m = this.strings;
     return html`<section part="result">
       <h2 tabindex="-1">${m.transferTitle}</h2>
-      <p>${m.transferSteps}</p>
+      <p>${order ? m.transferSteps : m.transferStepsNoAmount}</p>
       ${this.renderValue(
         'accountNumber',
         html`<span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span>`,

@@ -34,6 +34,7 @@ export const en = {
   copyDialCode: 'Copy code',
   transferTitle: 'Transfer to this account',
   transferSteps: 'From your bank app, send exactly the amount below to this account. It is for this payment only.',
+  transferStepsNoAmount: 'From your bank app, send the amount you were asked to pay to this account. It is for this payment only.',
   copyAccountNumber: 'Copy account number',
   bankName: 'Bank',
   accountNumber: 'Account number',

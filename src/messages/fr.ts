@@ -33,6 +33,7 @@ export const fr: Messages = {
   copyDialCode: 'Copier le code',
   transferTitle: 'Effectuez un virement sur ce compte',
   transferSteps: 'Depuis votre application bancaire, virez exactement le montant ci-dessous sur ce compte. Il ne sert qu’à ce paiement.',
+  transferStepsNoAmount: 'Depuis votre application bancaire, virez le montant demandé sur ce compte. Il ne sert qu’à ce paiement.',
   copyAccountNumber: 'Copier le numéro de compte',
   bankName: 'Banque',
   accountNumber: 'Numéro de compte',

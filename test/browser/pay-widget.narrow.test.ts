@@ -57,6 +57,7 @@ describe('<pay-widget>', () => {
         expect(text.right, 'not spilling out of its box').to.be.at.most(box.right);
         expect(el.getBoundingClientRect().right, 'the widget fits the screen').to.be.at.most(320);
         expect(document.documentElement.scrollWidth, 'no sideways scrolling').to.be.at.most(320);
+        await expect(el).to.be.accessible();
 
         const shown = dialCode.closest('.value')!.getBoundingClientRect();
         const clip = { x: shown.x + scrollX, y: shown.y + scrollY, width: shown.width, height: shown.height };
