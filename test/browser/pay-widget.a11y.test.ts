@@ -43,6 +43,12 @@ const press = (key: string) => sendKeys({ press: key });
 const type = (text: string) => sendKeys({ type: text });
 
 describe('<pay-widget>', () => {
+  // axe-core is large: load it once, before the first test's own time limit starts.
+  before(async function () {
+    this.timeout(30_000);
+    // @ts-expect-error axe-core's browser build has no module types; it registers window.axe.
+    await import('axe-core/axe.min.js');
+  });
   afterEach(restoreAll);
 
   describe('is accessible', () => {
