@@ -134,6 +134,7 @@ export type TransferPayments = z.infer<typeof transferPaymentsSchema>;
 /** Our one member beside the envelope in the session endpoint's success body: what the server charges. */
 export const orderSchema = z.object({
   ...stringsMatching(ORDER_PATTERNS).shape,
+  amount: chargeAmountSchema,
   statusToken: z.optional(z.string().check(z.minLength(1))),
 });
 export type Order = z.infer<typeof orderSchema>;

@@ -13,7 +13,7 @@ import {
   type Initiate,
 } from '../../src/client.js';
 import type { PayFailure } from '../../src/flow.js';
-import type { SessionRequest } from '../../src/schemas.js';
+import { orderSchema, type SessionRequest } from '../../src/schemas.js';
 
 const URL_ = 'https://shop.example/pay/session';
 const ussdRequest: SessionRequest = {
@@ -239,6 +239,14 @@ describe('client', () => {
           assert.equal(result.instructions.paymentReference, 'ORD-1001', 'the instructions still stand');
         });
       }
+
+      it("trusts exactly the orders the server's orderSchema accepts", async () => {
+        const { statusToken: _, ...untokened } = order;
+        for (const value of [order, untokened, ...malformed.map(([, body]) => body)]) {
+          const trusted = (await run(withOrder(value))).order !== undefined;
+          assert.equal(trusted, orderSchema.safeParse(value).success, JSON.stringify(value));
+        }
+      });
 
       it('fails an order for another payment than the instructions as invalid-response, not retryable', async () => {
         assert.deepEqual(await failure(run(withOrder({ ...order, paymentReference: 'ORD-9999' }))), {
