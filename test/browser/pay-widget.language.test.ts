@@ -27,6 +27,7 @@ describe('<pay-widget>', () => {
       expect(root(el).querySelector('[role="status"]')!.closest('[lang]')!.getAttribute('lang'), 'the live region too').to.equal('fr');
       expect(el.querySelector('p')!.closest('[lang]')!.getAttribute('lang'), "the merchant's slotted header keeps the page's").to.equal('en');
       expect(el.hasAttribute('lang'), 'no attribute sprouts on the host').to.equal(false);
+      await expect(el).to.be.accessible();
     });
 
     it('keeps a regional locale as written: locale="fr-CI"', async () => {
