@@ -4,7 +4,7 @@
  * customer reads the locale's own strings, and `lang` on the content tells screen readers how to
  * pronounce them.
  */
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect, fixture, waitUntil } from '@open-wc/testing';
 import { en, type Messages } from '../../src/messages/en.js';
 import { messages as fr } from '../../src/messages/fr.js';
 import { messages as ha } from '../../src/messages/ha.js';
@@ -113,6 +113,13 @@ describe('<pay-widget> locales', () => {
       expect(control(el, 'fullName').labels![0]!.textContent).to.equal(en.fullName);
     });
   }
+
+  it('speaks the page’s language when locale is not set, loading it like any other', async () => {
+    const page = await fixture<HTMLDivElement>(`<div lang="ha-NG"><pay-widget session-url="${SESSION_URL}"></pay-widget></div>`);
+    const el = page.querySelector('pay-widget')!;
+    await waitUntil(() => contentLang(el) === 'ha-NG', 'Hausa arrives');
+    expect(legend(el)).to.equal(ha.chooseType);
+  });
 
   it('re-renders when the page switches locale', async () => {
     const el = await widgetIn('fr', 'fr');
