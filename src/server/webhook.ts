@@ -14,7 +14,7 @@ import type { Payment, PaymentStore } from './stores.js';
  */
 
 export type WebhookEvent =
-  | { type: 'webhook-rejected'; status: number; reason: 'method' | 'content-type' | 'too-large' | 'malformed' }
+  | { type: 'webhook-rejected'; status: number; reason: 'method' | 'content-type' | 'too-large' | 'slow-body' | 'malformed' }
   /**
    * No candidate reference names a ledger entry: answered 200 so the gateway stops, and reported.
    * `reference` is the first candidate shaped like a payment reference, if any.
@@ -70,9 +70,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (!isJsonContentType(request.headers.get('content-type'))) {
       return reject(415, 'content-type', errorReply('unsupported_media_type', 'Send the notification as application/json.'));
     }
-    const body = await readBodyText(request, MAX_BODY_BYTES);
+    // The body's arrival counts against the same budget as the verification: the gateway waits 5 s in all.
+    const body = await readBodyText(request, MAX_BODY_BYTES, verifyTimeoutMs);
     if (!body.ok && body.reason === 'too-large') {
       return reject(413, 'too-large', errorReply('payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes.`));
+    }
+    if (!body.ok && body.reason === 'timeout') {
+      return reject(408, 'slow-body', errorReply('request_timeout', 'The notification body took too long to arrive.'));
     }
     const notifications = body.ok ? readNotifications(body.text) : undefined;
     if (!notifications) return reject(400, 'malformed', errorReply('invalid_json', 'The body is not a gateway notification.'));
