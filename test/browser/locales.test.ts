@@ -65,7 +65,10 @@ async function expectShown(el: PayWidget, locale: Locale, keys: (keyof Messages)
   await expect(el).to.be.accessible();
 }
 
-describe('<pay-widget> locales', () => {
+describe('<pay-widget> locales', function () {
+  // Thirty axe runs, and the complete state's first status look-up 2 s after the instructions:
+  // more than mocha's 5 s per test on a busy machine.
+  this.timeout(15_000);
   afterEach(restoreAll);
 
   // The first two tests use locales no other test has loaded yet in this page.
@@ -190,8 +193,7 @@ describe('<pay-widget> locales', () => {
         await expectShown(el, locale, ['errorTitle', 'error-network']);
       });
 
-      it('complete', async function () {
-        this.timeout(10_000); // the first status look-up comes 2 s after the instructions
+      it('complete', async () => {
         stubFetch(route({ session: () => json(ussdEnvelope()), status: () => json({ status: 'SUCCESS' }) }));
         const el = await widgetIn(locale, locale, { 'status-url': STATUS_URL });
         await fillUssd(el);
