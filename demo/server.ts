@@ -3,7 +3,9 @@
  * by a plugin, and `startDemo()`, which `npm start` (scripts/start.mjs) and the e2e test both use.
  *
  *   POST /pay/session   createSessionHandler: the widget's session-url
- *   GET  /pay/status    createStatusHandler: the widget's status-url
+ *   GET  /pay/status    createStatusHandler: the widget's status-url (?paymentReference=…&statusToken=…,
+ *                       the token from the session's order, signed with PAY_STATUS_SECRET or a
+ *                       random secret made at start)
  *   POST /pay/simulate  demo only: { paymentReference, status: "SUCCESS" | "FAILED" } marks a
  *                       sandbox payment paid or failed, as if the customer had acted on their phone
  *

@@ -1,5 +1,5 @@
 /**
- * What the session handler adds to a payment initiation. Starts three servers, each in its own child
+ * What the session handler adds to a payment initiation. Starts four servers, each in its own child
  * process (so the load generator shares no event loop with them) and each mounted the same way,
  * through @hono/node-server on a 127.0.0.1 port:
  *   - the sandbox gateway;
@@ -258,8 +258,9 @@ async function main() {
     const gateway = await spawnServer(['--serve', 'sandbox']);
     const proxy = await spawnServer(['--serve', 'proxy', '--gateway', gateway.url]);
     const merchants: Record<string, { url: string; child: ChildProcess }> = {
-      'handler, memory stores': await spawnServer(['--serve', 'handler', '--gateway', gateway.url]),
-      ...(redis ? { 'handler, Redis stores': await spawnServer(['--serve', 'handler', '--gateway', gateway.url, '--redis', redis.url]) } : {}),
+      // "session handler" (its memory stores) is the name scripts/bench.ts reads the figures by.
+      'session handler': await spawnServer(['--serve', 'handler', '--gateway', gateway.url]),
+      ...(redis ? { 'session handler, Redis stores': await spawnServer(['--serve', 'handler', '--gateway', gateway.url, '--redis', redis.url]) } : {}),
     };
     const sides: Record<string, Send> = {
       'sandbox directly': (i) => postJson(`${gateway.url}/api/v2/payments/initiates`, gatewayRequest(i), auth),
@@ -269,7 +270,7 @@ async function main() {
       ),
     };
     for (const send of Object.values(sides)) await run('warm-up', WARMUP, send, CONCURRENCY);
-    console.log('\nOver loopback HTTP (client → server → sandbox), each server its own process:');
+    console.log('\nOver loopback HTTP (client → server → sandbox), each server its own process; the session handler with its memory stores, then with Redis:');
     for (const concurrency of [1, CONCURRENCY]) {
       for (const merchant of Object.values(merchants)) await handlerStats(merchant.child);
       const s = await measure(sides, concurrency);

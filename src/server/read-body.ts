@@ -7,9 +7,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * Reads the body as UTF-8 text, counting bytes as they arrive: `Content-Length` may be absent
  * (chunked uploads) or lie, so it only serves to refuse early. A body still arriving after
- * `timeoutMs` is abandoned: a client trickling it byte by byte cannot hold the handler.
+ * `timeoutMs` (when given) is abandoned: a client trickling it byte by byte cannot hold the handler.
  */
-export async function readBodyText(request: Request, maxBytes: number, timeoutMs: number): Promise<BodyResult> {
+export async function readBodyText(request: Request, maxBytes: number, timeoutMs?: number): Promise<BodyResult> {
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > maxBytes) return { ok: false, reason: 'too-large' };
   if (!request.body) return { ok: true, text: '' };
@@ -19,10 +19,13 @@ export async function readBodyText(request: Request, maxBytes: number, timeoutMs
   let total = 0;
   let timedOut = false;
   // Cancelling ends the pending read (as if the body had ended) and stops the stream.
-  const timer = setTimeout(() => {
-    timedOut = true;
-    void reader.cancel().catch(() => {});
-  }, timeoutMs);
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          void reader.cancel().catch(() => {});
+        }, timeoutMs);
   try {
     for (;;) {
       const { done, value } = await reader.read();
