@@ -1,7 +1,8 @@
 /**
- * The package as a merchant gets it: `npm pack`ed, installed into a fresh app outside this
+ * The package as a merchant gets it: `npm pack`ed (once), installed into a fresh app outside this
  * repository, built for production with Vite, and opened in headless Chromium. One app per README
- * recipe: `import 'pay-widget'` with a bundler, and Vue 3. Run after `npm run build`.
+ * recipe: `import 'pay-widget'` with a bundler, Vue 3, React 19 with the element itself; and the
+ * TSX / Vue type declarations checked by tsc. Run after `npm run build`.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -16,9 +17,9 @@ import {
   launchChromium,
   packPackage,
   serve,
+  repoRoot,
   sideEffects,
   type ConsumerApp,
-  repoRoot,
   type PackedPackage,
   type Served,
 } from './consumer-app.js';
