@@ -1,8 +1,8 @@
 /**
  * The package as a merchant gets it: `npm pack`ed (once), installed into a fresh app outside this
  * repository, built for production with Vite, and opened in headless Chromium. One app per README
- * recipe: `import 'pay-widget'` with a bundler, Vue 3, React 19 with the element itself; and the
- * TSX / Vue type declarations checked by tsc. Run after `npm run build`.
+ * recipe: `import 'pay-widget'` with a bundler, Vue 3, React 19 and Preact with the element itself;
+ * and the TSX / Vue type declarations checked by tsc. Run after `npm run build`.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -207,11 +207,29 @@ describe('a React 19 app using <pay-widget> itself, without the wrapper', () => 
   });
 });
 
-describe('TypeScript in a React 19 / Vue app', () => {
-  it('type-checks <pay-widget> in TSX and Vue\'s GlobalComponents, and flags each mistake', async () => {
+describe('a Preact app using <pay-widget>', () => {
+  let checkout: Awaited<ReturnType<typeof builtCheckout>>;
+
+  before(async () => {
+    checkout = await builtCheckout('consumer-preact', ['vite', 'preact']);
+  });
+
+  it('renders it, starts a payment by USSD, and the onpay-initiated prop receives the reference', async () => {
+    const { page, errors } = await open(`${checkout.served.origin}/`);
+    const formText = await assertDefinedWidget(page);
+    assert.match(formText, /5,000/, `the form shows the amount, got: ${formText}`);
+    await payByUssd(page);
+    assert.equal(checkout.sessionRequests.length, 1, 'one request to the session endpoint');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+describe('TypeScript in a React 19, Preact or Vue app', () => {
+  it('type-checks <pay-widget> in React and Preact TSX and in Vue\'s GlobalComponents, and flags each mistake', async () => {
     // test/fixtures/consumer-types: correct uses must compile, and every line under @ts-expect-error
     // must be an error (TypeScript reports an unused @ts-expect-error), in one strict tsc run.
-    const app = await createConsumerApp(pack.tarball, 'consumer-types', ['react', '@types/react', 'vue']);
+    const app = await createConsumerApp(pack.tarball, 'consumer-types', ['react', '@types/react', 'preact', 'vue']);
     closers.push(app.close);
     const tsc = join(repoRoot, 'node_modules', '.bin', 'tsc');
     const result = await promisify(execFile)(tsc, ['-p', join(app.dir, 'tsconfig.json')], { cwd: app.dir }).then(
