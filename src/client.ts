@@ -4,8 +4,8 @@
  */
 import type { PayFailure } from './flow.js';
 import { envelopeMessage, readEnvelope } from './envelope.js';
-import { PAYMENT_STATUSES } from './rules.js';
-import type { ErrorBody, Instructions, PaymentStatus, SessionRequest, StatusResponse } from './schemas.js';
+import { matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES } from './rules.js';
+import type { ErrorBody, Instructions, Order, PaymentStatus, SessionRequest, StatusResponse } from './schemas.js';
 
 export type InitiateOptions = { idempotencyKey: string; signal: AbortSignal };
 
@@ -46,6 +46,9 @@ export function postSession(url: string, request: SessionRequest, options: Initi
   });
 }
 
+/** What a successful initiation gives: the gateway's instructions and, when the server sent it, its order. */
+export type Initiated = { instructions: Instructions; order: Order | undefined };
+
 /**
  * Runs one initiation through `initiate`, abandoning it after `timeoutMs` or when `signal` aborts,
  * and turns the answer into instructions or a failure.
@@ -54,7 +57,7 @@ export async function initiatePayment(
   initiate: Initiate,
   request: SessionRequest,
   { idempotencyKey, signal, timeoutMs }: InitiateOptions & { timeoutMs: number },
-): Promise<Instructions> {
+): Promise<Initiated> {
   const deadline = withDeadline(signal, timeoutMs);
   const abandoned = new Promise<never>((_, reject) =>
     deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason)),
@@ -63,7 +66,7 @@ export async function initiatePayment(
   try {
     const body = await Promise.race([initiate(request, { idempotencyKey, signal: deadline.signal }), abandoned]);
     const envelope = readEnvelope(body, request.paymentType);
-    if (envelope.ok) return envelope.instructions;
+    if (envelope.ok) return { instructions: envelope.instructions, order: readOrder(body, envelope.instructions) };
     return fail({
       code: envelope.reason === 'not-an-envelope' ? 'invalid-response' : 'gateway',
       message: envelope.message,
@@ -77,16 +80,37 @@ export async function initiatePayment(
   }
 }
 
+/**
+ * The body's `order`, when it is well formed: the amount the server charges, so the only one shown.
+ * A missing or malformed order is no order (no amount is shown, never the page's guess); one that
+ * names another payment than the gateway's instructions is a failure: which one is charged is unknown.
+ */
+function readOrder(body: unknown, { paymentReference }: Instructions): Order | undefined {
+  const { order } = body as { order?: Partial<Order> | null };
+  const named = order?.paymentReference;
+  if (typeof named === 'string' && named !== paymentReference) {
+    fail({ code: 'invalid-response', message: undefined, retryable: false });
+  }
+  if (!matchesPatterns(order, ORDER_PATTERNS) || !(Number(order!.amount) > 0)) return undefined;
+  const { amount, currency, statusToken } = order as Order;
+  const token = typeof statusToken === 'string' && statusToken ? { statusToken } : {};
+  return { paymentReference, amount, currency: currency.toUpperCase(), ...token };
+}
+
 export type StatusAnswer = { status: PaymentStatus; message: string | undefined };
+
+/** Which payment to ask about: its reference and, when the session's order gave one, its status token. */
+export type StatusQuery = { paymentReference: string; statusToken?: string | undefined };
 
 /** Asks `status-url` how the payment stands. Throws on any failure; the poller just tries again. */
 export async function fetchStatus(
   statusUrl: string,
-  paymentReference: string,
+  { paymentReference, statusToken }: StatusQuery,
   { signal, timeoutMs }: { signal: AbortSignal; timeoutMs: number },
 ): Promise<StatusAnswer> {
   const url = new URL(statusUrl, document.baseURI);
   url.searchParams.set('paymentReference', paymentReference);
+  if (statusToken) url.searchParams.set('statusToken', statusToken);
   const deadline = withDeadline(signal, timeoutMs);
   try {
     const init: RequestInit = { headers: { Accept: 'application/json' }, credentials: 'same-origin' };

@@ -18,9 +18,12 @@ export type PayEventBase = { paymentType: PaymentType; paymentReference?: string
 export type PayReadyDetail = PayEventBase;
 export type PayTypeChangeDetail = PayEventBase;
 export type PaySubmitDetail = PayEventBase & { request: SessionRequest };
-export type PayInitiatedDetail = Instructions;
+/** The server's charge, from the session's `order`; absent when the endpoint did not say. */
+export type PayAmount = { amount?: string; currency?: string };
+
+export type PayInitiatedDetail = Instructions & PayAmount;
 export type PayCopyDetail = PayEventBase & { field: string; value: string };
-export type PayCompleteDetail = PayEventBase & {
+export type PayCompleteDetail = PayEventBase & PayAmount & {
   status: FinalStatus;
   message: string | undefined;
 };

@@ -1,7 +1,8 @@
 /**
  * The payment flow as a pure state machine: no Lit, no DOM, no I/O. Every state past the form keeps
- * the request it was started with: what the result screens show is what was sent, not what the
- * page's properties say now.
+ * the request it was started with, and once initiated the server's `order` (what it charges, when
+ * it said so): what the result screens show is what was sent and charged, not what the page's
+ * properties say now.
  *
  *   form ─submit─► submitting ─initiated─► ussd | transfer ─completed─► complete
  *                      │  ▲
@@ -15,6 +16,7 @@
 import type { PayErrorCode } from './events.js';
 import type {
   Instructions,
+  Order,
   PaymentStatus,
   SessionRequest,
   TransferInstructions,
@@ -35,12 +37,13 @@ export type FinalStatus = Exclude<PaymentStatus, 'PENDING'>;
 export type FlowState =
   | { kind: 'form' }
   | { kind: 'submitting'; request: SessionRequest }
-  | { kind: 'ussd'; request: SessionRequest; instructions: UssdInstructions }
-  | { kind: 'transfer'; request: SessionRequest; instructions: TransferInstructions }
+  | { kind: 'ussd'; request: SessionRequest; instructions: UssdInstructions; order: Order | undefined }
+  | { kind: 'transfer'; request: SessionRequest; instructions: TransferInstructions; order: Order | undefined }
   | {
       kind: 'complete';
       request: SessionRequest;
       instructions: Instructions;
+      order: Order | undefined;
       status: FinalStatus;
       message: string | undefined;
     }
@@ -48,7 +51,7 @@ export type FlowState =
 
 export type FlowEvent =
   | { type: 'submit'; request: SessionRequest }
-  | { type: 'initiated'; instructions: Instructions }
+  | { type: 'initiated'; instructions: Instructions; order: Order | undefined }
   | { type: 'failed'; failure: PayFailure }
   | { type: 'retry' }
   | { type: 'edit' }
@@ -64,8 +67,8 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
     case 'initiated':
       if (state.kind !== 'submitting') return state;
       return event.instructions.paymentType === 'USSD'
-        ? { kind: 'ussd', request: state.request, instructions: event.instructions }
-        : { kind: 'transfer', request: state.request, instructions: event.instructions };
+        ? { kind: 'ussd', request: state.request, instructions: event.instructions, order: event.order }
+        : { kind: 'transfer', request: state.request, instructions: event.instructions, order: event.order };
     case 'failed':
       return state.kind === 'submitting'
         ? { kind: 'error', request: state.request, failure: event.failure }

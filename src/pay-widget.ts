@@ -4,13 +4,30 @@ import { DEFAULT_BANKS, type Bank } from './banks.js';
 import { postSession, type Initiate } from './client.js';
 import { emit } from './events.js';
 import { paymentReferenceOf, type FinalStatus, type PayFailure } from './flow.js';
-import { format, messagesFor, type Messages } from './messages/index.js';
+import { format, LocaleController, onDemandLocale, type Messages } from './messages/index.js';
+import { FormController } from './form-controller.js';
 import { PaymentController } from './payment-controller.js';
 import { styles } from './pay-widget.styles.js';
-import { FIELD_PATTERNS, isValidField, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
-import type { Instructions, SessionRequest, TransferInstructions, UssdInstructions } from './schemas.js';
+import { FIELD_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
+import type { Instructions, Order, SessionRequest, TransferInstructions, UssdInstructions } from './schemas.js';
 
-type Values = Record<CustomerField, string>;
+/** A result as the live region says it: `Title: value, value`, leaving out what is unknown. */
+const spoken = (title: string, ...values: string[]) => `${title}: ${values.filter(Boolean).join(', ')}`;
+
+/** A property as text, whatever a framework set it to (`5000`, `null`). */
+const text = (value: unknown): string => (value == null ? '' : String(value));
+
+/** A BCP 47 language tag such as `fr` or `fr-CI`; not `__proto__`, `constructor` or `toString`. */
+const LANGUAGE_TAG = /^[a-z]{2,3}(-[a-z\d]{2,8})*$/i;
+
+/** The `lang` of the nearest element around `node` that has one, looking out through shadow roots. */
+function pageLanguage(node: Element): string {
+  for (let element: Element | undefined = node; element; element = (element.getRootNode() as Partial<ShadowRoot>).host) {
+    const marked = element.closest('[lang]');
+    if (marked) return marked.getAttribute('lang')!;
+  }
+  return '';
+}
 
 /** Banks beyond this many get a search box above the list. */
 const SEARCHABLE_BANKS = 6;
@@ -62,69 +79,71 @@ export class PayWidget extends LitElement {
 
   @property({ attribute: 'session-url' }) sessionUrl = '';
   @property({ attribute: 'status-url' }) statusUrl = '';
-  @property() amount = '';
+  /** A string, or a number as frameworks pass it (`:amount="5000"`). */
+  @property() amount: string | number = '';
   @property() currency = 'NGN';
   @property() country = 'NG';
-  @property({ attribute: 'payment-types' }) paymentTypes = 'USSD TRANSFER';
+  /** Space-separated, or an array as frameworks pass it. */
+  @property({ attribute: 'payment-types' }) paymentTypes: string | readonly string[] = 'USSD TRANSFER';
   @property({ attribute: 'payment-type' }) paymentType = '';
   @property({ attribute: 'full-name' }) fullName = '';
   @property() email = '';
   @property({ attribute: 'mobile-number' }) mobileNumber = '';
   @property({ attribute: 'payment-reference' }) paymentReference = '';
-  @property() locale = 'en';
-  @property({ type: Number }) timeout = 30_000;
+  /** Unset: the page's language (the nearest `lang` around the element), else English. */
+  @property() locale = '';
+  @property({ type: Number }) timeout: number | string = 30_000;
   @property({ type: Boolean, reflect: true }) disabled = false;
 
   @property({ attribute: false }) banks: readonly Bank[] = DEFAULT_BANKS;
   @property({ attribute: false }) messages: Partial<Messages> = {};
   @property({ attribute: false }) initiate: Initiate | undefined;
 
-  @state() private values: Values = { fullName: '', email: '', mobileNumber: '', bankCode: '' };
-  @state() private touched = new Set<CustomerField>();
-  @state() private submitted = false;
-  @state() private serverErrors: Partial<Record<string, string>> = {};
   @state() private bankQuery = '';
   @state() private announcement = '';
 
-  private readonly payment = new PaymentController(this, () => ({
-    transport: this.transport(),
-    timeoutMs: this.timeout > 0 ? this.timeout : 30_000,
-    statusUrl: this.statusUrl || undefined,
-    describe: (failure) => failure.message ?? this.strings[`error-${failure.code}`],
-  }));
+  /** The language asked for, the strings of this update and the language they are in: built once per update in willUpdate. */
+  private wantedLocale = 'en';
+  /** The strings of the wanted locale: English at once, another language once its file has loaded. */
+  private readonly translation = new LocaleController(this, () => this.wantedLocale);
+  private strings: Messages = this.translation.messages;
+  private language = 'en';
+
+  private readonly form = new FormController(this, () => ({ messages: this.strings, fields: this.visibleFields() }));
+  private readonly payment = new PaymentController(this, () => {
+    const timeout = Number(this.timeout);
+    return {
+      transport: this.transport(),
+      timeoutMs: timeout > 0 ? timeout : 30_000,
+      statusUrl: this.statusUrl || undefined,
+      describe: (failure) => failure.message ?? this.strings[`error-${failure.code}`],
+    };
+  });
   private shownKind = this.payment.state.kind;
   private focusOnUpdate: 'heading' | 'invalid' | 'first' | undefined;
 
-  /** The payment types on offer, in the merchant's order, unknown names ignored. */
+  /** The payment types on offer (USSD first), unknown names ignored. */
   get offeredTypes(): PaymentType[] {
-    const offered = PAYMENT_TYPES.filter((type) => this.paymentTypes.toUpperCase().split(/\s+/).includes(type));
+    const list = this.paymentTypes;
+    const wanted = (typeof list === 'string' ? list.split(/\s+/) : [...(list ?? [])]).map((type) => text(type).toUpperCase());
+    const offered = PAYMENT_TYPES.filter((type) => wanted.includes(type));
     return offered.length ? offered : [...PAYMENT_TYPES];
   }
 
   /** The chosen payment type: `payment-type` when it is on offer, else the first offered. */
   get selectedType(): PaymentType {
     const offered = this.offeredTypes;
-    return offered.find((type) => type === this.paymentType.toUpperCase()) ?? offered[0]!;
-  }
-
-  private get strings(): Messages {
-    return { ...messagesFor(this.locale), ...this.messages };
+    return offered.find((type) => type === text(this.paymentType).toUpperCase()) ?? offered[0]!;
   }
 
   /** Submits the form: checks every field, then posts to `session-url` (or calls `initiate`). */
   submit(): void {
     if (this.disabled || this.payment.state.kind !== 'form') return;
-    this.submitted = true;
-    const invalid = this.visibleFields().find((field) => this.fieldError(field));
+    const invalid = this.form.submit();
     if (invalid) {
       void this.announce(this.strings.fixFields);
       this.focusOnUpdate = 'invalid';
-      emit(this, 'pay-error', {
-        paymentType: this.selectedType,
-        code: 'validation',
-        message: this.fieldError(invalid)!,
-        retryable: false,
-      });
+      emit(this, 'pay-error', { paymentType: this.selectedType, code: 'validation', message: invalid[1], retryable: false });
       return;
     }
     this.payment.submit(this.buildRequest());
@@ -132,26 +151,41 @@ export class PayWidget extends LitElement {
 
   /** Back to the form for a new payment; typed values stay, the next submit is a new attempt. */
   reset(): void {
-    this.submitted = false;
-    this.touched = new Set();
-    this.serverErrors = {};
+    this.form.reset();
     this.payment.reset(this.selectedType);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    const wanted = (this.wantedLocale = this.effectiveLocale());
+    const { lang, messages } = this.translation;
+    this.strings = { ...messages, ...this.messages };
+    // `fr-CI` keeps its region once French has arrived; until then the text is English and says so.
+    // A language we ship no file for is the page's own, written in its `messages`.
+    this.language = !onDemandLocale(wanted) || lang === onDemandLocale(wanted) ? wanted : lang;
     for (const field of ['fullName', 'email', 'mobileNumber'] as const) {
-      if (changed.has(field)) this.values = { ...this.values, [field]: this[field] };
+      if (changed.has(field)) this.form.prefill(field, text(this[field]));
     }
     const { state } = this.payment;
     if (state.kind !== this.shownKind) {
       this.shownKind = state.kind;
       this.announcement = this.describeState();
       this.focusOnUpdate = state.kind === 'submitting' ? undefined : state.kind === 'form' ? 'first' : 'heading';
-      if (state.kind === 'error') this.serverErrors = state.failure.fields ?? {};
-      if (state.kind === 'form' && this.visibleFields().some((field) => this.serverErrors[field])) {
-        this.focusOnUpdate = 'invalid';
-      }
+      if (state.kind === 'error') this.form.refused(state.failure.fields ?? {});
+      if (state.kind === 'form' && this.form.hasRefusals()) this.focusOnUpdate = 'invalid';
     }
+  }
+
+  /**
+   * The language the widget speaks: `locale` when it is a language tag, else the page's language
+   * around the element (through shadow roots), else English; and English when we have no strings
+   * in that language and the page gave none (`messages`). Tags only: `__proto__` and its kind are
+   * never looked up.
+   */
+  private effectiveLocale(): string {
+    const wanted = [text(this.locale), pageLanguage(this)].find((tag) => LANGUAGE_TAG.test(tag));
+    if (!wanted) return 'en';
+    const known = onDemandLocale(wanted) !== undefined || /^en\b/i.test(wanted);
+    return known || Object.keys(this.messages ?? {}).length ? wanted : 'en';
   }
 
   protected override firstUpdated(): void {
@@ -180,13 +214,13 @@ export class PayWidget extends LitElement {
         body = this.renderForm(state.kind === 'submitting');
         break;
       case 'ussd':
-        body = this.renderUssd(state.instructions, state.request);
+        body = this.renderUssd(state.instructions, state.request, state.order);
         break;
       case 'transfer':
-        body = this.renderTransfer(state.instructions, state.request);
+        body = this.renderTransfer(state.instructions, state.order);
         break;
       case 'complete':
-        body = this.renderComplete(state.status, state.message, state.instructions, state.request);
+        body = this.renderComplete(state.status, state.message, state.instructions, state.order);
         break;
       case 'error':
         body = this.renderError(state.failure);
@@ -194,15 +228,17 @@ export class PayWidget extends LitElement {
     }
     return html`
       <slot name="header"></slot>
-      ${body}
-      <p class="sr-only" role="status">${this.announcement}</p>
+      <div lang=${this.language}>
+        ${body}
+        <p class="sr-only" role="status">${this.announcement}</p>
+      </div>
       <slot name="footer"></slot>
     `;
   }
 
   private renderForm(busy: boolean): TemplateResult {
     const m = this.strings;
-    const amount = this.formattedAmount(this.amount, this.currency);
+    const amount = this.formattedAmount(text(this.amount), text(this.currency));
     const type = this.selectedType;
     const offered = this.offeredTypes;
     return html`
@@ -240,7 +276,7 @@ export class PayWidget extends LitElement {
   }
 
   private renderInput(field: CustomerField, type: string, autocomplete: string, inputmode: string): TemplateResult {
-    const error = this.shownError(field);
+    const error = this.form.shown[field];
     return html`<div part="field">
       <label part="label" for=${field}>${this.strings[field]}</label>
       <input
@@ -251,7 +287,7 @@ export class PayWidget extends LitElement {
         autocomplete=${autocomplete}
         inputmode=${inputmode}
         required
-        .value=${this.values[field]}
+        .value=${this.form.values[field]}
         aria-invalid=${error ? 'true' : 'false'}
         aria-describedby=${error ? `${field}-error` : nothing}
         @input=${this.onInput}
@@ -267,9 +303,9 @@ export class PayWidget extends LitElement {
 
   private renderBankPicker(): TemplateResult {
     const m = this.strings;
-    const error = this.shownError('bankCode');
+    const error = this.form.shown.bankCode;
     const query = this.bankQuery.trim().toLowerCase();
-    const selected = this.values.bankCode;
+    const selected = this.form.values.bankCode;
     const shown = this.banks.filter(
       (bank) => bank.code === selected || !query || bank.name.toLowerCase().includes(query) || bank.code.includes(query),
     );
@@ -305,7 +341,7 @@ export class PayWidget extends LitElement {
     </div>`;
   }
 
-  private renderUssd(instructions: UssdInstructions, request: SessionRequest): TemplateResult {
+  private renderUssd(instructions: UssdInstructions, request: SessionRequest, order: Order | undefined): TemplateResult {
     const m = this.strings;
     const code = instructions.ussdDialCode;
     const bankCode = request.paymentType === 'USSD' ? request.bankCode : undefined;
@@ -319,14 +355,14 @@ export class PayWidget extends LitElement {
       <a class="button primary" href="tel:${code.replaceAll('#', '%23')}">${m.dialNow}</a>
       ${this.renderDetails([
         [m.bankName, this.banks.find((bank) => bank.code === bankCode)?.name],
-        [m.amount, this.formattedAmount(request.amount, request.currency)],
+        [m.amount, this.charged(order)],
         [m.paymentReference, instructions.paymentReference],
       ])}
       ${this.renderWaiting()}
     </section>`;
   }
 
-  private renderTransfer(instructions: TransferInstructions, request: SessionRequest): TemplateResult {
+  private renderTransfer(instructions: TransferInstructions, order: Order | undefined): TemplateResult {
     const m = this.strings;
     return html`<section part="result">
       <h2 tabindex="-1">${m.transferTitle}</h2>
@@ -338,7 +374,7 @@ export class PayWidget extends LitElement {
       ${this.renderDetails([
         [m.bankName, instructions.bankName],
         [m.walletName, instructions.walletName],
-        [m.amount, this.formattedAmount(request.amount, request.currency)],
+        [m.amount, this.charged(order)],
         [m.paymentReference, instructions.paymentReference],
       ])}
       ${this.renderWaiting()}
@@ -370,7 +406,7 @@ export class PayWidget extends LitElement {
     status: FinalStatus,
     message: string | undefined,
     instructions: Instructions,
-    request: SessionRequest,
+    order: Order | undefined,
   ): TemplateResult {
     const m = this.strings;
     return html`<section part="result" class=${status}>
@@ -378,7 +414,7 @@ export class PayWidget extends LitElement {
       <p>${m[`${status}Text`]}</p>
       ${message ? html`<p class="muted">${message}</p>` : nothing}
       ${this.renderDetails([
-        [m.amount, this.formattedAmount(request.amount, request.currency)],
+        [m.amount, this.charged(order)],
         [m.paymentReference, instructions.paymentReference],
       ])}
       <button type="button" @click=${this.reset}>${m.startOver}</button>
@@ -417,23 +453,15 @@ export class PayWidget extends LitElement {
 
   private onInput(event: Event): void {
     const { name, value } = event.target as HTMLInputElement | HTMLSelectElement;
-    const field = name as CustomerField;
-    this.values = { ...this.values, [field]: value };
-    if (this.serverErrors[field]) this.serverErrors = { ...this.serverErrors, [field]: undefined };
-    // A <select> has no typing phase: the choice itself is the customer leaving the field.
-    if (event.target instanceof HTMLSelectElement) this.markTouched(field);
+    this.form.input(name as CustomerField, value, event.target instanceof HTMLSelectElement);
   }
 
   private onBlur(event: FocusEvent): void {
-    this.markTouched((event.target as HTMLInputElement).name as CustomerField);
+    this.form.leave((event.target as HTMLInputElement).name as CustomerField);
   }
 
   private onBankSearch(event: Event): void {
     this.bankQuery = (event.target as HTMLInputElement).value;
-  }
-
-  private markTouched(field: CustomerField): void {
-    if (!this.touched.has(field)) this.touched = new Set(this.touched).add(field);
   }
 
   private async copy(field: string, value: string): Promise<void> {
@@ -460,24 +488,12 @@ export class PayWidget extends LitElement {
     return this.selectedType === 'USSD' ? [...fields, 'bankCode'] : fields;
   }
 
-  private fieldError(field: CustomerField): string | undefined {
-    const value = this.values[field];
-    if (!value.trim()) return this.strings[`${field}Required`];
-    if (!isValidField(field, value)) return this.strings[`${field}Invalid`];
-    return this.serverErrors[field];
-  }
-
-  /** Errors show once the customer has left the field, or tried to submit. */
-  private shownError(field: CustomerField): string | undefined {
-    return this.submitted || this.touched.has(field) || this.serverErrors[field] ? this.fieldError(field) : undefined;
-  }
-
   /** The session-endpoint contract's body: normalized customer fields, and the merchant's hints that are well formed. */
   private buildRequest(): SessionRequest {
     const request: Record<string, string> = { paymentType: this.selectedType };
-    for (const field of this.visibleFields()) request[field] = normalizeField(field, this.values[field]);
+    for (const field of this.visibleFields()) request[field] = normalizeField(field, this.form.values[field]);
     for (const hint of ['amount', 'currency', 'country', 'paymentReference'] as const) {
-      const value = normalizeField(hint, this[hint]);
+      const value = normalizeField(hint, text(this[hint]));
       if (FIELD_PATTERNS[hint].test(value)) request[hint] = value;
     }
     return request as SessionRequest;
@@ -489,12 +505,17 @@ export class PayWidget extends LitElement {
     return url ? (request, options) => postSession(url, request, options) : undefined;
   }
 
+  /** What the server charges, formatted; '' when its answer did not say (never the page's guess). */
+  private charged(order: Order | undefined): string {
+    return order ? this.formattedAmount(order.amount, order.currency) : '';
+  }
+
   /** The amount for its currency and the locale, or '' when there is no amount to show. */
-  private formattedAmount(amount: string | undefined, currency = this.currency): string {
+  private formattedAmount(amount: string, currency: string): string {
     const value = Number(amount);
     if (!amount || !Number.isFinite(value)) return '';
     // `fr` + `CI` → `fr-CI`; a locale that names its own region (`en-GB`) is used as written.
-    const tag = this.locale.includes('-') ? this.locale : `${this.locale}-${this.country}`;
+    const tag = this.language.includes('-') ? this.language : `${this.language}-${text(this.country)}`;
     try {
       return new Intl.NumberFormat(tag, { style: 'currency', currency }).format(value);
     } catch {
@@ -512,9 +533,11 @@ export class PayWidget extends LitElement {
       case 'submitting':
         return m.submitting;
       case 'ussd':
-        return `${m.ussdTitle}: ${state.instructions.ussdDialCode}`;
-      case 'transfer':
-        return `${m.transferTitle}: ${state.instructions.accountNumber}, ${state.instructions.bankName}`;
+        return spoken(m.ussdTitle, state.instructions.ussdDialCode, this.charged(state.order));
+      case 'transfer': {
+        const { accountNumber, bankName } = state.instructions;
+        return spoken(m.transferTitle, accountNumber, bankName, this.charged(state.order));
+      }
       case 'complete':
         return m[`${state.status}Title`];
       case 'error':

@@ -5,9 +5,9 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { fetchStatus, initiatePayment, newIdempotencyKey, PayFailureError, type Initiate } from './client.js';
-import { emit } from './events.js';
+import { emit, type PayAmount } from './events.js';
 import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure } from './flow.js';
-import type { Instructions, PaymentType, SessionRequest } from './schemas.js';
+import type { Instructions, Order, PaymentType, SessionRequest } from './schemas.js';
 
 export type PaymentHost = ReactiveControllerHost & HTMLElement;
 
@@ -30,6 +30,11 @@ export function nextPollDelay(elapsedMs: number): number | undefined {
 
 /** A status look-up that hangs is abandoned after this long, so one slow answer cannot stall the schedule. */
 const STATUS_TIMEOUT_MS = 15_000;
+
+/** The amount and currency an event reports: the server's, or none. */
+function chargeOf(order: Order | undefined): PayAmount {
+  return order ? { amount: order.amount, currency: order.currency } : {};
+}
 
 export class PaymentController implements ReactiveController {
   state: FlowState = initialState;
@@ -55,7 +60,7 @@ export class PaymentController implements ReactiveController {
   hostConnected(): void {
     if (this.state.kind === 'submitting' && !this.inFlight) void this.run(this.state.request);
     if ((this.state.kind === 'ussd' || this.state.kind === 'transfer') && !this.poll) {
-      this.startPolling(this.state.instructions);
+      this.startPolling(this.state.instructions, this.state.order);
     }
   }
 
@@ -115,12 +120,12 @@ export class PaymentController implements ReactiveController {
     let event: FlowEvent;
     try {
       if (!transport) throw new PayFailureError({ code: 'config', message: undefined, retryable: false });
-      const instructions = await initiatePayment(transport, request, {
+      const initiated = await initiatePayment(transport, request, {
         idempotencyKey: this.attempt!.key,
         signal: controller.signal,
         timeoutMs,
       });
-      event = { type: 'initiated', instructions };
+      event = { type: 'initiated', ...initiated };
     } catch (error) {
       const failure: PayFailure =
         error instanceof PayFailureError ? error.failure : { code: 'network', message: undefined, retryable: true };
@@ -133,8 +138,8 @@ export class PaymentController implements ReactiveController {
 
     if (event.type === 'initiated') {
       // Polling starts first, so that a listener calling reset() stops it.
-      this.startPolling(event.instructions);
-      emit(this.host, 'pay-initiated', { ...event.instructions });
+      this.startPolling(event.instructions, event.order);
+      emit(this.host, 'pay-initiated', { ...event.instructions, ...chargeOf(event.order) });
     } else if (event.type === 'failed') {
       const { failure } = event;
       // A final answer (a decline, a refusal) ends the attempt: trying again is a new payment.
@@ -148,7 +153,7 @@ export class PaymentController implements ReactiveController {
     }
   }
 
-  private startPolling({ paymentType, paymentReference }: Instructions): void {
+  private startPolling({ paymentType, paymentReference }: Instructions, order: Order | undefined): void {
     const { statusUrl } = this.config();
     if (!statusUrl) return;
     const started = Date.now();
@@ -164,12 +169,13 @@ export class PaymentController implements ReactiveController {
     const check = async () => {
       try {
         const lookup = { signal: controller.signal, timeoutMs: STATUS_TIMEOUT_MS };
-        const { status, message } = await fetchStatus(statusUrl, paymentReference, lookup);
+        const query = { paymentReference, statusToken: order?.statusToken };
+        const { status, message } = await fetchStatus(statusUrl, query, lookup);
         if (controller.signal.aborted) return;
         if (status !== 'PENDING') {
           this.stopPolling();
           if (this.apply({ type: 'completed', status, message })) {
-            emit(this.host, 'pay-complete', { paymentType, paymentReference, status, message });
+            emit(this.host, 'pay-complete', { paymentType, paymentReference, ...chargeOf(order), status, message });
           }
           return;
         }

@@ -76,6 +76,16 @@ export const PAYMENTS_PATTERNS = {
   },
 };
 
+/**
+ * The session endpoint's `order` (DESIGN.md, "The session-endpoint contract"): what the server
+ * charges. `statusToken` is optional and opaque; it only needs to be a string.
+ */
+export const ORDER_PATTERNS = {
+  paymentReference: PAYMENT_REFERENCE,
+  amount: HINT_PATTERNS.amount,
+  currency: HINT_PATTERNS.currency,
+};
+
 /** Whether `value` is an object whose listed properties are strings matching their patterns. */
 export function matchesPatterns(value: unknown, patterns: Record<string, RegExp>): boolean {
   if (typeof value !== 'object' || value === null) return false;

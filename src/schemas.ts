@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import {
   FIELD_PATTERNS,
   HINT_PATTERNS,
+  ORDER_PATTERNS,
   normalizeField,
   PAYMENT_STATUSES,
   PAYMENT_TYPES,
@@ -134,6 +135,13 @@ export const paymentsSchemaByType = {
   USSD: ussdPaymentsSchema,
   TRANSFER: transferPaymentsSchema,
 } as const;
+
+/** Our one member beside the envelope in the session endpoint's success body: what the server charges. */
+export const orderSchema = z.object({
+  ...stringsMatching(ORDER_PATTERNS).shape,
+  statusToken: z.optional(z.string().check(z.minLength(1))),
+});
+export type Order = z.infer<typeof orderSchema>;
 
 // ─── Failures (DESIGN.md: `{ status: "ERROR", error: { code, message, fields? } }`) ─────────────
 

@@ -119,16 +119,28 @@ export const TRANSFER_PAYMENTS = {
   accountNumber: '9900112233',
 };
 
-export function ussdEnvelope(payments: Record<string, unknown> = USSD_PAYMENTS) {
-  return { status: 'SUCCESS', data: { code: null, message: null, payments: { ...payments } } };
+/** What the server charges for a payment: the session body's `order` (DESIGN.md). */
+export type Order = { paymentReference: string; amount: string; currency: string; statusToken?: string };
+
+/** The server's order for these payments: ₦7,250, which the page's `amount="5000"` never says. */
+export function orderFor(payments: { paymentReference?: unknown }, extra: Partial<Order> = {}): Order {
+  return { paymentReference: String(payments.paymentReference), amount: '7250', currency: 'NGN', statusToken: 'st.signed-token', ...extra };
 }
 
-export function transferEnvelope(payments: Record<string, unknown> = TRANSFER_PAYMENTS) {
+/** A session success body: the spec's envelope plus the server's `order` (`null` for an endpoint that sends none). */
+export function ussdEnvelope(payments: Record<string, unknown> = USSD_PAYMENTS, order: unknown = orderFor(payments)) {
+  return { status: 'SUCCESS', data: { code: null, message: null, payments: { ...payments } }, ...withOrder(order) };
+}
+
+export function transferEnvelope(payments: Record<string, unknown> = TRANSFER_PAYMENTS, order: unknown = orderFor(payments)) {
   return {
     status: 'SUCCESS',
     data: { code: '00', message: 'Account opened for this payment', payments: { ...payments } },
+    ...withOrder(order),
   };
 }
+
+const withOrder = (order: unknown) => (order === null ? {} : { order });
 
 /** The contract's failure body: `{ status: "ERROR", error: { code, message, fields? } }`. */
 export function errorBody(code: string, message: string, fields?: Record<string, string>) {

@@ -85,7 +85,7 @@ describe('<pay-widget>', () => {
       expect(part(el, 'status')).to.not.equal(null);
       await expectAccessible(el);
       expect(root(el).querySelector('[role="status"]')!.textContent).to.equal(
-        `Dial this code to pay: ${USSD_PAYMENTS.ussdDailCode}`,
+        `Dial this code to pay: ${USSD_PAYMENTS.ussdDailCode}, ₦7,250.00`,
       );
     });
 
@@ -97,7 +97,7 @@ describe('<pay-widget>', () => {
       expect(part(el, 'account-number')).to.not.equal(null);
       await expectAccessible(el);
       expect(root(el).querySelector('[role="status"]')!.textContent).to.equal(
-        `Transfer to this account: ${TRANSFER_PAYMENTS.accountNumber}, ${TRANSFER_PAYMENTS.bankName}`,
+        `Transfer to this account: ${TRANSFER_PAYMENTS.accountNumber}, ${TRANSFER_PAYMENTS.bankName}, ₦7,250.00`,
       );
     });
 

@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import type { CustomerField } from '../../src/schemas.js';
 import {
   bankSearch,
@@ -209,6 +209,8 @@ describe('<pay-widget>', () => {
     it('speaks French with locale="fr", in labels, errors and results', async () => {
       stubFetch(route({ session: () => json(ussdEnvelope()) }));
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000', locale: 'fr' });
+      // French loads on demand; the widget re-renders in it once it has arrived.
+      await waitUntil(() => root(el).querySelector('[lang="fr"]'), 'the French strings arrive');
       expect(root(el).querySelector('legend')!.textContent).to.equal('Comment souhaitez-vous payer\u202f?');
       expect(control(el, 'fullName').labels![0]!.textContent).to.equal('Nom complet');
       expect(part(el, 'submit')!.textContent!.trim()).to.match(/^Payer 5\s000,00/);
@@ -227,6 +229,26 @@ describe('<pay-widget>', () => {
       expect(control(el, 'fullName').labels![0]!.textContent).to.equal('Name on your bank account');
       expect(part(el, 'submit')!.textContent!.trim()).to.match(/^Send .*5,000\.00 now$/);
       expect(control(el, 'email').labels![0]!.textContent, 'other strings unchanged').to.equal('Email address');
+    });
+  });
+
+  describe('prefilled fields', () => {
+    it('follow the page while the customer has not typed in them, and keep what the customer typed', async () => {
+      const calls = stubFetch(route({ session: () => json(transferEnvelope()) }));
+      const el = await widget({ 'session-url': SESSION_URL, 'full-name': 'Chidi Okeke', email: 'chidi@example.com' });
+      await typeInto(el, 'email', 'ada@example.com');
+
+      el.fullName = 'Ada Obi';
+      el.email = 'someone.else@example.com';
+      el.mobileNumber = '08012345678';
+      await el.updateComplete;
+      expect(control(el, 'fullName').value, 'untouched: follows the page').to.equal('Ada Obi');
+      expect(control(el, 'email').value, 'typed: stays').to.equal('ada@example.com');
+      expect(control(el, 'mobileNumber').value).to.equal('08012345678');
+
+      await chooseType(el, 'TRANSFER');
+      await submitUntil(el, 'pay-initiated');
+      expect(JSON.parse(calls[0]!.body!)).to.include({ fullName: 'Ada Obi', email: 'ada@example.com', mobileNumber: '08012345678' });
     });
   });
 
@@ -298,14 +320,32 @@ describe('<pay-widget>', () => {
       });
     }
 
-    it('shows "Choose your bank" when the bank list is left without a choice', async () => {
+    it('shows "Choose your bank" once a chosen bank is taken back, not on the blur of the untouched list', async () => {
       const el = await widget();
-      expectNoFieldError(el, 'bankCode');
       control(el, 'bankCode').dispatchEvent(new FocusEvent('blur'));
       await el.updateComplete;
-      expectFieldError(el, 'bankCode', 'Choose your bank');
+      expectNoFieldError(el, 'bankCode');
       await chooseBank(el, '044');
       expectNoFieldError(el, 'bankCode');
+      await chooseBank(el, '');
+      expectFieldError(el, 'bankCode', 'Choose your bank');
+    });
+
+    it('never shows an error on the blur of an empty field nobody typed in (tabbing through the form)', async () => {
+      const el = await widget();
+      for (const field of ['fullName', 'email', 'mobileNumber'] as const) {
+        control(el, field).focus();
+        control(el, field).dispatchEvent(new FocusEvent('blur'));
+      }
+      await el.updateComplete;
+      for (const field of ['fullName', 'email', 'mobileNumber', 'bankCode'] as const) expectNoFieldError(el, field);
+    });
+
+    it('shows the error of a prefilled value at once, before anyone touches it', async () => {
+      const el = await widget({ 'session-url': SESSION_URL, 'full-name': 'A', email: 'ada@example.com' });
+      expectFieldError(el, 'fullName', 'Enter your full name, 2 to 100 characters');
+      expectNoFieldError(el, 'email');
+      expectNoFieldError(el, 'mobileNumber');
     });
 
     it('shows "Choose your bank from the list" for a bank code that is not a short digit string', async () => {

@@ -118,7 +118,7 @@ describe('<pay-widget>', () => {
     expect(control(el, 'fullName').value, 'typed values stay').to.equal('Ada Obi');
   });
 
-  it('shows the amount that was sent, even when the page changes the amount afterwards', async () => {
+  it("shows the server's amount, even when the page changes the amount afterwards", async () => {
     stubFetch(route({ session: () => json(transferEnvelope()) }));
     const el = await widget({ 'session-url': SESSION_URL, amount: '5000' });
     await fillTransfer(el);
@@ -126,8 +126,9 @@ describe('<pay-widget>', () => {
 
     el.amount = '9999';
     await el.updateComplete;
-    expect(text(el)).to.contain('5,000');
+    expect(text(el)).to.contain('7,250');
     expect(text(el)).not.to.contain('9,999');
+    expect(text(el)).not.to.contain('5,000');
   });
 
   it('does not pull focus away from the page when the page calls reset()', async () => {

@@ -95,6 +95,8 @@ describe('<pay-widget>', () => {
         ussdDialCode: USSD_PAYMENTS.ussdDailCode,
         linkingReference: USSD_PAYMENTS.linkingReference,
         providerReference: USSD_PAYMENTS.providerreference,
+        amount: '7250',
+        currency: 'NGN',
       });
     });
 
@@ -112,7 +114,8 @@ describe('<pay-widget>', () => {
       expect(dial.textContent!.trim()).to.equal('Dial the code');
       const details = root(el).querySelector('dl')!.textContent!;
       expect(details).to.contain('Guaranty Trust Bank');
-      expect(details).to.contain('5,000');
+      expect(details, "the server's amount, not the page's").to.contain('7,250.00');
+      expect(text(el)).not.to.contain('5,000');
       expect(details).to.contain(USSD_PAYMENTS.paymentReference);
       expect(part(el, 'account-number')).to.equal(null);
       expect(part(el, 'status'), 'no status-url, no waiting line').to.equal(null);
@@ -207,6 +210,8 @@ describe('<pay-widget>', () => {
         bankName: TRANSFER_PAYMENTS.bankName,
         walletName: TRANSFER_PAYMENTS.walletName,
         wallet: TRANSFER_PAYMENTS.wallet,
+        amount: '7250',
+        currency: 'NGN',
       });
     });
 
@@ -217,7 +222,8 @@ describe('<pay-widget>', () => {
       const details = root(el).querySelector('dl')!.textContent!;
       expect(details).to.contain(TRANSFER_PAYMENTS.bankName);
       expect(details).to.contain(TRANSFER_PAYMENTS.walletName);
-      expect(details).to.contain('5,000');
+      expect(text(el), "the server's amount, not the page's").to.contain('7,250.00');
+      expect(text(el)).not.to.contain('5,000');
       expect(details).to.contain(TRANSFER_PAYMENTS.paymentReference);
       expect(part(el, 'dial-code')).to.equal(null);
       expect(root(el).querySelector('a[href^="tel:"]')).to.equal(null);
@@ -312,6 +318,8 @@ describe('<pay-widget>', () => {
       expect(detail).to.deep.equal({
         paymentType: 'USSD',
         paymentReference: USSD_PAYMENTS.paymentReference,
+        amount: '7250',
+        currency: 'NGN',
         status: 'SUCCESS',
         message: 'Paid from GTBank',
       });
@@ -320,6 +328,7 @@ describe('<pay-widget>', () => {
       for (const call of polled) {
         expect(call.method).to.equal('GET');
         expect(call.url.searchParams.get('paymentReference')).to.equal(USSD_PAYMENTS.paymentReference);
+        expect(call.url.searchParams.get('statusToken'), "the order's token").to.equal('st.signed-token');
       }
 
       await el.updateComplete;
@@ -345,6 +354,8 @@ describe('<pay-widget>', () => {
       expect(detail).to.deep.equal({
         paymentType: 'TRANSFER',
         paymentReference: TRANSFER_PAYMENTS.paymentReference,
+        amount: '7250',
+        currency: 'NGN',
         status: 'FAILED',
         message: 'The transfer was reversed',
       });

@@ -51,13 +51,23 @@ describe('fetchStatus', () => {
   it('GETs status-url with the payment reference, resolved against the page', async () => {
     answer(() => Response.json({ status: 'SUCCESS', message: 'Paid', extra: true }));
     const lookup = { signal: new AbortController().signal, timeoutMs: 1_000 };
-    assert.deepEqual(await fetchStatus('../pay/status?shop=1', 'ORD 1/2', lookup), { status: 'SUCCESS', message: 'Paid' });
+    assert.deepEqual(await fetchStatus('../pay/status?shop=1', { paymentReference: 'ORD 1/2' }, lookup), { status: 'SUCCESS', message: 'Paid' });
     assert.equal(requested.length, 1);
     const url = new URL(requested[0]!.url);
     assert.equal(url.origin + url.pathname, 'https://shop.example/pay/status');
     assert.equal(url.searchParams.get('shop'), '1');
     assert.equal(url.searchParams.get('paymentReference'), 'ORD 1/2');
+    assert.equal(url.searchParams.has('statusToken'), false, 'no token, no parameter');
     assert.equal(requested[0]!.init.method ?? 'GET', 'GET');
+  });
+
+  it("sends the order's status token beside the reference, encoded", async () => {
+    answer(() => Response.json({ status: 'PENDING' }));
+    const lookup = { signal: new AbortController().signal, timeoutMs: 1_000 };
+    await fetchStatus('/pay/status', { paymentReference: 'ORD-1', statusToken: 'v1.abc+/=&x' }, lookup);
+    const url = new URL(requested[0]!.url);
+    assert.equal(url.searchParams.get('paymentReference'), 'ORD-1');
+    assert.equal(url.searchParams.get('statusToken'), 'v1.abc+/=&x');
   });
 
   it("cancels the look-up when the caller aborts (a reset, the element leaving the page)", async () => {
@@ -65,7 +75,7 @@ describe('fetchStatus', () => {
       new Promise<Response>((_, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
     globalThis.fetch = hanging as typeof fetch;
     const caller = new AbortController();
-    const lookup = fetchStatus('/pay/status', 'ORD-1', { signal: caller.signal, timeoutMs: 60_000 });
+    const lookup = fetchStatus('/pay/status', { paymentReference: 'ORD-1' }, { signal: caller.signal, timeoutMs: 60_000 });
     caller.abort();
     await assert.rejects(lookup);
   });
@@ -74,19 +84,19 @@ describe('fetchStatus', () => {
     globalThis.fetch = ((_input: unknown, init: RequestInit = {}) =>
       new Promise((_, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)))) as typeof fetch;
     const started = Date.now();
-    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', { signal: new AbortController().signal, timeoutMs: 50 }));
+    await assert.rejects(fetchStatus('/pay/status', { paymentReference: 'ORD-1' }, { signal: new AbortController().signal, timeoutMs: 50 }));
     assert.ok(Date.now() - started < 1_000);
   });
 
   it('throws on an HTTP error, so the poller asks again', async () => {
     answer(() => new Response('busy', { status: 503 }));
-    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', { signal: new AbortController().signal, timeoutMs: 1_000 }));
+    await assert.rejects(fetchStatus('/pay/status', { paymentReference: 'ORD-1' }, { signal: new AbortController().signal, timeoutMs: 1_000 }));
   });
 
   it('throws on an answer that is not a status', async () => {
     answer(() => Response.json({ status: 'DONE' }));
-    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', { signal: new AbortController().signal, timeoutMs: 1_000 }));
+    await assert.rejects(fetchStatus('/pay/status', { paymentReference: 'ORD-1' }, { signal: new AbortController().signal, timeoutMs: 1_000 }));
     answer(() => new Response('<html></html>'));
-    await assert.rejects(fetchStatus('/pay/status', 'ORD-1', { signal: new AbortController().signal, timeoutMs: 1_000 }));
+    await assert.rejects(fetchStatus('/pay/status', { paymentReference: 'ORD-1' }, { signal: new AbortController().signal, timeoutMs: 1_000 }));
   });
 });

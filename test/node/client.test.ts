@@ -194,12 +194,58 @@ describe('client', () => {
         return ussdEnvelope;
       });
       assert.deepEqual(seen, [ussdRequest, 'key-1', true]);
-      assert.deepEqual(instructions, {
+      assert.deepEqual(instructions.order, undefined, 'an endpoint that sends no order: no amount to show');
+      assert.deepEqual(instructions.instructions, {
         paymentType: 'USSD',
         paymentReference: 'ORD-1001',
         ussdDialCode: '*737*000*4412#',
         linkingReference: 'LNK-1',
         providerReference: 'PRV-1',
+      });
+    });
+
+    describe("the server's order", () => {
+      const order = { paymentReference: 'ORD-1001', amount: '7250', currency: 'NGN', statusToken: 'st.abc' };
+      const withOrder = (value: unknown) => async () => ({ ...ussdEnvelope, order: value });
+
+      it('reads what the server charges, with its status token, ignoring extra members', async () => {
+        const result = await run(withOrder({ ...order, note: 'ignored' }));
+        assert.deepEqual(result.order, order);
+        assert.equal(result.instructions.paymentReference, 'ORD-1001');
+      });
+
+      it('keeps an order without a status token, and upper-cases the currency', async () => {
+        const { statusToken: _, ...untokened } = order;
+        assert.deepEqual((await run(withOrder({ ...untokened, currency: 'ngn' }))).order, untokened);
+        assert.deepEqual((await run(withOrder({ ...untokened, statusToken: '' }))).order, untokened, 'an empty token is no token');
+      });
+
+      const malformed: [string, unknown][] = [
+        ['null', null],
+        ['a string', '7250 NGN'],
+        ['an array', [order]],
+        ['a number amount', { ...order, amount: 7250 }],
+        ['an amount with three decimals', { ...order, amount: '72.505' }],
+        ['a zero amount', { ...order, amount: '0' }],
+        ['a negative amount', { ...order, amount: '-7250' }],
+        ['a currency that is not a code', { ...order, currency: 'Naira' }],
+        ['no currency', { paymentReference: order.paymentReference, amount: order.amount }],
+        ['no reference', { amount: order.amount, currency: order.currency }],
+      ];
+      for (const [title, value] of malformed) {
+        it(`treats ${title} as no order: no amount rather than a guess`, async () => {
+          const result = await run(withOrder(value));
+          assert.equal(result.order, undefined);
+          assert.equal(result.instructions.paymentReference, 'ORD-1001', 'the instructions still stand');
+        });
+      }
+
+      it('fails an order for another payment than the instructions as invalid-response, not retryable', async () => {
+        assert.deepEqual(await failure(run(withOrder({ ...order, paymentReference: 'ORD-9999' }))), {
+          code: 'invalid-response',
+          message: undefined,
+          retryable: false,
+        });
       });
     });
 
@@ -280,7 +326,7 @@ describe('client', () => {
 
     it('works through postSession end to end', async () => {
       const calls = stubFetch(() => jsonResponse(ussdEnvelope, 200));
-      const instructions = await run((request, opts) => postSession(URL_, request, opts));
+      const { instructions } = await run((request, opts) => postSession(URL_, request, opts));
       assert.equal(instructions.paymentReference, 'ORD-1001');
       assert.equal(new Headers(calls[0]!.init.headers).get('idempotency-key'), 'key-1');
     });

@@ -11,7 +11,7 @@ import {
   type FlowState,
   type PayFailure,
 } from '../../src/flow.js';
-import type { SessionRequest, TransferInstructions, UssdInstructions } from '../../src/schemas.js';
+import type { Order, SessionRequest, TransferInstructions, UssdInstructions } from '../../src/schemas.js';
 
 const request: SessionRequest = {
   paymentType: 'USSD',
@@ -35,21 +35,23 @@ const transfer: TransferInstructions = {
   walletName: 'Acme / Ada',
   wallet: 'WAL-1',
 };
+/** What the server charges: the page asked for 5000 at most as a hint. */
+const order: Order = { paymentReference: 'ORD-1', amount: '7250', currency: 'NGN', statusToken: 'st.1' };
 const retryable: PayFailure = { code: 'network', message: undefined, retryable: true };
 const final: PayFailure = { code: 'gateway', message: 'Limit exceeded', retryable: false };
 
 const states: Record<FlowState['kind'], FlowState> = {
   form: initialState,
   submitting: { kind: 'submitting', request },
-  ussd: { kind: 'ussd', request, instructions: ussd },
-  transfer: { kind: 'transfer', request, instructions: transfer },
-  complete: { kind: 'complete', request, instructions: ussd, status: 'SUCCESS', message: undefined },
+  ussd: { kind: 'ussd', request, instructions: ussd, order },
+  transfer: { kind: 'transfer', request, instructions: transfer, order: undefined },
+  complete: { kind: 'complete', request, instructions: ussd, order, status: 'SUCCESS', message: undefined },
   error: { kind: 'error', request, failure: retryable },
 };
 
 const events: Record<FlowEvent['type'], FlowEvent> = {
   submit: { type: 'submit', request },
-  initiated: { type: 'initiated', instructions: ussd },
+  initiated: { type: 'initiated', instructions: ussd, order },
   failed: { type: 'failed', failure: retryable },
   retry: { type: 'retry' },
   edit: { type: 'edit' },
@@ -77,19 +79,21 @@ describe('flow', () => {
     assert.deepEqual(transition(states.form, events.submit), { kind: 'submitting', request });
   });
 
-  it('goes submitting → ussd on a USSD initiation, keeping the request it was sent with', () => {
-    assert.deepEqual(transition(states.submitting, { type: 'initiated', instructions: ussd }), {
+  it("goes submitting → ussd on a USSD initiation, keeping the request it was sent with and the server's order", () => {
+    assert.deepEqual(transition(states.submitting, { type: 'initiated', instructions: ussd, order }), {
       kind: 'ussd',
       request,
       instructions: ussd,
+      order,
     });
   });
 
   it('goes submitting → transfer on a TRANSFER initiation, keeping the request it was sent with', () => {
-    assert.deepEqual(transition(states.submitting, { type: 'initiated', instructions: transfer }), {
+    assert.deepEqual(transition(states.submitting, { type: 'initiated', instructions: transfer, order: undefined }), {
       kind: 'transfer',
       request,
       instructions: transfer,
+      order: undefined,
     });
   });
 
@@ -117,12 +121,13 @@ describe('flow', () => {
 
   for (const kind of ['ussd', 'transfer'] as const) {
     for (const status of ['SUCCESS', 'FAILED'] as const) {
-      it(`goes ${kind} → complete on ${status}, keeping the request, the instructions and the message`, () => {
+      it(`goes ${kind} → complete on ${status}, keeping the request, the instructions, the order and the message`, () => {
         const state = states[kind] as Extract<FlowState, { kind: 'ussd' | 'transfer' }>;
         assert.deepEqual(transition(state, { type: 'completed', status, message: 'From the bank' }), {
           kind: 'complete',
           request,
           instructions: state.instructions,
+          order: state.order,
           status,
           message: 'From the bank',
         });

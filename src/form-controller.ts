@@ -1,0 +1,108 @@
+/**
+ * The form's state, for an element that only renders it: what the customer typed, which fields they
+ * typed in (dirty) or left (touched), which the page prefilled, the server's field messages, and the
+ * errors to show. An error shows as Lion shows it: once the field is touched and dirty, or was
+ * prefilled, or after a submit; never on the blur of a field nobody typed in.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { Messages } from './messages/index.js';
+import { isValidField, type CustomerField } from './rules.js';
+
+export type Values = Record<CustomerField, string>;
+
+export type FormConfig = {
+  /** The strings of the current update. */
+  messages: Messages;
+  /** The fields on the form now, in form order (no bank list for a transfer). */
+  fields: readonly CustomerField[];
+};
+
+export class FormController implements ReactiveController {
+  values: Values = { fullName: '', email: '', mobileNumber: '', bankCode: '' };
+  /** The error each field shows, computed once per update. */
+  shown: Partial<Values> = {};
+
+  private readonly touched = new Set<CustomerField>();
+  private readonly dirty = new Set<CustomerField>();
+  private readonly prefilled = new Set<CustomerField>();
+  private submitted = false;
+  private serverErrors: Partial<Record<string, string>> = {};
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly config: () => FormConfig,
+  ) {
+    host.addController(this);
+  }
+
+  hostUpdate(): void {
+    const errors = this.errors();
+    this.shown = {};
+    for (const [field, error] of Object.entries(errors) as [CustomerField, string][]) {
+      const lionWouldShow = this.submitted || this.prefilled.has(field) || (this.touched.has(field) && this.dirty.has(field));
+      if (lionWouldShow || this.serverErrors[field]) this.shown[field] = error;
+    }
+  }
+
+  /** The page set a field: it follows unless the customer has typed in it. */
+  prefill(field: CustomerField, value: string): void {
+    if (this.dirty.has(field)) return;
+    this.values = { ...this.values, [field]: value };
+    if (value) this.prefilled.add(field);
+    else this.prefilled.delete(field);
+  }
+
+  /** The customer typed or chose; a `<select>` has no typing phase, so a choice also leaves the field. */
+  input(field: CustomerField, value: string, leaving: boolean): void {
+    this.values = { ...this.values, [field]: value };
+    this.dirty.add(field);
+    if (leaving) this.touched.add(field);
+    delete this.serverErrors[field];
+    this.host.requestUpdate();
+  }
+
+  leave(field: CustomerField): void {
+    this.touched.add(field);
+    this.host.requestUpdate();
+  }
+
+  /** A submit: every error shows from now on. Returns the first field in error and its message. */
+  submit(): [CustomerField, string] | undefined {
+    this.submitted = true;
+    this.host.requestUpdate();
+    return Object.entries(this.errors())[0] as [CustomerField, string] | undefined;
+  }
+
+  /** The session endpoint's messages for fields it refused, shown until the customer changes them. */
+  refused(fields: Partial<Record<string, string>>): void {
+    this.serverErrors = { ...fields };
+  }
+
+  hasRefusals(): boolean {
+    return this.config().fields.some((field) => this.serverErrors[field]);
+  }
+
+  /** A new payment: nothing shows until the customer leaves a field again; what was typed stays. */
+  reset(): void {
+    this.submitted = false;
+    this.touched.clear();
+    this.serverErrors = {};
+    this.host.requestUpdate();
+  }
+
+  /** Each visible field's error, in form order, whether or not it is shown yet. */
+  private errors(): Partial<Values> {
+    const { messages, fields } = this.config();
+    const errors: Partial<Values> = {};
+    for (const field of fields) {
+      const value = this.values[field];
+      const error = !value.trim()
+        ? messages[`${field}Required`]
+        : isValidField(field, value)
+          ? this.serverErrors[field]
+          : messages[`${field}Invalid`];
+      if (error) errors[field] = error;
+    }
+    return errors;
+  }
+}
