@@ -153,7 +153,10 @@ async function payByUssd(page: Page): Promise<void> {
   await page.select('pierce/#bankCode', '058');
   await page.click('pierce/button[part~="submit"]');
 
-  const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]');
+  const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]').catch(async (error: Error) => {
+    const shown = await page.$eval('pay-widget', (widget) => widget.shadowRoot?.textContent?.replace(/\s+/g, ' '));
+    throw new Error(`${error.message}; the widget shows: ${shown}`);
+  });
   assert.equal((await dialCode!.evaluate((element) => element.textContent ?? '')).trim(), '*737*000*4412#');
   await page.waitForFunction(() => document.querySelector('#initiated')?.textContent === 'ORD-1001');
 }
@@ -174,11 +177,7 @@ describe('a Vue 3 app with the README recipe', () => {
     await page.close();
   });
 
-  // TODO(issue 9): the element's `amount` setter reads a string (`value.trim is not a function` on
-  // Vue's number), so the submit throws. The widget branch makes numbers work; drop this `todo` when
-  // it merges: the test must then pass as written.
-  const numericAmount = { todo: 'needs the widget branch: a numeric `amount` property (issue 9)' };
-  it('starts a payment by USSD, and Vue\'s @pay-initiated handler receives its reference', numericAmount, async () => {
+  it('starts a payment by USSD, and Vue\'s @pay-initiated handler receives its reference', async () => {
     const { page, errors } = await open(`${checkout.served.origin}/`);
     await payByUssd(page);
     assert.equal(checkout.sessionRequests.length, 1, 'one request to the session endpoint');
@@ -189,41 +188,31 @@ describe('a Vue 3 app with the README recipe', () => {
   });
 });
 
-describe('a React 19 app using <pay-widget> itself, without the wrapper', () => {
-  let checkout: Awaited<ReturnType<typeof builtCheckout>>;
+// The element itself in JSX, typed by pay-widget/jsx-react or pay-widget/jsx-preact: both frameworks
+// set the one-word props as properties and add `onpay-…` handlers as listeners for `pay-…` events.
+const jsxApps = [
+  { framework: 'React 19', fixture: 'consumer-react', tools: ['vite', 'react', 'react-dom'] },
+  { framework: 'Preact', fixture: 'consumer-preact', tools: ['vite', 'preact'] },
+];
+for (const { framework, fixture, tools } of jsxApps) {
+  describe(`a ${framework} app using <pay-widget> itself, without a wrapper`, () => {
+    let checkout: Awaited<ReturnType<typeof builtCheckout>>;
 
-  before(async () => {
-    checkout = await builtCheckout('consumer-react', ['vite', 'react', 'react-dom']);
+    before(async () => {
+      checkout = await builtCheckout(fixture, tools);
+    });
+
+    it('renders it, starts a payment by USSD, and the onpay-initiated prop receives the reference', async () => {
+      const { page, errors } = await open(`${checkout.served.origin}/`);
+      const formText = await assertDefinedWidget(page);
+      assert.match(formText, /5,000/, `the form shows the amount, got: ${formText}`);
+      await payByUssd(page);
+      assert.equal(checkout.sessionRequests.length, 1, 'one request to the session endpoint');
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
   });
-
-  it('renders it, starts a payment by USSD, and the onpay-initiated prop receives the reference', async () => {
-    const { page, errors } = await open(`${checkout.served.origin}/`);
-    const formText = await assertDefinedWidget(page);
-    assert.match(formText, /5,000/, `the form shows the amount, got: ${formText}`);
-    await payByUssd(page);
-    assert.equal(checkout.sessionRequests.length, 1, 'one request to the session endpoint');
-    assert.deepEqual(errors, []);
-    await page.close();
-  });
-});
-
-describe('a Preact app using <pay-widget>', () => {
-  let checkout: Awaited<ReturnType<typeof builtCheckout>>;
-
-  before(async () => {
-    checkout = await builtCheckout('consumer-preact', ['vite', 'preact']);
-  });
-
-  it('renders it, starts a payment by USSD, and the onpay-initiated prop receives the reference', async () => {
-    const { page, errors } = await open(`${checkout.served.origin}/`);
-    const formText = await assertDefinedWidget(page);
-    assert.match(formText, /5,000/, `the form shows the amount, got: ${formText}`);
-    await payByUssd(page);
-    assert.equal(checkout.sessionRequests.length, 1, 'one request to the session endpoint');
-    assert.deepEqual(errors, []);
-    await page.close();
-  });
-});
+}
 
 describe('TypeScript in a React 19, Preact or Vue app', () => {
   it('type-checks <pay-widget> in React and Preact TSX and in Vue\'s GlobalComponents, and flags each mistake', async () => {
