@@ -216,7 +216,7 @@ const rows: Cell[][] = [
   ['JS heap per element, 50 on a page, KiB', ...ids.map((id) => kib(figures.heapJs[id])), '', ''],
   [
     'size, gzip -9, B',
-    `${compressed(own.scriptTag, 'gzip')} (budget ${bytes(SCRIPT_TAG_BUDGET_GZIP)})`,
+    `${compressed(own.scriptTag, 'gzip')} (${own.scriptTag.gzip > SCRIPT_TAG_BUDGET_GZIP ? 'OVER the' : 'within the'} ${bytes(SCRIPT_TAG_BUDGET_GZIP)} budget)`,
     `${compressed(npmIndex, 'gzip')} (entry, Lit external); ${bytes(contenderSize('widget-npm').gzip)} with Lit`,
     bytes(contenderSize('lit').gzip),
     bytes(contenderSize('vanilla').gzip),
