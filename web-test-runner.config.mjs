@@ -172,7 +172,9 @@ export default {
   testsStartTimeout: 60_000,
   testsFinishTimeout: 180_000,
   testFramework: {
-    config: { ui: 'bdd', timeout: 5000 },
+    // A hang guard, not a speed check: the first axe run or locale import of a file can take
+    // seconds on a loaded 2-core machine.
+    config: { ui: 'bdd', timeout: 15_000 },
   },
   staticLogging: Boolean(process.env.CI) || !process.stdout.isTTY,
 };
