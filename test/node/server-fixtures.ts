@@ -114,7 +114,7 @@ export function makeHandler(options: Partial<SessionHandlerOptions> = {}, respon
     accessToken: TOKEN,
     order: () => ORDER,
     fetch: upstream.fetch,
-    timeoutMs: 200,
+    timeoutMs: 2_000,
     onEvent: (event) => void events.push(event),
     requireIdempotencyKey: false,
     ...options,

@@ -188,6 +188,19 @@ describe('createSessionHandler: a store no sequence of requests can fill', () =>
     );
   });
 
+  it('treats the gateway’s 429 and 408 as "not yet": the retry asks again with the same reference', async () => {
+    for (const status of [429, 408]) {
+      let attempt = 0;
+      const { handler, calls } = makeHandler({ order: randomOrder }, (call, signal) =>
+        ++attempt === 1 ? new Response(null, { status }) : answerSuccess(call, signal),
+      );
+      await readError(await handler(post(USSD_REQUEST, KEY)), 502, 'gateway_error');
+      assert.equal((await handler(post(USSD_REQUEST, KEY))).status, 200, String(status));
+      assert.equal(calls.length, 2);
+      assert.equal(calls[1]!.body.paymentReference, calls[0]!.body.paymentReference);
+    }
+  });
+
   it('keeps accepting new payments however many attempts were left pending, in a store of 2', async () => {
     const idempotency = createMemoryIdempotencyStore({ maxEntries: 2 });
     const { handler, calls } = makeHandler({ idempotency }, (call, signal) =>
