@@ -148,7 +148,7 @@ export class PayWidget extends LitElement {
     if (invalid) {
       void this.announce(this.strings.fixFields);
       this.focusOnUpdate = 'invalid';
-      emit(this, 'pay-error', { paymentType: this.selectedType, code: 'validation', message: invalid[1], retryable: false });
+      emit(this, 'pay-error', { paymentType: this.selectedType, code: 'validation', message: invalid.message, retryable: false });
       return;
     }
     this.payment.submit(this.buildRequest());
