@@ -14,7 +14,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { build, defineConfig, type Plugin, type UserConfig } from 'vite';
+import { localeFileName, ON_DEMAND_LOCALES } from './src/messages/locales.js';
 
 const pkgVersion: string = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
 
@@ -23,6 +24,7 @@ export const npmEntries = {
   index: 'src/index.ts',
   define: 'src/define.ts',
   server: 'src/server/index.ts',
+  'server-redis': 'src/server/redis.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
 } as const;
@@ -102,14 +104,62 @@ const npmBuild: UserConfig = {
     lib: { entry: npmEntries, formats: ['es'] },
     rolldownOptions: {
       external: npmExternal,
+      // The registration must stay in dist/define.js, a file package.json "sideEffects" names, or a
+      // merchant's bundler drops it and `import 'pay-widget'` defines nothing. Every entry reaches
+      // define.ts and the element alike, so Rolldown puts both in one shared chunk; under Vite's
+      // library default ('strict') that chunk gets a hashed name and define.js becomes a facade
+      // importing it. 'allow-extension' lets define.js be that chunk: it registers the element and
+      // also exports the element's internals, which index.js and react.js import from it.
+      preserveEntrySignatures: 'allow-extension',
       output: { chunkFileNames: 'chunks/[name]-[hash].js' },
     },
   },
 };
 
+// ─── Locales on demand (issue 9) ─────────────────────────────────────────────────────────────────
+// English is built in. Every other locale (src/messages/locales.ts) is its own module, imported on
+// demand by src/messages/import-chunk.ts: in the npm build each becomes a chunk of its own with no
+// help from here. The script tag cannot carry chunks, so its build swaps in
+// src/messages/import-beside-script.ts, and writes each locale as a small ES module beside the script
+// (dist/pay-widget.<locale>.js), which that module `import()`s by URL.
+const messagesDir = fileURLToPath(new URL('./src/messages/', import.meta.url));
+function localeFilesBesideScript(): Plugin {
+  return {
+    name: 'pay-widget:locale-files-beside-script',
+    apply: 'build',
+    enforce: 'pre', // before Vite's resolver, which would find import-chunk.ts
+    resolveId(source, importer) {
+      if (source === './import-chunk.js' && importer?.startsWith(messagesDir)) {
+        return `${messagesDir}import-beside-script.ts`;
+      }
+      return null;
+    },
+    async closeBundle() {
+      await build({
+        configFile: false,
+        logLevel: 'warn',
+        publicDir: false,
+        build: {
+          outDir: 'dist',
+          emptyOutDir: false,
+          target,
+          minify: 'oxc',
+          lib: {
+            entry: Object.fromEntries(ON_DEMAND_LOCALES.map((locale) => [locale, `src/messages/${locale}.ts`])),
+            formats: ['es'],
+            fileName: (_format, locale) => localeFileName(locale as (typeof ON_DEMAND_LOCALES)[number]),
+          },
+          rolldownOptions: { output: { minify: true } },
+        },
+      });
+    },
+  };
+}
+// ─── end of locales on demand ────────────────────────────────────────────────────────────────────
+
 const scriptTagBuild: UserConfig = {
   publicDir: false,
-  plugins: [ownModulesHaveSideEffects, minifyTemplateLiterals()],
+  plugins: [ownModulesHaveSideEffects, minifyTemplateLiterals(), localeFilesBesideScript()],
   // Bundle the production builds of Lit (its packages map the `development` condition to a
   // dev-mode build with warnings and extra checks; we never ask for it), and strip any
   // `process.env.NODE_ENV` branches. Vite's library mode leaves process.env.NODE_ENV alone on

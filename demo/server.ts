@@ -3,7 +3,9 @@
  * by a plugin, and `startDemo()`, which `npm start` (scripts/start.mjs) and the e2e test both use.
  *
  *   POST /pay/session   createSessionHandler: the widget's session-url
- *   GET  /pay/status    createStatusHandler: the widget's status-url
+ *   GET  /pay/status    createStatusHandler: the widget's status-url (?paymentReference=…&statusToken=…,
+ *                       the token from the session's order, signed with PAY_STATUS_SECRET or a
+ *                       random secret made at start)
  *   POST /pay/simulate  demo only: { paymentReference, status: "SUCCESS" | "FAILED" } marks a
  *                       sandbox payment paid or failed, as if the customer had acted on their phone
  *
@@ -96,7 +98,11 @@ export function createDemoBackend(env: Env = process.env, log: Log = console): D
     else log.info(line);
   };
 
+  // Signs each payment's statusToken; a new one per start unless PAY_STATUS_SECRET is set.
+  const statusSecret = env.PAY_STATUS_SECRET?.trim() || crypto.getRandomValues(new Uint8Array(32));
+
   const session = createSessionHandler({
+    statusSecret,
     baseUrl,
     publicKey: real ? env.PAY_PUBLIC_KEY!.trim() : SANDBOX_PUBLIC_KEY,
     accessToken: real ? env.PAY_ACCESS_TOKEN!.trim() : SANDBOX_ACCESS_TOKEN,
@@ -108,6 +114,7 @@ export function createDemoBackend(env: Env = process.env, log: Log = console): D
   });
 
   const status = createStatusHandler({
+    statusSecret,
     lookup: (paymentReference) => sandbox?.lookup(paymentReference),
     onError: (error) => log.warn(`pay-widget demo: status lookup failed: ${String(error)}`),
   });
@@ -266,7 +273,7 @@ export function payDemo(options: { env?: Env; backend?: DemoBackend } = {}): Plu
 export type StartDemoOptions = {
   /** Default 5173; the next free one is used when it is taken. 0: any free port. */
   port?: number;
-  /** Default process.env; only PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_ACCESS_TOKEN and PAY_PUBLIC_ORIGIN are read. */
+  /** Default process.env; only PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_ACCESS_TOKEN, PAY_PUBLIC_ORIGIN and PAY_STATUS_SECRET are read. */
   env?: Env;
   /** Vite's log level; default 'info'. */
   logLevel?: LogLevel;

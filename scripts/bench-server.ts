@@ -1,36 +1,46 @@
 /**
- * What the session handler adds to a payment initiation. Starts three servers, each in its own child
+ * What the session handler adds to a payment initiation. Starts four servers, each in its own child
  * process (so the load generator shares no event loop with them) and each mounted the same way,
  * through @hono/node-server on a 127.0.0.1 port:
  *   - the sandbox gateway;
  *   - a pass-through proxy that forwards the body to the sandbox with `fetch` and answers with the
  *     sandbox's body: the floor for any fetch-based handler, i.e. the cost of the second HTTP hop;
- *   - the session handler, calling the sandbox.
+ *   - the session handler, calling the sandbox, with its in-memory stores;
+ *   - the same handler with its idempotency store and ledger in Redis (`pay-widget/server/redis`, on a
+ *     throw-away redis-server on a free 127.0.0.1 port without persistence, as the tests start it).
  * The same client (`fetch`, keep-alive, warmed up) sends gateway-shaped requests to the sandbox and to
  * the proxy, and widget-shaped requests (distinct Idempotency-Keys) to the handler, in alternating
  * rounds: once one at a time (latency), once with --concurrency in flight (throughput). The handler's
  * "added" time is then split into the second hop (proxy − direct) and the handler above that floor
  * (handler − proxy). It also compares in-process (no sockets), which isolates the handler's own work.
  *
- *   node --import tsx scripts/bench-server.ts [--requests 1000] [--concurrency 8]
+ *   node --import tsx scripts/bench-server.ts [--requests 1000] [--concurrency 8] [--json bench/server.json]
  *
- * Only 127.0.0.1; bounded in count and in time (--max-seconds, default 90).
+ * Prints a table and writes the figures as JSON (default bench/server.json). Only 127.0.0.1; bounded
+ * in count and in time (--max-seconds, default 90).
  */
 import { getRequestListener } from '@hono/node-server';
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createClient } from 'redis';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../src/sandbox/index.js';
 import { createSessionHandler } from '../src/server/index.js';
+import { createRedisStores } from '../src/server/redis.js';
+import { startRedisServer, type RedisServer } from '../test/node/redis-server.js';
 
 const { values } = parseArgs({
   options: {
     requests: { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '8' },
     'max-seconds': { type: 'string', default: '90' },
+    json: { type: 'string', default: 'bench/server.json' },
     serve: { type: 'string' },
     gateway: { type: 'string' },
+    redis: { type: 'string' },
   },
 });
 const REQUESTS = Math.min(50_000, Math.max(100, Number(values.requests)));
@@ -144,7 +154,7 @@ if (values.serve) {
   // A server child never outlives the bench, even when the bench itself is killed.
   process.on('disconnect', () => process.exit(0));
   const app =
-    values.serve === 'sandbox' ? createSandboxGateway() : values.serve === 'proxy' ? passThrough(values.gateway!) : measuredHandler();
+    values.serve === 'sandbox' ? createSandboxGateway() : values.serve === 'proxy' ? passThrough(values.gateway!) : await measuredHandler();
   process.send!(await listen(app));
 } else {
   await main();
@@ -180,7 +190,9 @@ function passThrough(gatewayUrl: string): (request: Request) => Promise<Response
  * them, so the Response is returned untouched (reading a clone of it would push the adapter off its
  * fast path for string bodies and bill that to the handler).
  */
-function measuredHandler(): (request: Request) => Promise<Response> {
+async function measuredHandler(): Promise<(request: Request) => Promise<Response>> {
+  // With --redis, both stores live in Redis, as on several instances.
+  const stores = values.redis ? createRedisStores(await createClient({ url: values.redis }).on('error', () => {}).connect()) : {};
   const references = new WeakMap<Request, string>();
   const gatewayMs = new Map<string, number>();
   let reference = 0;
@@ -190,6 +202,7 @@ function measuredHandler(): (request: Request) => Promise<Response> {
     ...sessionOptions,
     order: (_sessionRequest, { request }) => ({ ...ORDER, paymentReference: references.get(request) }),
     baseUrl: values.gateway!,
+    ...stores,
     onEvent: (event) => {
       if (event.type === 'gateway') gatewayMs.set(event.paymentReference, event.durationMs);
     },
@@ -229,31 +242,53 @@ function handlerStats(child: ChildProcess): Promise<HandlerStats> {
   });
 }
 
+type Row = { side: string; inFlight: number } & Summary;
+
 async function main() {
   console.log(`node ${process.version}, ${REQUESTS} requests per side and phase, warm-up ${WARMUP}; p50/p99 are client-side latencies`);
+  let redis: RedisServer | undefined;
+  const rows: Row[] = [];
+  const own: Record<string, HandlerStats> = {};
   try {
+    try {
+      redis = await startRedisServer();
+    } catch (error) {
+      console.log(`(no Redis side: ${(error as Error).message})`);
+    }
     const gateway = await spawnServer(['--serve', 'sandbox']);
     const proxy = await spawnServer(['--serve', 'proxy', '--gateway', gateway.url]);
-    const merchant = await spawnServer(['--serve', 'handler', '--gateway', gateway.url]);
+    const merchants: Record<string, { url: string; child: ChildProcess }> = {
+      // "session handler" (its memory stores) is the name scripts/bench.ts reads the figures by.
+      'session handler': await spawnServer(['--serve', 'handler', '--gateway', gateway.url]),
+      ...(redis ? { 'session handler, Redis stores': await spawnServer(['--serve', 'handler', '--gateway', gateway.url, '--redis', redis.url]) } : {}),
+    };
     const sides: Record<string, Send> = {
-      direct: (i) => postJson(`${gateway.url}/api/v2/payments/initiates`, gatewayRequest(i), auth),
-      proxy: (i) => postJson(`${proxy.url}/api/v2/payments/initiates`, gatewayRequest(i), auth),
-      handler: (i) => postJson(`${merchant.url}/session`, widgetRequest(i), idempotency()),
+      'sandbox directly': (i) => postJson(`${gateway.url}/api/v2/payments/initiates`, gatewayRequest(i), auth),
+      'pass-through fetch proxy': (i) => postJson(`${proxy.url}/api/v2/payments/initiates`, gatewayRequest(i), auth),
+      ...Object.fromEntries(
+        Object.entries(merchants).map(([name, merchant]) => [name, (i: number) => postJson(`${merchant.url}/session`, widgetRequest(i), idempotency())]),
+      ),
     };
     for (const send of Object.values(sides)) await run('warm-up', WARMUP, send, CONCURRENCY);
-    console.log('\nOver loopback HTTP (client → [server →] sandbox), each server its own process:');
+    console.log('\nOver loopback HTTP (client → server → sandbox), each server its own process; the session handler with its memory stores, then with Redis:');
     for (const concurrency of [1, CONCURRENCY]) {
-      await handlerStats(merchant.child);
+      for (const merchant of Object.values(merchants)) await handlerStats(merchant.child);
       const s = await measure(sides, concurrency);
-      const own = await handlerStats(merchant.child);
+      for (const [name, merchant] of Object.entries(merchants)) own[`${name}, ${concurrency} in flight`] = await handlerStats(merchant.child);
       console.log(`${concurrency} in flight`);
-      console.log(row('sandbox directly', s.direct!));
-      console.log(row('pass-through fetch proxy', s.proxy!));
-      console.log(row('session handler', s.handler!));
-      console.log(added('handler adds', s.handler!, s.direct!));
-      console.log(`    = second HTTP hop (proxy − direct) +${ms(s.proxy!.p50 - s.direct!.p50)}, handler above that floor (handler − proxy) +${ms(s.handler!.p50 - s.proxy!.p50)}`);
-      console.log(`    inside the handler: own work (total − gateway round trip) p50 ${ms(own.p50)} p99 ${ms(own.p99)}; gateway round trip p50 ${ms(own.gatewayP50)}`);
+      for (const [side, summary] of Object.entries(s)) {
+        rows.push({ side, inFlight: concurrency, ...summary });
+        console.log(row(side, summary));
+      }
+      const proxied = s['pass-through fetch proxy']!;
+      for (const name of Object.keys(merchants)) {
+        console.log(`    ${name}: above the proxy's floor p50 +${ms(s[name]!.p50 - proxied.p50)}, throughput ×${(s[name]!.rps / proxied.rps).toFixed(2)} of the proxy's`);
+      }
     }
+    console.log('\nSummary (req/s, p50, p99 over a socket):');
+    console.log(table(rows));
+    console.log('\nInside the handler: own work (total − gateway round trip)');
+    for (const [name, stats] of Object.entries(own)) console.log(`  ${name.padEnd(42)} p50 ${ms(stats.p50)}   p99 ${ms(stats.p99)}`);
 
     const sandbox = createSandboxGateway();
     const inProcess = createSessionHandler({ ...sessionOptions, baseUrl: 'https://sandbox.invalid', fetch: sandbox.fetch });
@@ -269,8 +304,40 @@ async function main() {
     console.log(row('sandbox directly', s.direct!));
     console.log(row('session handler', s.handler!));
     console.log(added('handler adds', s.handler!, s.direct!));
-    if (performance.now() > DEADLINE) console.log('\n(stopped early at --max-seconds; figures cover the requests sent)');
+    const stopped = performance.now() > DEADLINE;
+    if (stopped) console.log('\n(stopped early at --max-seconds; figures cover the requests sent)');
+    const report = {
+      command: 'node --import tsx scripts/bench-server.ts',
+      node: process.version,
+      date: new Date().toISOString(),
+      requestsPerSide: REQUESTS,
+      stoppedEarly: stopped,
+      overSocket: rows.map(({ side, inFlight, rps, p50, p99, count }) => ({ side, inFlight, rps: round(rps), p50Ms: round(p50), p99Ms: round(p99), count })),
+      handlerOwnWork: Object.fromEntries(Object.entries(own).map(([name, stats]) => [name, { p50Ms: round(stats.p50), p99Ms: round(stats.p99) }])),
+      inProcess: { sandbox: roundAll(s.direct!), handler: roundAll(s.handler!) },
+    };
+    mkdirSync(dirname(values.json!), { recursive: true });
+    writeFileSync(values.json!, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`\nWritten to ${values.json}`);
   } finally {
     for (const child of children) child.kill();
+    await redis?.stop();
   }
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function roundAll(s: Summary) {
+  return { rps: round(s.rps), p50Ms: round(s.p50), p99Ms: round(s.p99), count: s.count };
+}
+
+function table(rows: Row[]): string {
+  const lines = [
+    '| side | in flight | req/s | p50 | p99 |',
+    '|---|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.side} | ${r.inFlight} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} |`),
+  ];
+  return lines.join('\n');
 }

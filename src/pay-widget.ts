@@ -4,7 +4,7 @@ import { DEFAULT_BANKS, type Bank } from './banks.js';
 import { postSession, type Initiate } from './client.js';
 import { emit } from './events.js';
 import { paymentReferenceOf, type PayFailure } from './flow.js';
-import { format, messagesFor, type Messages } from './messages/index.js';
+import { format, LocaleController, onDemandLocale, type Messages } from './messages/index.js';
 import { FormController } from './form-controller.js';
 import { PaymentController } from './payment-controller.js';
 import { styles } from './pay-widget.styles.js';
@@ -110,8 +110,11 @@ export class PayWidget extends LitElement {
   @state() private copies: Record<string, 'copied' | 'failed'> = {};
   private copiedTimer: ReturnType<typeof setTimeout> | undefined;
 
-  /** The strings of this update, and the language they are in: built once per update in willUpdate. */
-  private strings = messagesFor('en');
+  /** The language asked for, the strings of this update and the language they are in: built once per update in willUpdate. */
+  private wantedLocale = 'en';
+  /** The strings of the wanted locale: English at once, another language once its file has loaded. */
+  private readonly translation = new LocaleController(this, () => this.wantedLocale);
+  private strings: Messages = this.translation.messages;
   private language = 'en';
 
   private readonly form = new FormController(this, () => ({ messages: this.strings, fields: this.visibleFields() }));
@@ -161,8 +164,12 @@ export class PayWidget extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    this.language = this.effectiveLocale();
-    this.strings = { ...messagesFor(this.language), ...this.messages };
+    const wanted = (this.wantedLocale = this.effectiveLocale());
+    const { lang, messages } = this.translation;
+    this.strings = { ...messages, ...this.messages };
+    // `fr-CI` keeps its region once French has arrived; until then the text is English and says so.
+    // A language we ship no file for is the page's own, written in its `messages`.
+    this.language = !onDemandLocale(wanted) || lang === onDemandLocale(wanted) ? wanted : lang;
     for (const field of ['fullName', 'email', 'mobileNumber'] as const) {
       if (changed.has(field)) this.form.prefill(field, text(this[field]));
     }
@@ -186,7 +193,7 @@ export class PayWidget extends LitElement {
   private effectiveLocale(): string {
     const wanted = [text(this.locale), pageLanguage(this)].find((tag) => LANGUAGE_TAG.test(tag));
     if (!wanted) return 'en';
-    const known = messagesFor(wanted) !== messagesFor('en') || /^en\b/i.test(wanted);
+    const known = onDemandLocale(wanted) !== undefined || /^en\b/i.test(wanted);
     return known || Object.keys(this.messages ?? {}).length ? wanted : 'en';
   }
 

@@ -1,7 +1,7 @@
 import type { Messages } from './en.js';
 
 /** French strings. Before `?`, `;` and inside « » stands a narrow no-break space (U+202F), as French typography wants. */
-export const fr: Messages = {
+export const messages: Messages = {
   amountDue: 'Montant à payer',
   chooseType: 'Comment souhaitez-vous payer ?',
   USSD: 'USSD',

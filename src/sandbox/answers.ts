@@ -54,3 +54,97 @@ export function incompleteEnvelope(paymentType: PaymentType, paymentReference: s
     data: { code: paymentType === 'USSD' ? null : '00', message: 'Payment details unavailable', payments: { paymentReference } },
   };
 }
+
+/** §1's success answer: the token under `data.EncryptedSecKey.encryptedKey`. */
+export function tokenAnswerBody(token: string) {
+  return { status: 'SUCCESS', data: { code: '00', message: 'Successful', EncryptedSecKey: { encryptedKey: token } } };
+}
+
+/** §1 and §2's `{ message, error }` error family (encrypt/keys refusals, an unknown query reference). */
+export function labelledError(httpStatus: number, message: string, error: string): Response {
+  return json(httpStatus, { message, error });
+}
+
+/** What the sandbox knows of a payment, enough for the query's answer and the webhook's. */
+export type SandboxPaymentRecord = {
+  paymentReference: string;
+  paymentType: PaymentType;
+  amount: string;
+  currency: string;
+  country: string;
+  fullName: string;
+  email: string;
+  mobileNumber: string;
+  status: 'PENDING' | 'SUCCESS' | 'FAILED';
+  message: string | undefined;
+  createdAt: number;
+  updatedAt: number;
+};
+
+/** The gateway's code for each state (§2): `00` paid, `S20` pending, `S12` failed. */
+export const CODES = { SUCCESS: '00', PENDING: 'S20', FAILED: 'S12' } as const;
+const CODE_MESSAGES = { SUCCESS: 'Successful', PENDING: 'Transaction is pending', FAILED: 'Transaction Failed' } as const;
+
+/** §2's query answer: the envelope says SUCCESS whatever the payment's state; `data.code` decides. */
+export function queryAnswerBody(payment: SandboxPaymentRecord) {
+  const code = CODES[payment.status];
+  const amount = Number(payment.amount);
+  return {
+    status: 'SUCCESS',
+    data: {
+      code,
+      message: CODE_MESSAGES[payment.status],
+      payments: {
+        paymentReference: payment.paymentReference,
+        amount,
+        currency: payment.currency,
+        paymentType: payment.paymentType,
+        gatewayCode: code,
+        gatewayMessage: payment.message ?? CODE_MESSAGES[payment.status],
+        reason: CODE_MESSAGES[payment.status],
+        fee: '0.00',
+        paymentBreakdown: { amount, fee: 0, total: amount },
+      },
+      customers: { customerName: payment.fullName, customerEmail: payment.email, customerMobile: payment.mobileNumber },
+    },
+  };
+}
+
+/** §3's notification of a `transaction` event, as MINT webhook-events.mdx §7 lays it out. */
+export function notificationBody(payment: SandboxPaymentRecord, publicKey: string, eventId: string) {
+  const code = CODES[payment.status];
+  return {
+    notificationItems: [
+      {
+        notificationRequestItem: {
+          eventType: 'transaction',
+          eventDate: gatewayDate(payment.updatedAt),
+          eventId,
+          data: {
+            reference: payment.paymentReference,
+            amount: Number(payment.amount),
+            currency: payment.currency,
+            code,
+            gatewayCode: code,
+            gatewayMessage: payment.message ?? CODE_MESSAGES[payment.status],
+            reason: CODE_MESSAGES[payment.status],
+            paymentType: payment.paymentType,
+            publicKey,
+            fee: '0.00',
+            fullname: payment.fullName,
+            email: payment.email,
+            mobile: payment.mobileNumber,
+            country: payment.country,
+            createdAt: gatewayDate(payment.createdAt),
+            updatedAt: gatewayDate(payment.updatedAt),
+          },
+        },
+      },
+    ],
+  };
+}
+
+/** `2025-03-01 10:15:02`, in UTC. */
+function gatewayDate(time: number): string {
+  return new Date(time).toISOString().slice(0, 19).replace('T', ' ');
+}

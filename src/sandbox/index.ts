@@ -26,12 +26,22 @@
  * `publicKey`), 400 (a body that is not a JSON object, an invalid field such as an amount that is
  * not above zero, USSD without `bankCode`, TRANSFER with one), 415 (not `application/json`), 404 (other paths), 405 (other methods), 409 (a
  * `paymentReference` reused for a different payment; the same payment again gets its first answer).
+ *
+ * Besides initiation (spec/gateway-companion.md):
+ *
+ * | request | the sandbox answers |
+ * |---|---|
+ * | `POST /api/v2/encrypt/keys` `{"key":"SECRET.PUBLIC"}` | 200 `{ status: "SUCCESS", data: { code: "00", EncryptedSecKey: { encryptedKey } } }` for `SANDBOX_SECRET_KEY` + `SANDBOX_PUBLIC_KEY` (or `secretKey` + `publicKey`); 400 `{ message: "Bad Request", error }` for other keys. The token works for `tokenTtlMs` (default 1 h), then 401; `SANDBOX_ACCESS_TOKEN` always works |
+ * | `GET /api/v2/payments/query/{ref}` or `/api/v3/…` | 200 with `status: "SUCCESS"` whatever the state; `data.code` `S20` pending, `00` paid, `S12` failed; `data.payments.amount` a number, `currency`, `paymentBreakdown`; 500 `{ message: "No transaction found", error: "PROCESSING" }` for an unknown reference; 401 without a valid token |
+ * | webhooks (`webhookUrl`) | each `setStatus` POSTs a `transaction` notification with `X-Expected-Ack-Reference`; retried after each of `webhookRetryDelaysMs` (default 30 s, 2 min, 10 min, 30 min, 1 h) unless answered 200 with that `ackReference` and `status: "received"`; `duplicateWebhooks` sends each twice |
  */
 export {
   createSandboxGateway,
   SANDBOX_ACCESS_TOKEN,
   SANDBOX_PUBLIC_KEY,
+  SANDBOX_SECRET_KEY,
 } from './sandbox-gateway.js';
+export type { WebhookAttempt } from './webhooks.js';
 export type { SandboxGateway, SandboxGatewayOptions, SandboxStatus } from './sandbox-gateway.js';
 export { MAGIC_AMOUNTS, magicAmountOf } from './magic-amounts.js';
 export type { MagicAmount } from './magic-amounts.js';

@@ -10,10 +10,10 @@ export type EndpointHooks = {
 /** The shell every endpoint shares: preflight, origin check, crash guard, CORS headers on the answer. */
 export function corsEndpoint(
   cors: CorsPolicy,
-  handle: (request: Request) => Promise<Reply>,
+  handle: (request: Request, env: unknown) => Promise<Reply>,
   hooks: EndpointHooks,
-): (request: Request) => Promise<Response> {
-  return async (request) => {
+): (request: Request, env?: unknown) => Promise<Response> {
+  return async (request, env) => {
     let corsHeaders: Record<string, string> = {};
     let reply: Reply;
     try {
@@ -23,7 +23,7 @@ export function corsEndpoint(
         const origin = cors.check(request);
         if (origin.allowed) {
           corsHeaders = origin.headers;
-          reply = await handle(request);
+          reply = await handle(request, env);
         } else {
           reply = origin.reply;
           hooks.refused?.(reply);

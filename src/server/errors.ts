@@ -12,15 +12,18 @@ export const ERROR_STATUS = {
   missing_idempotency_key: 400,
   origin_not_allowed: 403,
   not_found: 404,
+  request_timeout: 408,
   idempotency_key_in_use: 409,
   idempotency_key_reused: 422,
   order_refused: 422,
+  rate_limited: 429,
   payment_declined: 402,
   gateway_error: 502,
   gateway_unreachable: 502,
   invalid_gateway_response: 502,
   gateway_timeout: 504,
   internal: 500,
+  config: 500,
   server_busy: 503,
 } as const;
 

@@ -2,17 +2,37 @@ import type { CheckedEnvelope, GatewayOutcome } from './gateway-client.js';
 import { errorReply, jsonReply, type Reply } from './reply.js';
 
 /**
- * `definitive` answers (instructions, a decline) are kept for replay under the Idempotency-Key;
- * the others may have left a payment half-made, so a retry asks the gateway again with the same
- * paymentReference.
+ * What the idempotency store keeps of an attempt that reached the gateway: `done`, a definitive
+ * answer replayed to every retry (instructions, a decline, a 4xx); `pending`, only the order, after
+ * an answer that may hide a half-made payment (time-out, refused connection, 5xx, unreadable), so a
+ * retry asks the gateway again with the same paymentReference.
  */
-export type GatewayReply = { reply: Reply; definitive: boolean };
+export type Keep = 'done' | 'pending';
 
-/** The longest gateway message passed on, counted after redaction. */
+/** `keep` is absent when nothing reached the gateway (a token source failing): nothing is stored. */
+export type GatewayReply = { reply: Reply; keep?: Keep };
+
+/** The session-endpoint contract's `order`: what the server charges, and the token for `status-url`. */
+export type OrderSummary = { paymentReference: string; amount: string; currency: string; statusToken?: string };
+
+/** The longest gateway message passed to `onEvent`, counted after redaction. */
 export const MAX_MESSAGE_LENGTH = 300;
 
-/** For 401 and 403: the merchant's credentials, nothing the customer can act on or should read. */
-const UNAVAILABLE = 'Payments are unavailable right now. Please try again later.';
+/**
+ * The customer's words for each outcome. The gateway's own text only ever goes to `onEvent`: it may
+ * be internal, in another language, or quote what it should not.
+ */
+const CUSTOMER_MESSAGES = {
+  declined: 'The payment was declined. Please try another bank or payment method.',
+  refused: 'The payment could not be started with these details. Please check them or choose another payment method.',
+  unavailable: 'Payments are unavailable right now. Please try again later.',
+  failing: 'The payment gateway is having trouble. Please try again in a moment.',
+  unconfirmed: 'The payment gateway did not confirm the payment. Please try again.',
+  incomplete: "The payment gateway's answer lacked the payment details. Please try again.",
+  unreadable: "The payment gateway's answer could not be read. Please try again.",
+  timeout: 'The payment gateway did not answer in time. Please try again.',
+  unreachable: 'The payment gateway could not be reached. Please try again in a moment.',
+} as const;
 
 /** Redacts first, then shortens: a cut made first could leave a secret's prefix for redaction to miss. */
 export function shortened(message: string, redact: (text: string) => string): string {
@@ -35,48 +55,38 @@ export function outcomeDetail(outcome: GatewayOutcome, redact: (text: string) =>
   }
 }
 
-export function replyForOutcome(outcome: GatewayOutcome, redact: (text: string) => string): GatewayReply {
-  const said = (message: string | undefined, fallback: string) => (message ? shortened(message, redact) : fallback);
+/** A 4xx is the gateway's decision about this request, except "too early / too many": those may pass later. */
+function isDefinitiveStatus(httpStatus: number): boolean {
+  return httpStatus >= 400 && httpStatus < 500 && httpStatus !== 408 && httpStatus !== 425 && httpStatus !== 429;
+}
+
+/** `order` goes into the success body; `redact` cleans the envelope's strings of every secret. */
+export function replyForOutcome(outcome: GatewayOutcome, redact: (text: string) => string, order: OrderSummary): GatewayReply {
   switch (outcome.kind) {
     case 'success':
-      return { reply: jsonReply(200, redactEnvelope(outcome.envelope, redact)), definitive: true };
+      return { reply: jsonReply(200, { ...redactEnvelope(outcome.envelope, redact), order }), keep: 'done' };
     case 'declined':
-      return {
-        reply: errorReply('payment_declined', said(outcome.message, 'The payment was declined.')),
-        definitive: true,
-      };
+      return { reply: errorReply('payment_declined', CUSTOMER_MESSAGES.declined), keep: 'done' };
+    case 'http-error': {
+      const { httpStatus } = outcome;
+      const words =
+        httpStatus === 401 || httpStatus === 403
+          ? CUSTOMER_MESSAGES.unavailable
+          : isDefinitiveStatus(httpStatus)
+            ? CUSTOMER_MESSAGES.refused
+            : CUSTOMER_MESSAGES.failing;
+      return { reply: errorReply('gateway_error', words), keep: isDefinitiveStatus(httpStatus) ? 'done' : 'pending' };
+    }
     case 'unconfirmed':
-      return {
-        reply: errorReply('gateway_error', 'The payment gateway did not confirm the payment. Please try again.'),
-        definitive: false,
-      };
-    case 'http-error':
-      return {
-        reply: errorReply(
-          'gateway_error',
-          outcome.httpStatus === 401 || outcome.httpStatus === 403
-            ? UNAVAILABLE
-            : said(outcome.message, `The payment gateway answered with HTTP ${outcome.httpStatus}.`),
-        ),
-        definitive: false,
-      };
+      return { reply: errorReply('gateway_error', CUSTOMER_MESSAGES.unconfirmed), keep: 'pending' };
     case 'missing-fields':
-      return {
-        reply: errorReply(
-          'invalid_gateway_response',
-          said(outcome.message, "The payment gateway's answer lacked the payment details."),
-        ),
-        definitive: false,
-      };
+      return { reply: errorReply('invalid_gateway_response', CUSTOMER_MESSAGES.incomplete), keep: 'pending' };
     case 'unreadable':
-      return {
-        reply: errorReply('invalid_gateway_response', "The payment gateway's answer could not be read."),
-        definitive: false,
-      };
+      return { reply: errorReply('invalid_gateway_response', CUSTOMER_MESSAGES.unreadable), keep: 'pending' };
     case 'timeout':
-      return { reply: errorReply('gateway_timeout', 'The payment gateway did not answer in time.'), definitive: false };
+      return { reply: errorReply('gateway_timeout', CUSTOMER_MESSAGES.timeout), keep: 'pending' };
     case 'unreachable':
-      return { reply: errorReply('gateway_unreachable', 'The payment gateway could not be reached.'), definitive: false };
+      return { reply: errorReply('gateway_unreachable', CUSTOMER_MESSAGES.unreachable), keep: 'pending' };
   }
 }
 

@@ -1,53 +1,66 @@
 import { sleep } from './deadline.js';
-import type { IdempotencyRecord, IdempotencyStore } from './idempotency.js';
-import { ABANDONED_REPLY, inUse, withAttemptDeadline, type AttemptProgress, type PaymentSteps } from './payment-steps.js';
+import { ABANDONED_REPLY, answerAtDeadline, inUse, type AttemptProgress, type PaymentSteps } from './payment-steps.js';
 import type { Reply } from './reply.js';
 import type { SessionReplies } from './session-replies.js';
+import type { IdempotencyRecord, IdempotencyStore } from './stores.js';
 
 export type IdempotentAttemptOptions = {
   store: IdempotencyStore;
-  /** How long to wait for another attempt's claim on a key (`reserve`) before answering 409. */
+  /** How long to wait for another attempt's claim on a key before answering 409. */
   lockWaitMs: number;
-  /** The deadline on one attempt, from its claim to its answer. */
-  deadlineMs: number;
+  /** How long a claim lasts if it is never released (a crashed instance): longer than any attempt. */
+  claimTtlMs: number;
+  /** How long a definitive answer is replayed. */
+  doneTtlMs: number;
+  /** How long the order of an attempt without a definitive answer is kept for its retry. */
+  pendingTtlMs: number;
 };
 
 /**
- * Runs a payment attempt at most once per `Idempotency-Key` and answers its duplicates.
- * `fingerprint` is the validated request: a key reused with another one is refused.
+ * Runs a payment attempt at most once per `Idempotency-Key` and answers its duplicates, within the
+ * request's deadline (`progress`). `fingerprint` is the validated request: a key reused with
+ * another one is refused.
  */
 export type IdempotentAttempt = (
   key: string,
   fingerprint: string,
   steps: PaymentSteps,
   replies: SessionReplies,
+  progress: AttemptProgress,
 ) => Promise<Reply>;
 
 type Claim = { record: IdempotencyRecord | undefined; release: () => void } | { reply: Reply };
 
 const FIRST_PAUSE_MS = 20;
 const LONGEST_PAUSE_MS = 250;
+const STORE_DOWN = 'Payments cannot be started right now. Please try again in a moment.';
 
 /**
  * In this process, a duplicate waits for the first attempt and shares its answer. Across processes
- * (or handlers) sharing a store, the store's `reserve` claim is taken before the record is read, so
- * two instances cannot both find no record and both pay; an instance that finds the key claimed
- * reads the record again at growing intervals and replays the answer once it is stored.
+ * (or handlers) sharing a store, the store's atomic claim is taken before the record is read, so two
+ * instances cannot both find no record and both pay; an instance that finds the key claimed reads
+ * the record again at growing intervals and replays the answer once it is stored.
+ *
+ * Nothing is stored before the gateway was asked, so requests that never reach it (refused orders,
+ * rate limits, deadlines, a store that is down) cannot fill the store.
  */
 export function createIdempotentAttempt(options: IdempotentAttemptOptions): IdempotentAttempt {
-  const { store, lockWaitMs, deadlineMs } = options;
+  const { store, lockWaitMs, claimTtlMs, doneTtlMs, pendingTtlMs } = options;
   const inFlight = new Map<string, Promise<{ fingerprint: string; reply: Reply }>>();
 
-  return async (key, fingerprint, steps, replies) => {
+  return async (key, fingerprint, steps, replies, progress) => {
     const running = inFlight.get(key);
     if (running) {
+      progress.stage = 'duplicate';
       const first = await running;
       return first.fingerprint === fingerprint ? replies.replayed(key, first.reply) : replies.keyReused();
     }
-    // Bounded by the deadline, so a hung resolver, token source or store never holds the key.
-    const attempt = withAttemptDeadline(deadlineMs, replies, (progress) =>
-      attemptOnce(key, fingerprint, steps, replies, progress),
-    ).then((reply) => ({ fingerprint, reply }));
+    // Settles by the first request's deadline, with what its caller got then: a hung resolver or
+    // store cannot hold its duplicates, nor the key, beyond it.
+    const attempt = new Promise<{ fingerprint: string; reply: Reply }>((resolve) => {
+      progress.signal.onAbort(() => resolve({ fingerprint, reply: answerAtDeadline(progress) }));
+      attemptOnce(key, fingerprint, steps, replies, progress).then((reply) => resolve({ fingerprint, reply }));
+    });
     inFlight.set(key, attempt);
     try {
       return (await attempt).reply;
@@ -66,40 +79,32 @@ export function createIdempotentAttempt(options: IdempotentAttemptOptions): Idem
     const claim = await claimKey(key, fingerprint, replies, progress);
     if ('reply' in claim) return claim.reply;
     const { record, release } = claim;
-    if (progress.signal.aborted) {
-      release();
-      return ABANDONED_REPLY;
-    }
-    // Abandoned by the deadline before the gateway answered: the key is free for the retry.
-    progress.signal.onAbort(() => progress.answer || release());
+    // Abandoned by the deadline before the gateway was asked: the key is free for the retry at once.
+    // Once it is being asked, the claim is kept until its outcome is stored.
+    progress.signal.onAbort(() => progress.stage === 'gateway' || progress.answer || release());
     try {
+      if (progress.signal.aborted) return ABANDONED_REPLY;
       let order = record?.order;
       if (!order) {
         const resolved = await steps.resolveOrder(progress);
         if (!resolved.ok) return resolved.reply;
         order = resolved.order;
-        if (progress.signal.aborted) return ABANDONED_REPLY;
-        progress.stage = 'store';
-        try {
-          await store.set(key, { state: 'pending', fingerprint, order });
-        } catch (error) {
-          return isStoreFull(error)
-            ? replies.reject('server_busy', 'Too many payments are being started right now. Please try again shortly.', {
-                headers: { 'retry-after': '10' },
-              })
-            : replies.internal('store', error);
-        }
       }
       if (progress.signal.aborted) return ABANDONED_REPLY;
       const result = await steps.initiate(order, progress);
-      if (result.definitive) {
+      if (result.keep) {
         progress.stage = 'store';
         const { status, body } = result.reply;
+        const outcome: IdempotencyRecord =
+          result.keep === 'done'
+            ? { state: 'done', fingerprint, order, reply: { status, body } }
+            : { state: 'pending', fingerprint, order };
         try {
-          await store.set(key, { state: 'done', fingerprint, order, reply: { status, body } });
+          await store.set(key, outcome, result.keep === 'done' ? doneTtlMs : pendingTtlMs);
         } catch (error) {
-          // The payment is made: the customer still gets its instructions. A retry finds the pending
-          // record and asks the gateway again with the same paymentReference.
+          // The customer still gets the gateway's answer. A retry finds the claim free and no record:
+          // it resolves the order again, and a resolver that derives the reference from the key (the
+          // default) names the same payment.
           replies.report('store', error);
         }
       }
@@ -114,19 +119,19 @@ export function createIdempotentAttempt(options: IdempotentAttemptOptions): Idem
     const waitUntil = Date.now() + lockWaitMs;
     for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {
       progress.stage = 'store';
-      let reserved: boolean;
+      let claimed: boolean;
       let record: IdempotencyRecord | undefined;
       try {
-        reserved = store.reserve ? await store.reserve(key) : true;
+        claimed = await store.claim(key, claimTtlMs);
       } catch (error) {
-        return { reply: replies.internal('store', error) };
+        return { reply: storeDown(replies, error) };
       }
-      const release = reserved ? releaser(key, replies) : () => {};
+      const release = claimed ? releaser(key, replies) : () => {};
       try {
         record = await store.get(key);
       } catch (error) {
         release();
-        return { reply: replies.internal('store', error) };
+        return { reply: storeDown(replies, error) };
       }
       if (record && record.fingerprint !== fingerprint) {
         release();
@@ -136,7 +141,7 @@ export function createIdempotentAttempt(options: IdempotentAttemptOptions): Idem
         release();
         return { reply: replies.replayed(key, record.reply) };
       }
-      if (reserved) return { record, release };
+      if (claimed) return { record, release };
       const left = waitUntil - Date.now();
       if (left <= 0 || progress.signal.aborted) return { reply: inUse(replies) };
       progress.stage = 'lock';
@@ -151,7 +156,7 @@ export function createIdempotentAttempt(options: IdempotentAttemptOptions): Idem
       if (released) return;
       released = true;
       try {
-        const result = store.release?.(key);
+        const result = store.release(key);
         if (result) result.then(undefined, (error: unknown) => replies.report('store', error));
       } catch (error) {
         replies.report('store', error);
@@ -160,6 +165,8 @@ export function createIdempotentAttempt(options: IdempotentAttemptOptions): Idem
   }
 }
 
-function isStoreFull(error: unknown): boolean {
-  return error instanceof Error && error.name === 'IdempotencyStoreFullError';
+/** The store cannot be read: nothing can be started safely, and nothing was. */
+function storeDown(replies: SessionReplies, error: unknown): Reply {
+  replies.report('store', error);
+  return replies.reject('server_busy', STORE_DOWN, { headers: { 'retry-after': '5' } });
 }

@@ -4,20 +4,43 @@
  */
 export { createSessionHandler } from './session-handler.js';
 export type { AccessToken, SessionHandler, SessionHandlerOptions } from './session-handler.js';
+export type { OrderSummary } from './gateway-replies.js';
 export { createStatusHandler } from './status-handler.js';
 export type { StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status-handler.js';
 export { OrderError } from './order.js';
 export type { Order, OrderContext, OrderErrorOptions, OrderResolver, ResolvedOrder } from './order.js';
-export { createMemoryIdempotencyStore, IdempotencyStoreFullError, isValidIdempotencyKey } from './idempotency.js';
+export { RateLimitError } from './before-initiate.js';
+export type { BeforeInitiate, BeforeInitiateContext, ClientAddress, RateLimitErrorOptions } from './before-initiate.js';
+export type { StatusSecret } from './status-token.js';
+export { createMemoryIdempotencyStore, createMemoryPaymentStore, isValidIdempotencyKey } from './stores.js';
 export type {
   IdempotencyRecord,
   IdempotencyStore,
   MemoryIdempotencyStoreOptions,
+  MemoryPaymentStoreOptions,
+  Payment,
+  PaymentState,
+  PaymentStore,
   StoredReply,
-} from './idempotency.js';
+} from './stores.js';
 export { ERROR_STATUS } from './errors.js';
 export type { ErrorCode, FieldErrors } from './errors.js';
 export type { SessionEvent, SessionEventListener } from './session-events.js';
 export type { AllowedOrigins, CorsOptions } from './cors.js';
 export { INITIATE_PATH } from '../http/initiate-path.js';
 export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../schemas.js';
+export { createGateway, paymentStateOf } from './gateway.js';
+export type {
+  Gateway,
+  GatewayOptions,
+  CallOptions,
+  InitiateOutcome,
+  QueryOutcome,
+  QueryAnswer,
+  QueryUnverified,
+  TokenFailure,
+} from './gateway.js';
+export type { QueryVersion } from '../http/gateway-paths.js';
+export { createWebhookHandler } from './webhook.js';
+export type { WebhookEvent, WebhookHandler, WebhookHandlerOptions } from './webhook.js';
+export type { PaymentHook, SettleEvent } from './settle.js';

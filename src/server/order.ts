@@ -119,3 +119,16 @@ export function checkOrder(value: unknown, newReference: () => string): OrderChe
     },
   };
 }
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The order's URLs the gateway would send the customer or its notifications to: `https:` only, or
+ * `http:` on this machine for development. Returns the names of the ones that are not.
+ */
+export function unsafeOrderUrls(order: ResolvedOrder): ('callbackUrl' | 'redirectUrl')[] {
+  return (['callbackUrl', 'redirectUrl'] as const).filter((name) => {
+    const url = new URL(order[name]);
+    return !(url.protocol === 'https:' || (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname)));
+  });
+}

@@ -1,16 +1,19 @@
 import type { SessionRequest } from '../schemas.js';
+import { RateLimitError, type BeforeInitiate } from './before-initiate.js';
 import { withDeadline, type AbortFlag } from './deadline.js';
 import type { GatewayCall } from './gateway-client.js';
-import { outcomeDetail, replyForOutcome, type GatewayReply } from './gateway-replies.js';
+import { outcomeDetail, replyForOutcome, type GatewayReply, type OrderSummary } from './gateway-replies.js';
 import { buildGatewayRequest } from './gateway-request.js';
-import { checkOrder, OrderError, type Order, type OrderResolver, type ResolvedOrder } from './order.js';
+import { checkOrder, OrderError, unsafeOrderUrls, type Order, type OrderResolver, type ResolvedOrder } from './order.js';
 import { randomReference, referenceForKey } from './payment-reference.js';
 import type { Redactor } from './redact.js';
 import { errorReply, type Reply } from './reply.js';
 import type { SessionEvent } from './session-events.js';
 import type { SessionReplies } from './session-replies.js';
+import type { StatusTokens } from './status-token.js';
+import type { PaymentStore } from './stores.js';
 
-export type AttemptStage = 'lock' | 'store' | 'order' | 'token' | 'gateway';
+export type AttemptStage = 'admit' | 'duplicate' | 'lock' | 'store' | 'order' | 'token' | 'gateway' | 'ledger';
 
 /** One request's progress, shared with the deadline that watches it. */
 export type AttemptProgress = {
@@ -25,12 +28,18 @@ export type OrderResult = { ok: true; order: ResolvedOrder } | { ok: false; repl
 
 /** What one payment attempt does for one request; the idempotency layer decides whether and when. */
 export type PaymentSteps = {
+  /** `beforeInitiate`: undefined to go on, or the refusal. */
+  admit(progress: AttemptProgress): Promise<Reply | undefined>;
   resolveOrder(progress: AttemptProgress): Promise<OrderResult>;
   initiate(order: ResolvedOrder, progress: AttemptProgress): Promise<GatewayReply>;
 };
 
 export type PaymentContext = {
   order: OrderResolver;
+  beforeInitiate: BeforeInitiate | undefined;
+  payments: PaymentStore;
+  /** Absent without `statusSecret`: the success body's `order` then has no `statusToken`. */
+  statusTokens: StatusTokens | undefined;
   accessToken: string | (() => string | Promise<string>);
   publicKey: string;
   callGateway: GatewayCall;
@@ -40,14 +49,20 @@ export type PaymentContext = {
 
 /** The answer given in place of an attempt the deadline abandoned; nobody receives it. */
 export const ABANDONED_REPLY = errorReply('gateway_timeout', 'Abandoned.');
-const ABANDONED: GatewayReply = { reply: ABANDONED_REPLY, definitive: false };
+const ABANDONED: GatewayReply = { reply: ABANDONED_REPLY };
+
+/** For a merchant's misconfiguration: nothing the customer can fix, nothing forwarded. */
+const NOT_SET_UP = 'Payments are not set up correctly on this site. Please contact the merchant.';
 
 const STAGE_WORDS: Record<AttemptStage, string> = {
+  admit: 'waiting for beforeInitiate',
+  duplicate: 'waiting for the first request with the same Idempotency-Key',
   lock: 'waiting for another attempt with the same Idempotency-Key',
   store: 'waiting for the idempotency store',
   order: 'waiting for the order resolver',
   token: 'waiting for the access token',
   gateway: 'waiting for the gateway',
+  ledger: 'waiting for the payment ledger',
 };
 
 /**
@@ -58,11 +73,31 @@ export function paymentSteps(
   context: PaymentContext,
   sessionRequest: SessionRequest,
   request: Request,
+  clientAddress: string | undefined,
   key: string | null,
   replies: SessionReplies,
   redact: (text: string) => string,
 ): PaymentSteps {
   return {
+    async admit(progress) {
+      if (!context.beforeInitiate) return undefined;
+      progress.stage = 'admit';
+      try {
+        await context.beforeInitiate({ request, body: sessionRequest, clientAddress });
+        return undefined;
+      } catch (error) {
+        if (RateLimitError.is(error)) {
+          const seconds = error.retryAfterSeconds;
+          context.emit({ type: 'rate-limited', retryAfterSeconds: seconds });
+          return replies.reject('rate_limited', `Too many payment attempts. Please try again in ${seconds} s.`, {
+            headers: { 'retry-after': String(seconds) },
+          });
+        }
+        if (OrderError.is(error)) return orderRefused(error);
+        return replies.internal('beforeInitiate', error);
+      }
+    },
+
     async resolveOrder(progress) {
       progress.stage = 'order';
       let value: unknown;
@@ -70,13 +105,7 @@ export function paymentSteps(
         value = await context.order(sessionRequest, { request });
       } catch (error) {
         if (!OrderError.is(error)) return { ok: false, reply: replies.internal('order', error) };
-        return {
-          ok: false,
-          reply: replies.reject('order_refused', context.redactor.text(error.message), {
-            fields: error.fields,
-            status: error.status,
-          }),
-        };
+        return { ok: false, reply: orderRefused(error) };
       }
       const given = typeof value === 'object' && value !== null ? (value as Partial<Order>).paymentReference : null;
       // Hashed only when the resolver gave no reference, once per attempt; synchronous in Node.
@@ -86,9 +115,17 @@ export function paymentSteps(
         fallback = typeof reference === 'string' ? reference : await reference;
       }
       const checked = checkOrder(value, () => fallback ?? randomReference());
-      if (checked.ok) return checked;
-      const problem = new TypeError(`invalid order field(s): ${checked.badFields.join(', ')}`);
-      return { ok: false, reply: replies.internal('order', problem) };
+      if (!checked.ok) {
+        const problem = new TypeError(`invalid order field(s): ${checked.badFields.join(', ')}`);
+        return { ok: false, reply: replies.internal('order', problem) };
+      }
+      const unsafe = unsafeOrderUrls(checked.order);
+      if (unsafe.length > 0) {
+        const problem = new TypeError(`${unsafe.join(' and ')} must be https: (http: only on localhost); nothing was forwarded`);
+        replies.report('config', problem);
+        return { ok: false, reply: errorReply('config', NOT_SET_UP) };
+      }
+      return checked;
     },
 
     async initiate(order, progress) {
@@ -99,7 +136,7 @@ export function paymentSteps(
         if (typeof token !== 'string' || token === '') throw new TypeError('accessToken gave no token');
         context.redactor.add(token);
       } catch (error) {
-        return { reply: replies.internal('token', error), definitive: false };
+        return { reply: replies.internal('token', error) };
       }
       if (progress.signal.aborted) return ABANDONED;
       progress.stage = 'gateway';
@@ -118,11 +155,48 @@ export function paymentSteps(
         ...('httpStatus' in outcome ? { httpStatus: outcome.httpStatus } : {}),
         ...(detail ? { detail } : {}),
       });
-      const result = replyForOutcome(outcome, context.redactor.text);
+      const summary: OrderSummary = { paymentReference: order.paymentReference, amount: order.amount, currency: order.currency };
+      if (outcome.kind === 'success' && context.statusTokens) {
+        summary.statusToken = await context.statusTokens.sign(order.paymentReference);
+      }
+      const result = replyForOutcome(outcome, context.redactor.text, summary);
       progress.answer = result.reply;
+      if (outcome.kind === 'success') await record(order, progress);
       return result;
     },
   };
+
+  /** The message and fields reach the customer, so they are cleaned of secrets like everything else. */
+  function orderRefused(error: OrderError): Reply {
+    const clean = context.redactor.text;
+    const fields = error.fields
+      ? Object.fromEntries(Object.entries(error.fields).map(([field, message]) => [clean(field), clean(String(message))]))
+      : undefined;
+    return replies.reject('order_refused', clean(error.message), { fields, status: error.status });
+  }
+
+  /** The ledger's entry for a payment the gateway accepted; a failure here cannot unmake the payment. */
+  async function record(order: ResolvedOrder, progress: AttemptProgress): Promise<void> {
+    progress.stage = 'ledger';
+    const time = Date.now();
+    const { paymentReference, amount, currency } = order;
+    const { paymentType } = sessionRequest;
+    try {
+      await context.payments.insert({
+        paymentReference,
+        paymentType,
+        amount,
+        currency,
+        state: 'PENDING',
+        version: 1,
+        createdAt: time,
+        updatedAt: time,
+      });
+      context.emit({ type: 'initiated', paymentReference, paymentType, amount, currency });
+    } catch (error) {
+      replies.report('ledger', error);
+    }
+  }
 }
 
 /**
@@ -147,17 +221,29 @@ function deadlineReply(progress: AttemptProgress, ms: number, replies: SessionRe
   if (progress.answer) return progress.answer;
   replies.report('deadline', new Error(`no answer within ${ms} ms, ${STAGE_WORDS[progress.stage]}`));
   if (progress.stage === 'lock') return inUse(replies);
-  return errorReply('gateway_timeout', 'The payment could not be started in time. Please try again.');
+  return TIMED_OUT;
 }
 
+const TIMED_OUT = errorReply('gateway_timeout', 'The payment could not be started in time. Please try again.');
+
+/** What a request's caller got when its deadline passed (its duplicates get the same), without reporting it again. */
+export function answerAtDeadline(progress: AttemptProgress): Reply {
+  return progress.answer ?? (progress.stage === 'lock' ? IN_USE : TIMED_OUT);
+}
+
+const IN_USE_MESSAGE = 'A request with this Idempotency-Key is in progress.';
+const IN_USE = errorReply('idempotency_key_in_use', IN_USE_MESSAGE, undefined, { 'retry-after': '1' });
+
 export function inUse(replies: SessionReplies): Reply {
-  return replies.reject('idempotency_key_in_use', 'A request with this Idempotency-Key is in progress.', {
+  return replies.reject('idempotency_key_in_use', IN_USE_MESSAGE, {
     headers: { 'retry-after': '1' },
   });
 }
 
 /** A request without an Idempotency-Key (`requireIdempotencyKey: false`): no store, no replay. */
 export async function attemptWithoutKey(steps: PaymentSteps, progress: AttemptProgress): Promise<Reply> {
+  const refused = await steps.admit(progress);
+  if (refused) return refused;
   const resolved = await steps.resolveOrder(progress);
   if (!resolved.ok) return resolved.reply;
   return (await steps.initiate(resolved.order, progress)).reply;

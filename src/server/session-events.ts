@@ -22,10 +22,16 @@ export type SessionEvent =
       detail?: string;
     }
   | { type: 'replayed'; idempotencyKey: string; status: number }
+  | { type: 'rate-limited'; retryAfterSeconds: number }
+  | { type: 'initiated'; paymentReference: string; paymentType: PaymentType; amount: string; currency: string }
   | {
       type: 'internal-error';
-      /** `deadline`: the attempt as a whole ran past `attemptTimeoutMs`; `detail` says where it was. */
-      where: 'order' | 'token' | 'store' | 'handler' | 'deadline';
+      /**
+       * `deadline`: the attempt as a whole ran past `attemptTimeoutMs`; `detail` says where it was.
+       * `config`: the order's callbackUrl or redirectUrl is not https: (nothing was forwarded).
+       * `ledger`: recording an initiated payment failed (the customer still got the instructions).
+       */
+      where: 'order' | 'config' | 'token' | 'store' | 'ledger' | 'beforeInitiate' | 'handler' | 'deadline';
       detail: string;
     };
 

@@ -1,8 +1,8 @@
 import { isJsonContentType } from '../http/json-content-type.js';
+import { adapterClientAddress, type BeforeInitiate, type ClientAddress } from './before-initiate.js';
 import { createCorsPolicy, type AllowedOrigins } from './cors.js';
 import { corsEndpoint } from './endpoint.js';
 import { createGatewayClient } from './gateway-client.js';
-import { createMemoryIdempotencyStore, isValidIdempotencyKey, type IdempotencyStore } from './idempotency.js';
 import { createIdempotentAttempt } from './idempotent-attempt.js';
 import type { OrderResolver } from './order.js';
 import { attemptWithoutKey, paymentSteps, withAttemptDeadline, type PaymentContext } from './payment-steps.js';
@@ -11,6 +11,17 @@ import { createRedactor } from './redact.js';
 import type { Reply } from './reply.js';
 import { createEmitter, type SessionEventListener } from './session-events.js';
 import { createSessionReplies } from './session-replies.js';
+import { createStatusTokens, type StatusSecret } from './status-token.js';
+import {
+  assertStore,
+  createMemoryIdempotencyStore,
+  createMemoryPaymentStore,
+  IDEMPOTENCY_STORE_METHODS,
+  isValidIdempotencyKey,
+  PAYMENT_STORE_METHODS,
+  type IdempotencyStore,
+  type PaymentStore,
+} from './stores.js';
 import { validateSessionRequest } from './validate-session-request.js';
 
 export type AccessToken = string | (() => string | Promise<string>);
@@ -40,11 +51,13 @@ export type SessionHandlerOptions = {
    * auth header a merchant's `initiate` adds.
    */
   allowedHeaders?: readonly string[];
-  /** How long to wait for the gateway, body included; default 15 000 ms. */
+  /** How long to wait for the gateway, body included; default 10 000 ms. */
   timeoutMs?: number;
   /**
-   * One deadline on a whole attempt: the claim on the Idempotency-Key, the order resolver, the token
-   * source, the store and the gateway together; default twice `timeoutMs`. Past it the answer is 504
+   * One deadline on a whole request: reading its body, `beforeInitiate`, the claim on the
+   * Idempotency-Key, the order resolver, the token source, the stores and the gateway together;
+   * default twice `timeoutMs` (20 s, under the widget's 30 s, so the customer sees this answer). A body
+   * still arriving then is answered 408 `request_timeout`. Past it otherwise the answer is 504
    * `gateway_timeout`, as for a gateway time-out (the widget offers a retry with the same key, which
    * reuses the stored order), unless the gateway had already answered, and `onEvent` receives an
    * `internal-error` with `where: 'deadline'` naming what it was waiting for.
@@ -58,10 +71,40 @@ export type SessionHandlerOptions = {
    */
   onEvent?: SessionEventListener;
   /**
-   * Default: an in-memory store, 24 h time to live, 10 000 entries. Several handlers, in one process
-   * or several, may share one store.
+   * Where `Idempotency-Key` records live. Default: in memory, for this process (several handlers in
+   * it may share one). Several server instances share one store that claims keys atomically, such as
+   * `createRedisStores(client).idempotency` from `pay-widget/server/redis`. A store without
+   * `claim`/`release` is refused with a TypeError.
    */
+  idempotency?: IdempotencyStore;
+  /** The former name of `idempotency`. */
   idempotencyStore?: IdempotencyStore;
+  /** How long a definitive answer (instructions, a decline, a gateway 4xx) is replayed; default 24 h. */
+  idempotencyTtlMs?: number;
+  /**
+   * How long the order of an attempt the gateway left undecided (time-out, refused connection, 5xx,
+   * unreadable answer) is kept, so its retry names the same payment; default 10 minutes.
+   */
+  pendingTtlMs?: number;
+  /** The payment ledger: every payment the gateway accepted is recorded `PENDING`. Default: in memory. */
+  payments?: PaymentStore;
+  /**
+   * Signs `order.statusToken` in the success body (HMAC-SHA256), which the status handler requires;
+   * at least 32 bytes, the same secret on both handlers. Without it the body has no `statusToken`.
+   */
+  statusSecret?: StatusSecret;
+  /** How long a `statusToken` works; default 24 h. */
+  statusTokenTtlMs?: number;
+  /**
+   * Runs for every valid request before its order is resolved: rate limits, fraud rules. Throw
+   * `new RateLimitError({ retryAfterSeconds })` for a 429 with `Retry-After`, or an `OrderError`.
+   */
+  beforeInitiate?: BeforeInitiate;
+  /**
+   * The client address given to `beforeInitiate`. Default: what @hono/node-server or `Deno.serve`
+   * pass as the handler's second argument (the socket's peer). Behind a proxy, read its header here.
+   */
+  clientAddress?: ClientAddress;
   /**
    * Default `true`: a request without an `Idempotency-Key` header is answered 400
    * `missing_idempotency_key` (the widget always sends one). `false` lets server-to-server callers
@@ -72,7 +115,8 @@ export type SessionHandlerOptions = {
   maxBodyBytes?: number;
 };
 
-export type SessionHandler = (request: Request) => Promise<Response>;
+/** `env` is what the server adapter passes beside the request (read by `clientAddress`). */
+export type SessionHandler = (request: Request, env?: unknown) => Promise<Response>;
 
 const METHODS = 'POST, OPTIONS';
 
@@ -84,9 +128,14 @@ const METHODS = 'POST, OPTIONS';
  */
 export function createSessionHandler(options: SessionHandlerOptions): SessionHandler {
   assertOptions(options);
+  const idempotency = options.idempotency ?? options.idempotencyStore ?? createMemoryIdempotencyStore();
+  const payments = options.payments ?? createMemoryPaymentStore();
+  assertStore(idempotency, IDEMPOTENCY_STORE_METHODS, 'createSessionHandler: the idempotency store (it must claim keys atomically)');
+  assertStore(payments, PAYMENT_STORE_METHODS, 'createSessionHandler: the payments store');
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
-  const timeoutMs = options.timeoutMs ?? 15_000;
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const deadlineMs = options.attemptTimeoutMs ?? 2 * timeoutMs;
+  const clientAddress = options.clientAddress ?? adapterClientAddress;
   const requireKey = options.requireIdempotencyKey ?? true;
   const cors = createCorsPolicy(options.allowedOrigins, METHODS, { allowedHeaders: options.allowedHeaders });
   const redactor = createRedactor([options.publicKey, ...(typeof options.accessToken === 'string' ? [options.accessToken] : [])]);
@@ -94,6 +143,12 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
   const replies = createSessionReplies(emit, redactor.text);
   const context: PaymentContext = {
     order: options.order,
+    beforeInitiate: options.beforeInitiate,
+    payments,
+    statusTokens:
+      options.statusSecret === undefined
+        ? undefined
+        : createStatusTokens(options.statusSecret, { ttlMs: options.statusTokenTtlMs, who: 'createSessionHandler' }),
     accessToken: options.accessToken,
     publicKey: options.publicKey,
     callGateway: createGatewayClient({
@@ -105,12 +160,16 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     emit,
   };
   const idempotent = createIdempotentAttempt({
-    store: options.idempotencyStore ?? createMemoryIdempotencyStore(),
+    store: idempotency,
     lockWaitMs: Math.min(timeoutMs, deadlineMs / 2),
-    deadlineMs,
+    // A crashed instance's claim lapses once no attempt can still be running.
+    claimTtlMs: deadlineMs + 60_000,
+    doneTtlMs: options.idempotencyTtlMs ?? 24 * 60 * 60 * 1000,
+    pendingTtlMs: options.pendingTtlMs ?? 10 * 60 * 1000,
   });
 
-  async function handle(request: Request): Promise<Reply> {
+  async function handle(request: Request, env: unknown): Promise<Reply> {
+    const started = performance.now();
     if (request.method !== 'POST') {
       return replies.reject('method_not_allowed', 'Use POST.', { headers: { allow: METHODS } });
     }
@@ -128,8 +187,9 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
         fields: { 'Idempotency-Key': 'Use 8 to 255 visible ASCII characters, such as a UUID.' },
       });
     }
-    const body = await readBodyText(request, maxBodyBytes);
+    const body = await readBodyText(request, maxBodyBytes, deadlineMs);
     if (!body.ok) {
+      if (body.reason === 'timeout') return replies.reject('request_timeout', 'The request body took too long to arrive. Please try again.');
       return body.reason === 'too-large'
         ? replies.reject('payload_too_large', `The body is larger than ${maxBodyBytes} bytes.`)
         : replies.reject('invalid_json', 'The body could not be read.');
@@ -147,9 +207,14 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     const customer = [email, mobileNumber, mobileNumber.replace(/^\+/, ''), fullName];
     const redact = redactor.withExtra(customer);
     const forRequest = createSessionReplies(emit, redact);
-    const steps = paymentSteps(context, check.request, request, key, forRequest, redact);
-    if (key === null) return withAttemptDeadline(deadlineMs, forRequest, (progress) => attemptWithoutKey(steps, progress));
-    return idempotent(key, JSON.stringify(check.request), steps, forRequest);
+    const steps = paymentSteps(context, check.request, request, clientAddress(request, env), key, forRequest, redact);
+    // The rest of the request's one deadline, whatever the body took.
+    const left = Math.max(1, deadlineMs - (performance.now() - started));
+    return withAttemptDeadline(left, forRequest, async (progress) => {
+      if (key === null) return attemptWithoutKey(steps, progress);
+      const refused = await steps.admit(progress);
+      return refused ?? idempotent(key, JSON.stringify(check.request), steps, forRequest, progress);
+    });
   }
 
   return corsEndpoint(cors, handle, {
@@ -166,7 +231,12 @@ function assertOptions(options: SessionHandlerOptions): void {
   } catch {
     throw new TypeError('createSessionHandler: baseUrl is not an absolute URL');
   }
-  for (const name of ['maxBodyBytes', 'timeoutMs', 'attemptTimeoutMs'] as const) {
+  for (const name of ['beforeInitiate', 'clientAddress'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new TypeError(`createSessionHandler: ${name} must be a function`);
+    }
+  }
+  for (const name of ['maxBodyBytes', 'timeoutMs', 'attemptTimeoutMs', 'idempotencyTtlMs', 'pendingTtlMs', 'statusTokenTtlMs'] as const) {
     const value = options[name];
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
       throw new TypeError(`createSessionHandler: ${name} must be a positive finite number`);

@@ -3,6 +3,7 @@ import { statusResponseSchema, type StatusResponse } from '../schemas.js';
 import { createCorsPolicy, type AllowedOrigins } from './cors.js';
 import { corsEndpoint } from './endpoint.js';
 import { errorReply, jsonReply, type Reply } from './reply.js';
+import { createStatusTokens, type StatusSecret } from './status-token.js';
 
 export type StatusLookupContext = {
   request: Request;
@@ -16,6 +17,11 @@ export type StatusLookup = (
 ) => StatusResponse | undefined | null | Promise<StatusResponse | undefined | null>;
 
 export type StatusHandlerOptions = {
+  /**
+   * The session handler's `statusSecret`: only a poll carrying the `statusToken` it signed for the
+   * reference is looked up. At least 32 bytes.
+   */
+  statusSecret: StatusSecret;
   /** The payment's status, or undefined/null when the reference is unknown (answered 404). */
   lookup: StatusLookup;
   /** As for the session handler; default same origin only. */
@@ -35,9 +41,16 @@ class LookupTimeoutError extends Error {
   override name = 'TimeoutError';
 }
 
-/** The widget's `status-url`: `GET ?paymentReference=…` → `{ status, message? }`. */
+/** Said alike for an unknown reference and a missing, forged or expired token: references cannot be probed. */
+const NOT_FOUND = 'No payment has this reference.';
+
+/**
+ * The widget's `status-url`: `GET ?paymentReference=…&statusToken=…` → `{ status, message? }`.
+ * Checks the token, then asks `lookup`.
+ */
 export function createStatusHandler(options: StatusHandlerOptions): (request: Request) => Promise<Response> {
-  if (typeof options?.lookup !== 'function') throw new TypeError('createStatusHandler: lookup is required');
+  const tokens = createStatusTokens(options?.statusSecret as StatusSecret, { who: 'createStatusHandler' });
+  if (typeof options.lookup !== 'function') throw new TypeError('createStatusHandler: lookup is required');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(timeoutMs > 0)) throw new TypeError('createStatusHandler: timeoutMs must be a positive number');
   const cors = createCorsPolicy(options.allowedOrigins, METHODS, { allowedHeaders: options.allowedHeaders });
@@ -46,12 +59,14 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return errorReply('method_not_allowed', 'Use GET.', undefined, { allow: METHODS });
     }
-    const paymentReference = new URL(request.url).searchParams.get('paymentReference');
+    const query = new URL(request.url).searchParams;
+    const paymentReference = query.get('paymentReference');
     if (!paymentReference || !PAYMENT_REFERENCE.test(paymentReference)) {
       return errorReply('validation', 'The paymentReference query parameter is missing or invalid.', {
         paymentReference: paymentReference ? 'Use up to 128 letters, digits, or . _ : / -.' : 'This field is required.',
       });
     }
+    if (!(await tokens.verify(paymentReference, query.get('statusToken')))) return errorReply('not_found', NOT_FOUND);
     let found: unknown;
     try {
       found = await lookupWithin(paymentReference, request);
@@ -62,7 +77,7 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
       }
       return failed(error);
     }
-    if (found === undefined || found === null) return errorReply('not_found', 'No payment has this reference.');
+    if (found === undefined || found === null) return errorReply('not_found', NOT_FOUND);
     const parsed = statusResponseSchema.safeParse(found);
     if (!parsed.success) return failed(new TypeError('lookup returned an invalid status'));
     const { status, message } = parsed.data;

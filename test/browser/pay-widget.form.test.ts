@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import type { CustomerField } from '../../src/schemas.js';
 import {
   bankSearch,
@@ -191,6 +191,7 @@ describe('<pay-widget>', () => {
 
     it('formats the amount the French way with locale="fr"', async () => {
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000', currency: 'XOF', country: 'CI', locale: 'fr' });
+      await waitUntil(() => root(el).querySelector('[lang="fr"]'), 'the French strings arrive');
       const amount = root(el).querySelector('.amount')!.textContent!;
       expect(amount).to.match(/^5\s000\sF\s?CFA$/);
     });
@@ -209,6 +210,8 @@ describe('<pay-widget>', () => {
     it('speaks French with locale="fr", in labels, errors and results', async () => {
       stubFetch(route({ session: () => json(ussdEnvelope()) }));
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000', locale: 'fr' });
+      // French loads on demand; the widget re-renders in it once it has arrived.
+      await waitUntil(() => root(el).querySelector('[lang="fr"]'), 'the French strings arrive');
       expect(root(el).querySelector('legend')!.textContent).to.equal('Comment souhaitez-vous payer\u202f?');
       expect(control(el, 'fullName').labels![0]!.textContent).to.equal('Nom complet');
       expect(part(el, 'submit')!.textContent!.trim()).to.match(/^Payer 5\s000,00/);

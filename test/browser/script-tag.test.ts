@@ -3,19 +3,12 @@
  * script, Lit and zod/mini inside. It is built by `npm run build`, which `npm test` runs first.
  * The element's behaviour is tested against src/; this checks what the bundler made of it.
  */
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { en } from '../../src/messages/en.js';
+import { messages as yo } from '../../src/messages/yo.js';
+import { loadClassicScript } from './classic-script.js';
 
 type LitLike = HTMLElement & { updateComplete: Promise<unknown> };
-
-function loadClassicScript(src: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = src;
-    script.onload = () => resolve();
-    script.onerror = () => reject(new Error(`${src} did not load: run \`npm run build\` first`));
-    document.head.append(script);
-  });
-}
 
 describe('the script-tag build (dist/pay-widget.iife.js)', () => {
   before(async () => {
@@ -44,6 +37,19 @@ describe('the script-tag build (dist/pay-widget.iife.js)', () => {
     for (const name of ['fullName', 'email', 'mobileNumber']) {
       expect(root.querySelector(`[name="${name}"]`), name).to.exist;
     }
+    await expect(el).to.be.accessible();
+  });
+
+  it('loads a locale from its file beside the script (dist/pay-widget.yo.js), English until then', async () => {
+    const el = await fixture<LitLike>(html`<pay-widget session-url="/pay/session" locale="yo-NG"></pay-widget>`);
+    const root = el.shadowRoot!;
+    const lang = () => root.querySelector('[lang]')?.getAttribute('lang');
+    expect(lang()).to.equal('en');
+    expect(root.querySelector('legend')!.textContent).to.equal(en.chooseType);
+    await waitUntil(() => lang() === 'yo-NG', 'dist/pay-widget.yo.js arrives');
+    expect(root.querySelector('legend')!.textContent).to.equal(yo.chooseType);
+    const loaded = performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
+    expect(loaded).to.include('/dist/pay-widget.yo.js');
     await expect(el).to.be.accessible();
   });
 });

@@ -63,7 +63,8 @@ describe('demo: createDemoBackend', () => {
     backend.listeningAt('http://127.0.0.1:5173/');
     const origin = 'http://127.0.0.1:5173';
     const initiated = await backend.routes[DEMO_PATHS.session]!(sessionPost(`${origin}${DEMO_PATHS.session}`));
-    const { paymentReference } = ((await initiated.json()) as { data: { payments: { paymentReference: string } } }).data.payments;
+    const initiatedBody = (await initiated.json()) as { order: { paymentReference: string; statusToken: string } };
+    const { paymentReference, statusToken } = initiatedBody.order;
     const simulate = backend.routes[DEMO_PATHS.simulate]!;
     const url = `${origin}${DEMO_PATHS.simulate}`;
 
@@ -83,7 +84,9 @@ describe('demo: createDemoBackend', () => {
       status: 'SUCCESS',
       message: 'Simulated by the demo: the customer approved the payment.',
     });
-    const status = await backend.routes[DEMO_PATHS.status]!(new Request(`${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}`));
+    const statusUrl = `${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}`;
+    await readError(await backend.routes[DEMO_PATHS.status]!(new Request(statusUrl)), 404, 'not_found');
+    const status = await backend.routes[DEMO_PATHS.status]!(new Request(`${statusUrl}&statusToken=${statusToken}`));
     assert.equal(((await status.json()) as { status: string }).status, 'SUCCESS');
   });
 

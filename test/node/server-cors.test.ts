@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createStatusHandler } from '../../src/server/index.js';
 import { createCorsPolicy } from '../../src/server/cors.js';
-import { makeHandler, post, readError, SESSION_URL, USSD_REQUEST } from './server-fixtures.js';
+import { makeHandler, post, readError, SESSION_URL, USSD_REQUEST, STATUS_SECRET } from './server-fixtures.js';
 
 const SHOP = 'https://shop.example';
 const EVIL = 'https://evil.example';
@@ -110,7 +110,7 @@ describe('createSessionHandler: CORS', () => {
     const allowed = await handler(preflight(SHOP, 'POST'));
     assert.equal(allowed.status, 204);
     assert.equal(allowed.headers.get('access-control-allow-methods'), 'POST');
-    const status = createStatusHandler({ lookup: () => ({ status: 'PENDING' }), allowedOrigins: [SHOP] });
+    const status = createStatusHandler({ statusSecret: STATUS_SECRET, lookup: () => ({ status: 'PENDING' }), allowedOrigins: [SHOP] });
     await readError(await status(preflight(SHOP, 'POST', '', STATUS_URL)), 405, 'method_not_allowed');
     const get = await status(preflight(SHOP, 'GET', '', STATUS_URL));
     assert.equal(get.status, 204);
@@ -138,6 +138,7 @@ describe('createSessionHandler: CORS', () => {
     assert.equal(sessionAsked.headers.get('access-control-allow-headers'), 'Content-Type, Idempotency-Key, Authorization');
 
     const status = createStatusHandler({
+      statusSecret: STATUS_SECRET,
       lookup: () => ({ status: 'PENDING' }),
       allowedOrigins: [SHOP],
       allowedHeaders: ['Authorization', ' X-CSRF-Token ', 'content-type'],

@@ -6,6 +6,7 @@ import {
   type SessionEvent,
   type SessionHandlerOptions,
 } from '../../src/server/index.js';
+import { createStatusTokens } from '../../src/server/status-token.js';
 
 export const GATEWAY_URL = 'https://gateway.test';
 export const INITIATE_URL = `${GATEWAY_URL}/api/v2/payments/initiates`;
@@ -158,4 +159,13 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
       reject(signal.reason);
     });
   });
+}
+
+/** The secret both handlers share in the tests: 32 bytes, the least accepted. */
+export const STATUS_SECRET = 'test-status-secret-0123456789abcdef';
+const statusTokens = createStatusTokens(STATUS_SECRET, { who: 'test' });
+
+/** The `statusToken` the session handler gives for `paymentReference` with {@link STATUS_SECRET}. */
+export function statusTokenFor(paymentReference: string): Promise<string> {
+  return statusTokens.sign(paymentReference);
 }

@@ -40,7 +40,7 @@ describe('createSessionHandler: one deadline on the whole attempt', { timeout: 5
   });
 
   it('answers 504 when the store hangs, and when a request without a key hangs', async () => {
-    const hung: IdempotencyStore = { get: never, set: never };
+    const hung: IdempotencyStore = { get: never, set: never, claim: never, release: never };
     const stuck = makeHandler({ attemptTimeoutMs: 80, idempotencyStore: hung });
     await readError(await stuck.handler(post(USSD_REQUEST, KEY)), 504, 'gateway_timeout');
 
@@ -51,8 +51,8 @@ describe('createSessionHandler: one deadline on the whole attempt', { timeout: 5
   it('still answers with the instructions when the gateway answered and only storing them hangs', async () => {
     const inner = createMemoryIdempotencyStore();
     const store: IdempotencyStore = {
-      get: inner.get,
-      set: (key, record) => (record.state === 'done' ? never() : inner.set(key, record)),
+      ...inner,
+      set: (key, record, ttlMs) => (record.state === 'done' ? never() : inner.set(key, record, ttlMs)),
     };
     const { handler, calls } = makeHandler({ attemptTimeoutMs: 100, idempotencyStore: store });
     const response = await handler(post(USSD_REQUEST, KEY));

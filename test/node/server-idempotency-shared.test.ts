@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import {
   createMemoryIdempotencyStore,
-  IdempotencyStoreFullError,
   type IdempotencyRecord,
   type IdempotencyStore,
+  OrderError,
 } from '../../src/server/index.js';
 import {
   answerSuccess,
@@ -26,7 +26,7 @@ const KEY = { 'idempotency-key': 'attempt-5be1a3f0' };
 /** A new random reference per call, as a careless resolver would give. */
 const randomOrder = () => ({ ...ORDER, paymentReference: `r-${crypto.randomUUID()}` });
 
-/** A store shared by several server instances, like Redis with `SET NX` for `reserve`. */
+/** A store shared by several server instances, like Redis with `SET NX` for `claim`. */
 function sharedStore() {
   const records = new Map<string, IdempotencyRecord>();
   const locks = new Set<string>();
@@ -41,7 +41,7 @@ function sharedStore() {
     async set(key, record) {
       records.set(key, record);
     },
-    async reserve(key) {
+    async claim(key) {
       if (locks.has(key)) return false;
       locks.add(key);
       return true;
@@ -102,10 +102,10 @@ describe('createSessionHandler: a store failing after the payment was made', () 
   it('still answers with the instructions when storing the answer fails, and reports it', async () => {
     const inner = createMemoryIdempotencyStore();
     const store: IdempotencyStore = {
-      get: inner.get,
-      set: (key, record) => {
+      ...inner,
+      set: (key, record, ttlMs) => {
         if (record.state === 'done') throw new Error('redis: connection lost');
-        return inner.set(key, record);
+        return inner.set(key, record, ttlMs);
       },
     };
     const { handler, calls, events } = makeHandler({ idempotencyStore: store });
@@ -123,7 +123,7 @@ describe('createSessionHandler: a store failing after the payment was made', () 
       () => Promise.reject(new Error('redis: DEL timed out')),
     ]) {
       const inner = createMemoryIdempotencyStore();
-      const store: IdempotencyStore = { get: inner.get, set: inner.set, reserve: () => true, release };
+      const store: IdempotencyStore = { get: inner.get, set: inner.set, claim: () => true, release };
       const { handler, events } = makeHandler({ idempotencyStore: store });
       const response = await handler(post(USSD_REQUEST, KEY));
       assert.equal(response.status, 200);
@@ -133,16 +133,75 @@ describe('createSessionHandler: a store failing after the payment was made', () 
   });
 });
 
-describe('createSessionHandler: unfinished records are never lost to make room', () => {
+describe('createSessionHandler: a store no sequence of requests can fill', () => {
   const pendingThenSuccess = () => {
     let attempt = 0;
     return ((call, signal) =>
       ++attempt === 1 ? Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } })) : answerSuccess(call, signal)) as Responder;
   };
 
-  it('keeps a pending record through other traffic in a full store: the retry sends the same reference', async () => {
-    const idempotencyStore = createMemoryIdempotencyStore({ maxEntries: 2 });
-    const { handler, calls } = makeHandler({ idempotencyStore, order: randomOrder }, pendingThenSuccess());
+  /** A store that counts what it was asked to keep. */
+  function countingStore(maxEntries = 10_000) {
+    const inner = createMemoryIdempotencyStore({ maxEntries });
+    const written: { key: string; state: string; ttlMs: number }[] = [];
+    const store: IdempotencyStore = {
+      ...inner,
+      set: (key, record, ttlMs) => (written.push({ key, state: record.state, ttlMs }), inner.set(key, record, ttlMs)),
+    };
+    return { store, written };
+  }
+
+  it('stores nothing for requests that never reached the gateway', async () => {
+    const { store, written } = countingStore();
+    let refuse = true;
+    const { handler, calls } = makeHandler({
+      idempotency: store,
+      order: () => {
+        if (refuse) throw new OrderError('Sold out.');
+        return ORDER;
+      },
+    });
+    for (let i = 0; i < 50; i += 1) await readError(await handler(post(USSD_REQUEST)), 422, 'order_refused');
+    await readError(await handler(post({ ...USSD_REQUEST, email: 'not an e-mail' })), 400, 'validation');
+    assert.deepEqual(written, []);
+    assert.equal(calls.length, 0);
+    refuse = false;
+    assert.equal((await handler(post(USSD_REQUEST))).status, 200);
+  });
+
+  it('stores a gateway 4xx as done, replayed without asking again, and keeps a pending order only for pendingTtlMs', async () => {
+    const { store, written } = countingStore();
+    const { handler, calls } = makeHandler({ idempotency: store, pendingTtlMs: 120_000 }, (call) =>
+      call.body.email === 'ada@example.ng'
+        ? Response.json({ status: 'ERROR', message: 'Invalid mobile number for this bank' }, { status: 400 })
+        : new Response('bad gateway', { status: 502 }),
+    );
+    await readError(await handler(post(USSD_REQUEST, KEY)), 502, 'gateway_error');
+    const replay = await handler(post(USSD_REQUEST, KEY));
+    await readError(replay.clone(), 502, 'gateway_error');
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(calls.length, 1, 'a definitive 4xx is not asked again');
+    await readError(await handler(post({ ...USSD_REQUEST, email: 'b@example.ng' })), 502, 'gateway_error');
+    assert.deepEqual(
+      written.map(({ state, ttlMs }) => `${state} ${ttlMs}`),
+      ['done 86400000', 'pending 120000'],
+    );
+  });
+
+  it('keeps accepting new payments however many attempts were left pending, in a store of 2', async () => {
+    const idempotency = createMemoryIdempotencyStore({ maxEntries: 2 });
+    const { handler, calls } = makeHandler({ idempotency }, (call, signal) =>
+      call.body.email === 'honest@example.ng' ? answerSuccess(call, signal) : new Response(null, { status: 503 }),
+    );
+    for (let i = 0; i < 20; i += 1) await readError(await handler(post(USSD_REQUEST)), 502, 'gateway_error');
+    const honest = await handler(post({ ...USSD_REQUEST, email: 'honest@example.ng' }));
+    assert.equal(honest.status, 200);
+    assert.equal(calls.length, 21);
+  });
+
+  it('keeps a pending record through other traffic: the retry sends the same reference', async () => {
+    const idempotency = createMemoryIdempotencyStore({ maxEntries: 2 });
+    const { handler, calls } = makeHandler({ idempotency, order: randomOrder }, pendingThenSuccess());
     await readError(await handler(post(TRANSFER_REQUEST, KEY)), 502, 'gateway_unreachable');
     await handler(post({ ...TRANSFER_REQUEST, email: 'b@example.ng' }));
     await handler(post({ ...TRANSFER_REQUEST, email: 'c@example.ng' }));
@@ -152,20 +211,10 @@ describe('createSessionHandler: unfinished records are never lost to make room',
     assert.equal(victim[1]!.body.paymentReference, victim[0]!.body.paymentReference);
   });
 
-  it('answers 503 server_busy, without calling the gateway, when unfinished records fill the store', async () => {
-    const idempotencyStore = createMemoryIdempotencyStore({ maxEntries: 1 });
-    const { handler, calls } = makeHandler({ idempotencyStore }, () => new Response(null, { status: 503 }));
-    await readError(await handler(post(USSD_REQUEST, KEY)), 502, 'gateway_error');
-    const busy = await handler(post(TRANSFER_REQUEST));
-    await readError(busy.clone(), 503, 'server_busy');
-    assert.ok(busy.headers.get('retry-after'));
-    assert.equal(calls.length, 1);
-  });
-
   it('derives the default paymentReference from the key, so even a lost record names the same payment', async () => {
-    const forgetful: IdempotencyStore = { get: () => undefined, set: () => {} };
+    const forgetful: IdempotencyStore = { get: () => undefined, set: () => {}, claim: () => true, release: () => {} };
     const order = () => ({ amount: '100', callbackUrl: ORDER.callbackUrl, redirectUrl: ORDER.redirectUrl });
-    const { handler, calls } = makeHandler({ idempotencyStore: forgetful, order }, pendingThenSuccess());
+    const { handler, calls } = makeHandler({ idempotency: forgetful, order }, pendingThenSuccess());
     await handler(post(USSD_REQUEST, KEY));
     await handler(post(USSD_REQUEST, KEY));
     const expected = `pw-${createHash('sha256').update(KEY['idempotency-key']).digest('hex').slice(0, 32)}`;
@@ -173,42 +222,5 @@ describe('createSessionHandler: unfinished records are never lost to make room',
       calls.map((call) => call.body.paymentReference),
       [expected, expected],
     );
-  });
-});
-
-describe('createMemoryIdempotencyStore: room', () => {
-  const pending = (fingerprint: string): IdempotencyRecord => ({ state: 'pending', fingerprint, order: ORDER });
-  const done = (fingerprint: string): IdempotencyRecord => ({ ...pending(fingerprint), state: 'done', reply: { status: 200, body: '{}' } });
-
-  it('drops finished records first, never a pending one, and refuses a new one when only pending records are left', async () => {
-    const store = createMemoryIdempotencyStore({ maxEntries: 2 });
-    store.set('old-pending', pending('p'));
-    store.set('done', done('d'));
-    store.set('new', pending('n'));
-    assert.equal(store.get('done'), undefined, 'the finished record made room');
-    assert.equal((store.get('old-pending') as IdempotencyRecord | undefined)?.fingerprint, 'p');
-    assert.throws(() => store.set('one-more', pending('x')), IdempotencyStoreFullError);
-    store.set('new', done('n'));
-    assert.equal((store.get('new') as IdempotencyRecord | undefined)?.state, 'done', 'finishing a record needs no room');
-  });
-
-  it('lets expired pending records go when it needs room', () => {
-    let now = 0;
-    const store = createMemoryIdempotencyStore({ maxEntries: 1, ttlMs: 10, now: () => now });
-    store.set('a', pending('a'));
-    now = 10;
-    store.set('b', pending('b'));
-    assert.equal((store.get('b') as IdempotencyRecord | undefined)?.fingerprint, 'b');
-  });
-
-  it('gives a claim to one caller at a time, until it is released or expires', () => {
-    let now = 0;
-    const store = createMemoryIdempotencyStore({ lockTtlMs: 100, now: () => now });
-    assert.equal(store.reserve('k'), true);
-    assert.equal(store.reserve('k'), false);
-    store.release('k');
-    assert.equal(store.reserve('k'), true);
-    now = 100;
-    assert.equal(store.reserve('k'), true, 'an abandoned claim expires');
   });
 });

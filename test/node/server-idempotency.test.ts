@@ -139,7 +139,7 @@ describe('createSessionHandler: Idempotency-Key', () => {
   it('answers 409 when a shared store says another instance holds the key', async () => {
     const store = createMemoryIdempotencyStore();
     const released: string[] = [];
-    const busy: IdempotencyStore = { ...store, reserve: () => false, release: (key) => void released.push(key) };
+    const busy: IdempotencyStore = { ...store, claim: () => false, release: (key) => void released.push(key) };
     const { handler, calls } = makeHandler({ idempotencyStore: busy });
     const response = await handler(post(USSD_REQUEST, KEY));
     await readError(response.clone(), 409, 'idempotency_key_in_use');
@@ -148,29 +148,51 @@ describe('createSessionHandler: Idempotency-Key', () => {
     assert.deepEqual(released, [], 'a key it did not reserve is not released');
   });
 
-  it('reserves and releases the key around an attempt', async () => {
+  it('claims and releases the key around an attempt, and writes only its outcome', async () => {
     const store = createMemoryIdempotencyStore();
     const log: string[] = [];
     const locking: IdempotencyStore = {
       get: store.get,
-      set: (key, record) => {
-        log.push(`set ${record.state}`);
-        return store.set(key, record);
+      set: (key, record, ttlMs) => {
+        log.push(`set ${record.state} for ${ttlMs} ms`);
+        return store.set(key, record, ttlMs);
       },
-      reserve: (key) => (log.push(`reserve ${key}`), true),
+      claim: (key, ttlMs) => (log.push(`claim ${key}`), store.claim(key, ttlMs)),
       release: (key) => void log.push(`release ${key}`),
     };
-    const { handler } = makeHandler({ idempotencyStore: locking });
+    const { handler } = makeHandler({ idempotency: locking, idempotencyTtlMs: 60_000 });
     await handler(post(USSD_REQUEST, KEY));
     const key = KEY['idempotency-key'];
-    assert.deepEqual(log, [`reserve ${key}`, 'set pending', 'set done', `release ${key}`]);
+    assert.deepEqual(log, [`claim ${key}`, 'set done for 60000 ms', `release ${key}`]);
   });
 
-  it('answers 500 internal when the store fails', async () => {
-    const broken: IdempotencyStore = { get: () => Promise.reject(new Error('redis down')), set: () => {} };
-    const { handler, calls } = makeHandler({ idempotencyStore: broken });
-    await readError(await handler(post(USSD_REQUEST, KEY)), 500, 'internal');
-    assert.equal(calls.length, 0);
+  it('answers 503 server_busy with Retry-After, without calling the gateway, when the store fails', async () => {
+    const inner = createMemoryIdempotencyStore();
+    const brokenGet: IdempotencyStore = { ...inner, get: () => Promise.reject(new Error('redis down')) };
+    const brokenClaim: IdempotencyStore = { ...inner, claim: () => Promise.reject(new Error('redis down')) };
+    for (const idempotency of [brokenGet, brokenClaim]) {
+      const { handler, calls, events } = makeHandler({ idempotency });
+      const response = await handler(post(USSD_REQUEST, KEY));
+      await readError(response.clone(), 503, 'server_busy');
+      assert.ok(Number(response.headers.get('retry-after')) > 0);
+      assert.equal(calls.length, 0);
+      assert.ok(events.some((e) => e.type === 'internal-error' && e.where === 'store' && /redis down/.test(e.detail)));
+    }
+  });
+
+  it('refuses, when created, a store that cannot claim a key atomically', () => {
+    const inner = createMemoryIdempotencyStore();
+    const getSetOnly = { get: inner.get, set: inner.set } as unknown as IdempotencyStore;
+    const noRelease = { ...inner, release: undefined } as unknown as IdempotencyStore;
+    for (const idempotency of [getSetOnly, noRelease, {} as IdempotencyStore]) {
+      assert.throws(() => makeHandler({ idempotency }), (error: unknown) => {
+        assert.ok(error instanceof TypeError);
+        assert.match(error.message, /idempotency store .*claim.*atomically|atomically.*(claim|release)/);
+        return true;
+      });
+    }
+    assert.throws(() => makeHandler({ idempotencyStore: getSetOnly }), TypeError, 'the former option name too');
+    assert.throws(() => makeHandler({ payments: { get: () => undefined } as never }), /payments store lacks insert\(\), update\(\)/);
   });
 });
 
@@ -182,10 +204,10 @@ describe('createMemoryIdempotencyStore', () => {
     reply: { status: 200, body: '{}' },
   });
 
-  it('forgets records after ttlMs', () => {
+  it('forgets a record after the ttlMs it was set with', () => {
     let now = 1_000;
-    const store = createMemoryIdempotencyStore({ ttlMs: 100, now: () => now });
-    store.set('k', record('a'));
+    const store = createMemoryIdempotencyStore({ now: () => now });
+    store.set('k', record('a'), 100);
     now += 99;
     assert.equal((store.get('k') as IdempotencyRecord | undefined)?.fingerprint, 'a');
     now += 1;
@@ -194,41 +216,23 @@ describe('createMemoryIdempotencyStore', () => {
 
   it('drops the oldest finished records beyond maxEntries', () => {
     const store = createMemoryIdempotencyStore({ maxEntries: 2 });
-    store.set('a', record('a'));
-    store.set('b', record('b'));
-    store.set('a', record('a2'));
-    store.set('c', record('c'));
+    store.set('a', record('a'), 60_000);
+    store.set('b', record('b'), 60_000);
+    store.set('a', record('a2'), 60_000);
+    store.set('c', record('c'), 60_000);
     assert.equal(store.get('b'), undefined, 'b was the oldest write');
     assert.equal((store.get('a') as IdempotencyRecord | undefined)?.fingerprint, 'a2');
     assert.equal((store.get('c') as IdempotencyRecord | undefined)?.fingerprint, 'c');
   });
 
-  it('keeps evicting the oldest finished write through rewrites, expiries and the store running empty', () => {
+  it('gives a claim to one caller at a time, until it is released or lapses', () => {
     let now = 0;
-    const maxEntries = 5;
-    const ttlMs = 40;
-    const store = createMemoryIdempotencyStore({ maxEntries, ttlMs, now: () => now });
-    // The reference: what the store holds, oldest write first (expired entries count until read).
-    let model: { key: string; expiresAt: number }[] = [];
-    const read = (key: string) => {
-      const entry = model.find((e) => e.key === key);
-      if (entry && entry.expiresAt <= now) model = model.filter((e) => e !== entry);
-      return entry !== undefined && entry.expiresAt > now;
-    };
-    let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    for (let step = 0; step < 3_000; step += 1) {
-      now += step % 97 === 0 ? 100 : 1; // now and then, everything expires
-      const key = `k${Math.floor(random() * 12)}`;
-      if (random() < 0.3) {
-        assert.equal(store.get(key) !== undefined, read(key), `step ${step}: get ${key}`);
-      } else {
-        store.set(key, record(key));
-        model = [...model.filter((e) => e.key !== key), { key, expiresAt: now + ttlMs }].slice(-maxEntries);
-      }
-      if (step % 10 === 0) {
-        for (let i = 0; i < 12; i += 1) assert.equal(store.get(`k${i}`) !== undefined, read(`k${i}`), `step ${step}: k${i}`);
-      }
-    }
+    const store = createMemoryIdempotencyStore({ now: () => now });
+    assert.equal(store.claim('k', 100), true);
+    assert.equal(store.claim('k', 100), false);
+    store.release('k');
+    assert.equal(store.claim('k', 100), true);
+    now = 100;
+    assert.equal(store.claim('k', 100), true, 'an abandoned claim lapses');
   });
 });

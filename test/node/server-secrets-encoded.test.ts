@@ -32,7 +32,8 @@ describe('createSessionHandler: secrets in their encoded forms', () => {
     const text = await seen(response);
     assertClean(text, 'the response');
     assert.doesNotMatch(text, /M-991|22212345678|request/);
-    assert.deepEqual(JSON.parse(text.split('\n')[0]!), { status: 'SUCCESS', data: { code: '00', message: 'ok', payments } });
+    const order = { paymentReference: 'order-42', amount: '2500.00', currency: 'NGN' };
+    assert.deepEqual(JSON.parse(text.split('\n')[0]!), { status: 'SUCCESS', data: { code: '00', message: 'ok', payments }, order });
   });
 
   it('redacts JSON-escaped, URL-encoded and Bearer forms from gateway messages and events', async () => {

@@ -76,9 +76,10 @@ describe('createSessionHandler: secrets', () => {
     });
   }
 
-  it('still passes a clean envelope through byte for byte', async () => {
+  it('still passes a clean envelope through byte for byte, followed by the order', async () => {
     const text = JSON.stringify(ussdEnvelope('order-42'));
     const { handler } = makeHandler({}, () => new Response(text));
-    assert.equal(await (await handler(post(USSD_REQUEST))).text(), text);
+    const order = JSON.stringify({ paymentReference: 'order-42', amount: '2500.00', currency: 'NGN' });
+    assert.equal(await (await handler(post(USSD_REQUEST))).text(), `${text.slice(0, -1)},"order":${order}}`);
   });
 });

@@ -35,7 +35,8 @@ describe('createSessionHandler: happy paths', () => {
     const response = await handler(post(USSD_REQUEST, { 'idempotency-key': 'key-ussd-0001' }));
 
     assert.equal(response.status, 200);
-    assert.deepEqual(await response.json(), ussdEnvelope(ORDER.paymentReference));
+    const { paymentReference, amount, currency } = ORDER;
+    assert.deepEqual(await response.json(), { ...ussdEnvelope(paymentReference), order: { paymentReference, amount, currency } });
     assert.equal(calls.length, 1);
     const [call] = calls;
     assert.equal(call!.url, INITIATE_URL);

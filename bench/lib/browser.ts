@@ -1,0 +1,197 @@
+/**
+ * The browser figures, in the system Chromium the tests use (scripts/ensure-chromium.mjs), headless,
+ * with no network but 127.0.0.1. Every sample gets a fresh browser context (its own renderer, cache
+ * and storage), so each load is a customer's first.
+ */
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { findChromium, missingChromiumMessage } from '../../scripts/ensure-chromium.mjs';
+import { CUSTOMER } from './server.js';
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  // Every host name fails to resolve: nothing but 127.0.0.1 can be reached.
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error(missingChromiumMessage());
+  return puppeteer.launch({ executablePath, headless: true, args: CHROMIUM_FLAGS, defaultViewport: { width: 800, height: 1400 } });
+}
+
+/** Runs `use` on a new page in a new browser context, and closes the context afterwards. */
+export async function inFreshContext<T>(browser: Browser, use: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    return await use(page);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Runs `measure` while Chrome traces the page's performance marks, and returns with its result the
+ * main thread's CPU clock at each mark (the trace's `tts`, in ms). Between two marks it gives the
+ * CPU time the page's main thread spent, which, unlike the wall clock, does not grow while the
+ * thread waits for a core on a busy machine.
+ */
+export async function withCpuClock<T>(page: Page, measure: () => Promise<T>): Promise<{ result: T; cpu: (from: string, to: string) => number | undefined }> {
+  await page.tracing.start({ categories: ['blink.user_timing'] });
+  let trace: Uint8Array | undefined;
+  let result: T;
+  try {
+    result = await measure();
+  } finally {
+    trace = await page.tracing.stop();
+  }
+  const events: { name?: string; tts?: number }[] = JSON.parse(new TextDecoder().decode(trace)).traceEvents;
+  const at = (name: string) => events.find((event) => event.name === name && event.tts !== undefined)?.tts;
+  return {
+    result,
+    cpu: (from, to) => {
+      const start = at(from);
+      const end = at(to);
+      return start === undefined || end === undefined ? undefined : (end - start) / 1000;
+    },
+  };
+}
+
+export type FirstRender = { render: number; script: number | undefined; intl: number | undefined };
+
+/** /first-render/<id> or /page-load/<id>: from the mark before the script to the form in the shadow root. */
+export async function firstRender(page: Page, url: string): Promise<FirstRender> {
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => performance.getEntriesByName('bench:form').length > 0, { timeout: 10_000 });
+  // No named functions inside evaluate(): tsx would wrap them in a helper the page does not have.
+  const [start, scriptEnd, form, intl] = await page.evaluate(() => [
+    ...['bench:start', 'bench:script-end', 'bench:form'].map((name) => performance.getEntriesByName(name)[0]?.startTime),
+    performance.getEntriesByName('bench:intl')[0]?.duration,
+  ]);
+  return { render: form! - start!, script: scriptEnd === undefined ? undefined : scriptEnd - start!, intl };
+}
+
+export type Submit = { laidOut: number; nextFrame: number };
+
+/**
+ * /submit/<id>: the bank chosen, everything settled, then a real mouse click on the pay button.
+ * From the click (a capturing listener, before any of the element's own) to the dial code in the
+ * shadow root with its layout done (getBoundingClientRect), and to the next animation frame's
+ * callback (what else the update left to do before the frame can be drawn).
+ */
+export async function submitToResult(page: Page, url: string, tag: string): Promise<Submit> {
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction((tag) => document.querySelector(tag)?.shadowRoot?.querySelector('form'), {}, tag);
+  const box = await page.evaluate(async (tag, bankCode) => {
+    const root = document.querySelector(tag)!.shadowRoot!;
+    const select = root.querySelector('select')!;
+    select.value = bankCode;
+    select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    (window as unknown as { benchSubmit: Promise<Submit> }).benchSubmit = new Promise((resolve) => {
+      let clicked = 0;
+      addEventListener(
+        'click',
+        () => {
+          clicked = performance.now();
+          performance.mark('bench:click'); // for scripts/bench-profile.ts
+        },
+        { capture: true, once: true },
+      );
+      const observer = new MutationObserver(() => {
+        const code = root.querySelector('[part~="dial-code"]');
+        if (!code) return;
+        observer.disconnect();
+        code.getBoundingClientRect();
+        const laidOut = performance.now() - clicked;
+        performance.mark('bench:result');
+        requestAnimationFrame(() => resolve({ laidOut, nextFrame: performance.now() - clicked }));
+      });
+      observer.observe(root, { childList: true, subtree: true, characterData: true });
+    });
+    const rect = root.querySelector('button[type=submit]')!.getBoundingClientRect();
+    return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+  }, tag, CUSTOMER.bankCode);
+  await page.mouse.click(box.x, box.y);
+  return page.evaluate(() => (window as unknown as { benchSubmit: Promise<Submit> }).benchSubmit);
+}
+
+/** /submit/raw: from the click to the parsed JSON, with fetch and nothing else. */
+export async function rawFetch(page: Page, url: string): Promise<Submit> {
+  await page.goto(url, { waitUntil: 'load' });
+  const box = await page.evaluate(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    (window as unknown as { benchSubmit: Promise<Submit> }).benchSubmit = new Promise((resolve) => {
+      let clicked = 0;
+      addEventListener(
+        'click',
+        () => {
+          clicked = performance.now();
+          performance.mark('bench:click');
+        },
+        { capture: true, once: true },
+      );
+      new PerformanceObserver((list, observer) => {
+        const done = list.getEntriesByName('bench:raw-done')[0];
+        if (!done) return;
+        observer.disconnect();
+        requestAnimationFrame(() => resolve({ laidOut: done.startTime - clicked, nextFrame: performance.now() - clicked }));
+      }).observe({ entryTypes: ['mark'] });
+    });
+    const rect = document.getElementById('pay')!.getBoundingClientRect();
+    return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+  });
+  await page.mouse.click(box.x, box.y);
+  return page.evaluate(() => (window as unknown as { benchSubmit: Promise<Submit> }).benchSubmit);
+}
+
+export type Heap = { jsBytes: number; embedderBytes: number | undefined };
+
+/**
+ * /heap/<id>: one element first (templates, style sheets and lazy tables are made once per page),
+ * then 50 more; the growth of the heap, after a full GC each time, divided by 50.
+ */
+export async function heapPerElement(page: Page, url: string, tag: string, count = 50): Promise<Heap> {
+  await page.goto(url, { waitUntil: 'load' });
+  const cdp = await page.createCDPSession();
+  type Usage = { usedSize: number; embedderHeapUsedSize?: number };
+  const usage = async (): Promise<Usage> => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')) as Usage;
+  };
+  const add = (n: number) =>
+    page.evaluate(
+      async (tag, n) => {
+        const made = Array.from({ length: n }, () => {
+          const element = document.createElement(tag);
+          element.setAttribute('session-url', '/session');
+          element.setAttribute('amount', '1500');
+          return document.body.appendChild(element);
+        });
+        await Promise.all(made.map((element) => (element as { updateComplete?: Promise<unknown> }).updateComplete));
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        if (made.some((element) => !element.shadowRoot?.querySelector('form'))) throw new Error(`${tag}: no form rendered`);
+      },
+      tag,
+      n,
+    );
+  await add(1);
+  const before = await usage();
+  await add(count);
+  const after = await usage();
+  await cdp.detach();
+  const embedder =
+    after.embedderHeapUsedSize === undefined || before.embedderHeapUsedSize === undefined
+      ? undefined
+      : (after.embedderHeapUsedSize - before.embedderHeapUsedSize) / count;
+  return { jsBytes: (after.usedSize - before.usedSize) / count, embedderBytes: embedder };
+}

@@ -1,0 +1,18 @@
+/**
+ * The gateway's paths besides initiation (spec/gateway-companion.md §1, §2), shared by the server's
+ * gateway client and the sandbox that stands in for it.
+ */
+
+/** §1: the bearer token is made from the dashboard's keys here. */
+export const TOKEN_PATH = '/api/v2/encrypt/keys';
+
+/** §2: current docs use v3, older docs and SDKs v2; whether v2 still answers is uncertain. */
+export type QueryVersion = 'v2' | 'v3';
+export const QUERY_VERSIONS: readonly QueryVersion[] = ['v3', 'v2'];
+
+export function queryPath(version: QueryVersion, paymentReference: string): string {
+  return `/api/${version}/payments/query/${encodeURIComponent(paymentReference)}`;
+}
+
+/** Matches either version's query path; group 1 is the version, group 2 the encoded reference. */
+export const QUERY_PATH_PATTERN = /\/api\/(v2|v3)\/payments\/query\/([^/]+)$/;

@@ -1,0 +1,43 @@
+import { en, type Messages } from './en.js';
+import { importLocale } from './import-chunk.js';
+import { ON_DEMAND_LOCALES, type OnDemandLocale } from './locales.js';
+
+/** Strings and the language they are written in, for the `lang` attribute. */
+export type Translation = { readonly lang: string; readonly messages: Messages };
+
+export const english: Translation = { lang: 'en', messages: en };
+
+const loaded = new Map<OnDemandLocale, Translation>();
+const loading = new Map<OnDemandLocale, Promise<Translation>>();
+
+/** The on-demand locale a `locale` value asks for (`yo-NG` → `yo`), or undefined for English and anything unknown. */
+export function onDemandLocale(locale: string): OnDemandLocale | undefined {
+  const language = locale.trim().toLowerCase().split('-')[0];
+  return ON_DEMAND_LOCALES.find((known) => known === language);
+}
+
+/**
+ * The strings for `locale`: at once for English, for anything unknown and for a locale already
+ * loaded; otherwise a promise of them, which never rejects: a locale that fails to load gives
+ * English (and is tried again on the next call).
+ */
+export function loadTranslation(locale: string): Translation | Promise<Translation> {
+  const wanted = onDemandLocale(locale);
+  if (!wanted) return english;
+  const ready = loaded.get(wanted);
+  if (ready) return ready;
+  let pending = loading.get(wanted);
+  if (!pending) {
+    pending = importLocale(wanted)
+      .then((module) => {
+        // English fills in any key a file from another version of the package lacks.
+        const translation = { lang: wanted, messages: { ...en, ...(module.messages as Partial<Messages>) } };
+        loaded.set(wanted, translation);
+        return translation;
+      })
+      .catch(() => english)
+      .finally(() => loading.delete(wanted));
+    loading.set(wanted, pending);
+  }
+  return pending;
+}

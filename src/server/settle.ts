@@ -1,0 +1,149 @@
+import type { QueryAnswer } from './gateway.js';
+import type { Payment, PaymentStore } from './stores.js';
+
+/**
+ * Settling is one transition, whichever endpoint learns of it first (a webhook, a status
+ * re-query): the gateway's verified answer moves the ledger entry `PENDING → SUCCESS | FAILED` with
+ * one compare-and-set, and only the request whose write lands calls `onPaid` (or `onFailed`). A
+ * payment is paid only for the ledger's amount and currency.
+ */
+
+export type PaymentHook = (payment: Payment) => void | Promise<void>;
+
+/** What `onEvent` hears from a settlement: references, codes and amounts, never a token, key or customer detail. */
+export type SettleEvent =
+  | { type: 'paid'; paymentReference: string; amount: string; currency: string }
+  | { type: 'failed'; paymentReference: string; code: string }
+  | {
+      type: 'amount-mismatch';
+      paymentReference: string;
+      code: string;
+      expected: { amount: string; currency: string };
+      received: { amount: number | undefined; currency: string | undefined };
+    }
+  | { type: 'code-reported'; paymentReference: string; code: string; report: NonNullable<QueryAnswer['report']> }
+  | { type: 'internal-error'; where: 'onPaid' | 'onFailed' | 'store'; paymentReference: string; detail: string };
+
+export type SettleContext = {
+  payments: PaymentStore;
+  onPaid: PaymentHook;
+  onFailed?: PaymentHook;
+  emit: (event: SettleEvent) => void;
+  now?: () => number;
+};
+
+export type SettleResult =
+  /** This call's write settled the payment and ran the hook. */
+  | { kind: 'settled'; payment: Payment }
+  /** Settled before (by another request, instance or path): nothing ran. */
+  | { kind: 'already-settled'; payment: Payment }
+  /**
+   * Still PENDING: `open`, the gateway has not decided; `mismatch`, it answered for another amount or
+   * currency (or `SM_10`), which asking again will not change; `busy`, the ledger could not be
+   * written (it threw, or kept changing under this request), so asking again later may settle it.
+   */
+  | { kind: 'pending'; reason: 'open' | 'mismatch' | 'busy'; payment: Payment }
+  /** The entry disappeared from the ledger meanwhile. */
+  | { kind: 'missing' };
+
+/** A busy entry is re-read this often before giving up; giving up leaves it PENDING for the next try. */
+const MAX_ATTEMPTS = 8;
+
+export async function settlePayment(entry: Payment, answer: QueryAnswer, context: SettleContext): Promise<SettleResult> {
+  const now = context.now ?? Date.now;
+  const reference = entry.paymentReference;
+  if (answer.report) context.emit({ type: 'code-reported', paymentReference: reference, code: answer.code, report: answer.report });
+
+  const target = targetState(entry, answer);
+  if (target === 'mismatch') {
+    context.emit({
+      type: 'amount-mismatch',
+      paymentReference: reference,
+      code: answer.code,
+      expected: { amount: entry.amount, currency: entry.currency },
+      received: { amount: answer.amount, currency: answer.currency },
+    });
+  }
+
+  const unsettled = (reason: 'open' | 'mismatch' | 'busy', payment: Payment): SettleResult => ({ kind: 'pending', reason, payment });
+  const undecided = target === 'mismatch' ? 'mismatch' : 'open';
+  let current = entry;
+  for (let attempt = 1; ; attempt += 1) {
+    if (current.state !== 'PENDING') return { kind: 'already-settled', payment: current };
+    const time = now();
+    const next: Payment = {
+      ...current,
+      state: target === 'mismatch' ? 'PENDING' : target,
+      checkedAt: time,
+      gatewayCode: answer.code,
+      ...(target === 'SUCCESS' || target === 'FAILED' ? { updatedAt: time } : {}),
+    };
+    let written: boolean;
+    try {
+      written = await context.payments.update(next);
+    } catch (error) {
+      context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: errorName(error) });
+      return unsettled('busy', current);
+    }
+    if (written) {
+      const stored = { ...next, version: current.version + 1 };
+      if (stored.state === 'PENDING') return unsettled(undecided, stored);
+      await runHook(stored, context);
+      return { kind: 'settled', payment: stored };
+    }
+    // A lost race matters only to a write that would settle the payment: a mere record of this
+    // check (still PENDING) may lose to whoever wrote meanwhile.
+    if (next.state === 'PENDING') return unsettled(undecided, current);
+    if (attempt === MAX_ATTEMPTS) return unsettled('busy', current);
+    let reread: Payment | undefined;
+    try {
+      reread = await context.payments.get(reference);
+    } catch (error) {
+      context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: errorName(error) });
+      return unsettled('busy', current);
+    }
+    if (!reread) return { kind: 'missing' };
+    current = reread;
+  }
+}
+
+/** The ledger state the answer earns; a paid answer for another amount or currency earns none. */
+function targetState(entry: Payment, answer: QueryAnswer): 'PENDING' | 'SUCCESS' | 'FAILED' | 'mismatch' {
+  if (answer.report === 'partial-amount') return 'mismatch';
+  if (answer.state !== 'SUCCESS') return answer.state;
+  const sameCurrency = answer.currency !== undefined && answer.currency.toUpperCase() === entry.currency.trim().toUpperCase();
+  return sameCurrency && sameAmount(entry.amount, answer.amount) ? 'SUCCESS' : 'mismatch';
+}
+
+/** Compares as exact decimals, so `"5000.00"` equals `5000` and `10.15` equals `"10.150"`. */
+export function sameAmount(ledger: string, gateway: number | string | undefined): boolean {
+  if (gateway === undefined) return false;
+  const a = canonicalDecimal(ledger);
+  return a !== undefined && a === canonicalDecimal(String(gateway));
+}
+
+function canonicalDecimal(text: string): string | undefined {
+  const match = /^\s*0*(\d*?)(?:\.(\d*?)0*)?\s*$/.exec(text);
+  if (!match || !/\d/.test(text)) return undefined;
+  const whole = match[1] || '0';
+  const fraction = match[2] ?? '';
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
+async function runHook(payment: Payment, context: SettleContext): Promise<void> {
+  const paid = payment.state === 'SUCCESS';
+  if (paid) context.emit({ type: 'paid', paymentReference: payment.paymentReference, amount: payment.amount, currency: payment.currency });
+  else context.emit({ type: 'failed', paymentReference: payment.paymentReference, code: payment.gatewayCode ?? '' });
+  const hook = paid ? context.onPaid : context.onFailed;
+  try {
+    await hook?.(structuredClone(payment));
+  } catch (error) {
+    // The ledger has moved and will not move again: the hook's failure is the merchant's to act on.
+    context.emit({ type: 'internal-error', where: paid ? 'onPaid' : 'onFailed', paymentReference: payment.paymentReference, detail: errorName(error) });
+  }
+}
+
+/** Only the error's class: a message may quote anything. */
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
