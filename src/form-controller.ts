@@ -66,11 +66,12 @@ export class FormController implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  /** A submit: every error shows from now on. Returns the first field in error and its message. */
-  submit(): [CustomerField, string] | undefined {
+  /** A submit: every error shows from now on. Returns the first field in error, if any. */
+  submit(): { field: CustomerField; message: string } | undefined {
     this.submitted = true;
     this.host.requestUpdate();
-    return Object.entries(this.errors())[0] as [CustomerField, string] | undefined;
+    const [first] = Object.entries(this.errors()) as [CustomerField, string][];
+    return first && { field: first[0], message: first[1] };
   }
 
   /** The session endpoint's messages for fields it refused, shown until the customer changes them. */
