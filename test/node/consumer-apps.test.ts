@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'puppeteer-core';
 import {
@@ -43,6 +43,13 @@ after(async () => {
   for (const close of closers.reverse()) await close().catch(() => undefined);
 });
 
+// Each test's tabs close after it, passed or failed: a page left running cannot slow the next test.
+const openPages = new Set<Page>();
+afterEach(async () => {
+  for (const page of openPages) await page.close().catch(() => undefined);
+  openPages.clear();
+});
+
 /** Installs, builds and serves test/fixtures/<fixture> on 127.0.0.1. */
 async function builtApp(fixture: string, tools: string[], routes: Parameters<typeof serve>[1] = {}) {
   const app = await createConsumerApp(pack.tarball, fixture, tools);
@@ -55,6 +62,7 @@ async function builtApp(fixture: string, tools: string[], routes: Parameters<typ
 /** A new tab on `url` that records uncaught errors and requests to anywhere but `origin`. */
 async function open(url: string): Promise<{ page: Page; errors: string[]; foreign: string[] }> {
   const page = await browser.newPage();
+  openPages.add(page);
   page.setDefaultTimeout(STEP_MS);
   const errors: string[] = [];
   const foreign: string[] = [];
@@ -94,7 +102,6 @@ describe('a production Vite build of `import \'pay-widget\'`', () => {
     assert.ok(await page.$('pierce/input[name="paymentType"][value="USSD"]'), 'the USSD choice is offered');
     assert.deepEqual(errors, []);
     assert.deepEqual(foreign, [], 'the page loads nothing from elsewhere');
-    await page.close();
   });
 
   it('ships every file that registers the element under a name in package.json "sideEffects"', async () => {
@@ -174,7 +181,6 @@ describe('a Vue 3 app with the README recipe', () => {
     const formText = await assertDefinedWidget(page);
     assert.match(formText, /5,000/, `the form shows the amount, got: ${formText}`);
     assert.deepEqual(errors, []);
-    await page.close();
   });
 
   it('starts a payment by USSD, and Vue\'s @pay-initiated handler receives its reference', async () => {
@@ -184,7 +190,6 @@ describe('a Vue 3 app with the README recipe', () => {
     assert.equal(checkout.sessionRequests[0]!.paymentType, 'USSD');
     assert.equal(Number(checkout.sessionRequests[0]!.amount), 5000, 'the amount hint is the bound number');
     assert.deepEqual(errors, []);
-    await page.close();
   });
 });
 
@@ -209,7 +214,6 @@ for (const { framework, fixture, tools } of jsxApps) {
       await payByUssd(page);
       assert.equal(checkout.sessionRequests.length, 1, 'one request to the session endpoint');
       assert.deepEqual(errors, []);
-      await page.close();
     });
   });
 }
