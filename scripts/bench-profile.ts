@@ -6,9 +6,9 @@
  *
  *   node --import tsx scripts/bench-profile.ts [--loads 10] [--only first-render,submit] [--top 25]
  *
- * Run `npm run build` first (the npm build is read from dist/). Prints, per contender and figure,
- * averages per load: the window, the timeline events inside it, sampled self time by module and the
- * top functions; writes everything to bench/.cache/profile.json. Tracing slows the page down: the
+ * Run `npm run build` first (the npm build is read from dist/). Prints, per contender and window,
+ * medians over the loads: the window, the timeline events inside it, sampled self time by module
+ * and the top functions; writes everything to bench/.cache/profile.json. Tracing slows the page down: the
  * shares matter here, the absolute times are `npm run bench`'s.
  */
 import { writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { buildForProfile, type Contender } from '../bench/lib/build.js';
 import { firstRender, inFreshContext, launchChromium, submitToResult } from '../bench/lib/browser.js';
 import { cacheDir } from '../bench/lib/paths.js';
 import { startServer } from '../bench/lib/server.js';
-import { average, moduleMap, summarize, type TraceSummary } from '../bench/lib/trace.js';
+import { medianOf, moduleMap, summarize, type TraceSummary } from '../bench/lib/trace.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -45,10 +45,19 @@ const contenders = await buildForProfile();
 const server = await startServer(contenders);
 const browser = await launchChromium();
 
-/** The module of a sampled line: the contender's script by its URL, anything else by its URL. */
-function moduleOf(contender: Contender): (url: string, line: number) => string {
+/**
+ * The module of a sampled line: in the contender's script (served, or inline in /first-render/,
+ * where its lines start further down the page), from the bundle's module comments.
+ */
+async function moduleOf(contender: Contender): Promise<(url: string, line: number) => string> {
   const map = moduleMap(contender.code);
-  return (url, line) => (url.endsWith(`/js/${contender.id}.js`) ? map(line) : url.replace(server.origin, ''));
+  const page = await (await fetch(`${server.origin}/first-render/${contender.id}`)).text();
+  const inlineOffset = page.slice(0, page.indexOf(contender.code)).split('\n').length - 1;
+  return (url, line) => {
+    if (url.endsWith(`/js/${contender.id}.js`)) return map(line);
+    if (url.endsWith(`/first-render/${contender.id}`)) return line >= inlineOffset ? map(line - inlineOffset) : '(page)';
+    return url.replace(server.origin, '');
+  };
 }
 
 async function traced(page: Page, run: () => Promise<unknown>): Promise<{ traceEvents: Parameters<typeof summarize>[0] }> {
@@ -67,13 +76,15 @@ try {
     process.stderr.write(`bench-profile: round ${round + 1}/${LOADS}\n`);
     for (const contender of contenders) {
       const url = (path: string) => `${server.origin}${path}/${contender.id}`;
+      const modules = await moduleOf(contender);
       if (ONLY.has('first-render')) {
-        const trace = await inFreshContext(browser, (page) => traced(page, () => firstRender(page, url('/page-load'))));
-        collect(contender.id, 'first-render', summarize(trace.traceEvents, 'bench:start', 'bench:form', moduleOf(contender)));
+        const trace = await inFreshContext(browser, (page) => traced(page, () => firstRender(page, url('/first-render'))));
+        collect(contender.id, 'script (compile, top-level run, define)', summarize(trace.traceEvents, 'bench:start', 'bench:script-end', modules));
+        collect(contender.id, 'first update (script end → form)', summarize(trace.traceEvents, 'bench:script-end', 'bench:form', modules));
       }
       if (ONLY.has('submit')) {
         const trace = await inFreshContext(browser, (page) => traced(page, () => submitToResult(page, url('/submit'), contender.tag)));
-        collect(contender.id, 'submit', summarize(trace.traceEvents, 'bench:click', 'bench:result', moduleOf(contender)));
+        collect(contender.id, 'submit → dial code laid out', summarize(trace.traceEvents, 'bench:click', 'bench:result', modules));
       }
     }
   }
@@ -85,9 +96,9 @@ try {
 const ms = (n: number) => n.toFixed(2).padStart(7);
 const report: Record<string, TraceSummary> = {};
 for (const [key, summaries] of Object.entries(collected)) {
-  const s = average(summaries);
+  const s = medianOf(summaries);
   report[key] = s;
-  console.log(`\n━━ ${key}: window ${s.window.toFixed(2)} ms on average over ${summaries.length} traced loads`);
+  console.log(`\n━━ ${key}: window ${s.window.toFixed(2)} ms, medians of ${summaries.length} traced loads`);
   console.log('  timeline (inclusive, nested events overlap):');
   for (const [name, { ms: t, count }] of Object.entries(s.timeline).sort((a, b) => b[1].ms - a[1].ms)) {
     console.log(`    ${ms(t)} ms  ×${count.toFixed(1).padEnd(5)} ${name}`);

@@ -62,7 +62,7 @@ const TIMELINE = new Set([
   'ResourceFinish',
 ]);
 
-/** Line index → module, from the bundle's module comments. `offsetLine` is the line the code starts on in its document. */
+/** Line index → module, from the bundle's module comments. */
 export function moduleMap(code: string): (line: number) => string {
   const starts: { line: number; module: string }[] = [];
   code.split('\n').forEach((text, line) => {
@@ -134,26 +134,33 @@ export function summarize(events: TraceEvent[], from: string, to: string, module
   return { window: (end.ts - start.ts) / 1000, timeline, functions, modules };
 }
 
-/** The average of several summaries (each figure divided by their number). */
-export function average(summaries: TraceSummary[]): TraceSummary {
-  const n = summaries.length;
-  const sum = (pick: (s: TraceSummary) => Record<string, number>) => {
-    const out: Record<string, number> = {};
-    for (const s of summaries) for (const [key, value] of Object.entries(pick(s))) out[key] = (out[key] ?? 0) + value / n;
-    return out;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/**
+ * The median of several summaries, figure by figure (a figure missing from a load counts as 0): on
+ * a busy machine one load's sample can absorb a long wait for a core, which an average would spread.
+ */
+export function medianOf(summaries: TraceSummary[]): TraceSummary {
+  const merge = (pick: (s: TraceSummary) => Record<string, number>) => {
+    const keys = new Set(summaries.flatMap((s) => Object.keys(pick(s))));
+    return Object.fromEntries([...keys].map((key) => [key, median(summaries.map((s) => pick(s)[key] ?? 0))]));
   };
+  const names = new Set(summaries.flatMap((s) => Object.keys(s.timeline)));
   const timeline: TraceSummary['timeline'] = {};
-  for (const s of summaries) {
-    for (const [key, { ms, count }] of Object.entries(s.timeline)) {
-      const entry = (timeline[key] ??= { ms: 0, count: 0 });
-      entry.ms += ms / n;
-      entry.count += count / n;
-    }
+  for (const name of names) {
+    timeline[name] = {
+      ms: median(summaries.map((s) => s.timeline[name]?.ms ?? 0)),
+      count: median(summaries.map((s) => s.timeline[name]?.count ?? 0)),
+    };
   }
   return {
-    window: summaries.reduce((total, s) => total + s.window, 0) / n,
+    window: median(summaries.map((s) => s.window)),
     timeline,
-    functions: sum((s) => s.functions),
-    modules: sum((s) => s.modules),
+    functions: merge((s) => s.functions),
+    modules: merge((s) => s.modules),
   };
 }
