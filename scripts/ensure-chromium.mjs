@@ -11,11 +11,9 @@
  * saying what to install or to set CHROME_PATH. Nothing here downloads a browser from the web:
  * tools that fetch their own Chrome (puppeteer's, playwright's) cannot work offline.
  */
-import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ensureProgram, isExecutable, onPath, runWhenMain } from './system-program.mjs';
 
 /** Absolute paths, most specific first. */
 const KNOWN_PATHS = [
@@ -36,27 +34,6 @@ const KNOWN_PATHS = [
 
 /** Names looked up on PATH, as `which` would. */
 const PATH_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
-
-function isExecutable(file) {
-  try {
-    accessSync(file, process.platform === 'win32' ? constants.F_OK : constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name) {
-  const exts = process.platform === 'win32' ? ['.exe', '.cmd', ''] : [''];
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    for (const ext of exts) {
-      const file = join(dir, name + ext);
-      if (isExecutable(file)) return file;
-    }
-  }
-  return undefined;
-}
 
 /**
  * The Chrome/Chromium to use: `CHROME_PATH` if set (it must exist), else the usual install paths,
@@ -92,56 +69,12 @@ export function requireChromium() {
   return found;
 }
 
-function canAptInstall() {
-  return (
-    process.platform === 'linux' &&
-    typeof process.getuid === 'function' &&
-    process.getuid() === 0 &&
-    existsSync('/etc/debian_version') &&
-    !process.env.CHROME_PATH?.trim()
-  );
-}
-
-function run(command, args) {
-  const result = spawnSync(command, args, {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  if (result.error) throw result.error;
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
-}
-
 /**
  * findChromium(), installing Debian's `chromium` with apt-get first when none is found and we may
  * (root on Debian). Returns the path, or undefined when there is still none.
  */
 export function ensureChromium({ log = console.log } = {}) {
-  const found = findChromium();
-  if (found || !canAptInstall()) return found;
-  log('ensure-chromium: no Chrome/Chromium found; installing Debian package `chromium` with apt-get…');
-  run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-q', 'chromium']);
-  return findChromium();
+  return ensureProgram({ name: 'ensure-chromium', find: findChromium, envVar: 'CHROME_PATH', aptPackage: 'chromium', what: 'Chrome/Chromium', log });
 }
 
-const isMain = (() => {
-  try {
-    return realpathSync(process.argv[1] ?? '') === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-})();
-
-if (isMain) {
-  try {
-    const found = ensureChromium();
-    if (!found) {
-      console.error(`ensure-chromium: ${missingChromiumMessage()}`);
-      process.exit(1);
-    }
-    console.log(found);
-  } catch (error) {
-    console.error(`ensure-chromium: installing chromium failed (${error.message}). ${missingChromiumMessage()}`);
-    process.exit(1);
-  }
-}
+runWhenMain(import.meta.url, { name: 'ensure-chromium', ensure: ensureChromium, missing: missingChromiumMessage });

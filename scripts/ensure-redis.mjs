@@ -11,28 +11,9 @@
  * 1 with one line saying what to install or to set REDIS_SERVER. The tests start their own
  * redis-server on a free 127.0.0.1 port without persistence; nothing here starts a service.
  */
-import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ensureProgram, isExecutable, onPath, runWhenMain } from './system-program.mjs';
 
 const KNOWN_PATHS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/opt/homebrew/bin/redis-server', '/usr/sbin/redis-server'];
-
-function isExecutable(file) {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name) {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir && isExecutable(join(dir, name))) return join(dir, name);
-  }
-  return undefined;
-}
 
 /**
  * The redis-server to use: `REDIS_SERVER` if set (it must exist), else the usual install paths, else
@@ -56,53 +37,9 @@ export function missingRedisMessage() {
   );
 }
 
-function canAptInstall() {
-  return (
-    process.platform === 'linux' &&
-    typeof process.getuid === 'function' &&
-    process.getuid() === 0 &&
-    existsSync('/etc/debian_version') &&
-    !process.env.REDIS_SERVER?.trim()
-  );
-}
-
-function run(command, args) {
-  const result = spawnSync(command, args, {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  if (result.error) throw result.error;
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
-}
-
 /** findRedisServer(), installing Debian's `redis-server` with apt-get first when none is found and we may. */
 export function ensureRedisServer({ log = console.log } = {}) {
-  const found = findRedisServer();
-  if (found || !canAptInstall()) return found;
-  log('ensure-redis: no redis-server found; installing Debian package `redis-server` with apt-get…');
-  run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-q', 'redis-server']);
-  return findRedisServer();
+  return ensureProgram({ name: 'ensure-redis', find: findRedisServer, envVar: 'REDIS_SERVER', aptPackage: 'redis-server', what: 'redis-server', log });
 }
 
-const isMain = (() => {
-  try {
-    return realpathSync(process.argv[1] ?? '') === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-})();
-
-if (isMain) {
-  try {
-    const found = ensureRedisServer();
-    if (!found) {
-      console.error(`ensure-redis: ${missingRedisMessage()}`);
-      process.exit(1);
-    }
-    console.log(found);
-  } catch (error) {
-    console.error(`ensure-redis: installing redis-server failed (${error.message}). ${missingRedisMessage()}`);
-    process.exit(1);
-  }
-}
+runWhenMain(import.meta.url, { name: 'ensure-redis', ensure: ensureRedisServer, missing: missingRedisMessage });
