@@ -219,7 +219,7 @@ const ms = (s: Spread | undefined): Cell => (s ? `${s.median.toFixed(1)} (${s.q1
 const kib = (s: Spread | undefined): Cell => (s ? `${(s.median / 1024).toFixed(1)} (${(s.q1 / 1024).toFixed(1)}–${(s.q3 / 1024).toFixed(1)})` : '');
 const timesLit = (of: Record<string, Spread>) => (of.widget && of.lit ? `${(of.widget.median / of.lit.median).toFixed(2)}× Lit` : '');
 const overRaw = (of: Record<string, Spread>) =>
-  of.widget && of.raw ? `+${(of.widget.median - of.raw.median).toFixed(1)} ms over raw` : '';
+  of.widget && of.raw ? `${(of.widget.median - of.raw.median).toFixed(1).replace(/^(?!-)/, '+')} ms over raw` : '';
 const bytes = (n: number) => n.toLocaleString('en');
 const compressed = (size: Size | undefined, key: 'gzip' | 'brotli') => (size ? bytes(size[key]) : '');
 const contenderSize = (id: string) => sizeOfCode(contenders.find((c) => c.id === id)!.code);

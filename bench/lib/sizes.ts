@@ -105,10 +105,11 @@ function packed(name: string): { dir: string; version: string } | { skipped: str
   const find = () => readdirSync(npmDir).find((file) => file.startsWith(prefix) && file.endsWith('.tgz'));
   let tarball = find();
   if (!tarball) {
-    const result = spawnSync('npm', ['pack', name, '--pack-destination', npmDir, '--silent'], { encoding: 'utf8', timeout: 120_000 });
+    const result = spawnSync('npm', ['pack', name, '--pack-destination', npmDir, '--loglevel=error'], { encoding: 'utf8', timeout: 120_000 });
     tarball = find();
     if (result.status !== 0 || !tarball) {
-      const why = (result.stderr || result.error?.message || `exit ${result.status}`).trim().split('\n')[0];
+      const lines = (result.stderr ?? '').split('\n').filter((line) => line.startsWith('npm error'));
+      const why = lines.find((line) => / code /.test(line)) ?? lines[0] ?? result.error?.message ?? `exit ${result.status}`;
       return { skipped: `npm pack ${name} failed (registry not reachable?): ${why}` };
     }
   }
