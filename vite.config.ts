@@ -14,6 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { build, defineConfig, type Plugin, type UserConfig } from 'vite';
 import { localeFileName, ON_DEMAND_LOCALES } from './src/messages/locales.js';
 
@@ -157,9 +158,32 @@ function localeFilesBesideScript(): Plugin {
 }
 // ─── end of locales on demand ────────────────────────────────────────────────────────────────────
 
+/**
+ * The script tag's size budget, gzipped: a page pays it on every first visit. Counted with Node's
+ * zlib at level 9, which comes out a few dozen bytes above the `gzip -9` command: on the safe side.
+ */
+export const SCRIPT_TAG_BUDGET_BYTES = 16_384;
+
+/** Script-tag build only: fails the build when the script, as written, is over its gzip budget. */
+function scriptTagBudget(): Plugin {
+  return {
+    name: 'pay-widget:script-tag-budget',
+    // The file as written: minified, with its banner and source-map comment.
+    writeBundle(options, bundle) {
+      for (const file of Object.values(bundle)) {
+        if (file.type !== 'chunk' || file.fileName !== 'pay-widget.iife.js') continue;
+        const gzipped = gzipSync(readFileSync(`${options.dir}/${file.fileName}`), { level: 9 }).byteLength;
+        if (gzipped > SCRIPT_TAG_BUDGET_BYTES) {
+          this.error(`${file.fileName} is ${gzipped} B gzip, over its ${SCRIPT_TAG_BUDGET_BYTES} B budget.`);
+        }
+      }
+    },
+  };
+}
+
 const scriptTagBuild: UserConfig = {
   publicDir: false,
-  plugins: [ownModulesHaveSideEffects, minifyTemplateLiterals(), localeFilesBesideScript()],
+  plugins: [ownModulesHaveSideEffects, minifyTemplateLiterals(), localeFilesBesideScript(), scriptTagBudget()],
   // Bundle the production builds of Lit (its packages map the `development` condition to a
   // dev-mode build with warnings and extra checks; we never ask for it), and strip any
   // `process.env.NODE_ENV` branches. Vite's library mode leaves process.env.NODE_ENV alone on
