@@ -134,12 +134,12 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     assert.equal(steps.filter((step) => step.kind === 'on-paid').length, 1, 'onPaid ran once');
     // And the page's server log showed each step as it happened.
     await page.waitForFunction(
-      (ref) => [...document.querySelectorAll('#server-log .step-text')].some((item) => item.textContent?.startsWith(`onPaid ran for ${ref}`)),
+      (ref) => [...document.querySelectorAll('#server-log .step-text')].some((item) => item.textContent === `Told the page's status poll that ${ref} is SUCCESS.`),
       {},
       reference,
     );
     const serverLog = await page.$eval('#server-log', (list) => list.textContent ?? '');
-    for (const words of ['The customer paid', 'Re-verified', 'PENDING → SUCCESS', 'Posted the webhook', 'status poll']) {
+    for (const words of ['The customer paid', 'Re-verified', 'PENDING → SUCCESS', 'onPaid ran for', 'Posted the webhook']) {
       assert.ok(serverLog.includes(words), `the server log shows "${words}": ${serverLog}`);
     }
     const events = await loggedEvents();
