@@ -153,9 +153,13 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
   const payments: PaymentStore = redis?.payments ?? createMemoryPaymentStore();
   const idempotency: IdempotencyStore = redis?.idempotency ?? createMemoryIdempotencyStore();
 
-  const warnOn = (where: string) => (event: { type: string }) => {
-    if (event.type === 'internal-error') log.warn(`pay-widget demo: ${where} ${JSON.stringify(event)}`);
-  };
+  /** An endpoint's `onEvent`: into the loop's log, and internal errors to the terminal too. */
+  const logged =
+    <Event extends { type: string }>(where: string, toLoop: (event: Event) => void) =>
+    (event: Event) => {
+      toLoop(event);
+      if (event.type === 'internal-error') log.warn(`pay-widget demo: ${where} ${JSON.stringify(event)}`);
+    };
   const onPaid = (payment: Parameters<typeof loop.onPaid>[0]) => {
     loop.onPaid(payment);
     log.info(`pay-widget demo: paid ${payment.paymentReference} (${payment.currency} ${payment.amount})`);
@@ -172,10 +176,7 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
     order: createDemoOrder(() => configuredOrigin ?? listeningOrigin),
     // The sandbox's 504 magic amount answers after 20 s: the handler gives up at 10 s.
     timeoutMs: 10_000,
-    onEvent: (event) => {
-      loop.session(event);
-      warnOn('session')(event);
-    },
+    onEvent: logged('session', loop.session),
   });
 
   const webhook = createWebhookHandler({
@@ -183,10 +184,7 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
     payments,
     onPaid,
     onFailed: loop.onFailed,
-    onEvent: (event) => {
-      loop.webhook(event);
-      warnOn('webhook')(event);
-    },
+    onEvent: logged('webhook', loop.webhook),
   });
 
   const statusHandler = createStatusHandler({
@@ -195,10 +193,7 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
     gateway,
     onPaid,
     onFailed: loop.onFailed,
-    onEvent: (event) => {
-      loop.status(event);
-      warnOn('status')(event);
-    },
+    onEvent: logged('status', loop.status),
     onError: (error) => log.warn(`pay-widget demo: status failed: ${String(error)}`),
   });
 
