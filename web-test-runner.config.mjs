@@ -21,6 +21,7 @@
  * Env: CHROME_PATH (browser), WTR_CONCURRENCY (pages at once, default 2), WTR_LIT_DEV=1.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
@@ -99,6 +100,35 @@ function reactBundlePlugin() {
   };
 }
 
+/**
+ * Two page commands @web/test-runner-commands lacks, sent with `executeServerCommand`:
+ * - `forced-colors` `{ active }`: emulates Windows high contrast (`forced-colors: active`);
+ * - `screenshot` `{ name, clip }`: saves a PNG of that part of the page to test-results/<name>.png,
+ *   for a person to look at (the tests check the same thing by geometry).
+ */
+function pageCommandsPlugin() {
+  const protocolSessions = new WeakMap();
+  return {
+    name: 'pay-widget:page-commands',
+    async executeCommand({ command, payload, session }) {
+      if (command !== 'forced-colors' && command !== 'screenshot') return undefined;
+      const page = session.browser.getPage(session.id);
+      if (command === 'forced-colors') {
+        // Puppeteer's emulateMediaFeatures() refuses this feature by name; Chromium's protocol takes it.
+        // The emulation lasts as long as the protocol session, so the page keeps one.
+        if (!protocolSessions.has(page)) protocolSessions.set(page, await page.createCDPSession());
+        const features = [{ name: 'forced-colors', value: payload.active ? 'active' : 'none' }];
+        await protocolSessions.get(page).send('Emulation.setEmulatedMedia', { features });
+        return true;
+      }
+      if (!/^[\w.-]+$/.test(payload.name)) throw new Error(`screenshot: a plain file name, not ${payload.name}`);
+      mkdirSync('test-results', { recursive: true });
+      await page.screenshot({ path: path.join('test-results', `${payload.name}.png`), clip: payload.clip });
+      return true;
+    },
+  };
+}
+
 const concurrency = Math.max(1, Number(process.env.WTR_CONCURRENCY) || 2);
 
 /** @type {import('@web/test-runner').TestRunnerConfig} */
@@ -109,7 +139,7 @@ export default {
   nodeResolve: {
     exportConditions: process.env.WTR_LIT_DEV ? ['development'] : ['production'],
   },
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), reactBundlePlugin()],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), reactBundlePlugin(), pageCommandsPlugin()],
   browsers: [
     chromeLauncher({
       concurrency,
@@ -142,7 +172,9 @@ export default {
   testsStartTimeout: 60_000,
   testsFinishTimeout: 180_000,
   testFramework: {
-    config: { ui: 'bdd', timeout: 5000 },
+    // A hang guard, not a speed check: the first axe run or locale import of a file can take
+    // seconds on a loaded 2-core machine.
+    config: { ui: 'bdd', timeout: 15_000 },
   },
   staticLogging: Boolean(process.env.CI) || !process.stdout.isTTY,
 };

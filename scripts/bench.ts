@@ -12,10 +12,14 @@
  * 3. In the system Chromium, headless, no network but 127.0.0.1, a fresh browser context per sample,
  *    the contenders alternated round by round (so drift, GC and CPU contention hit them alike):
  *    - first render: the mark just before the inline script → the form in the shadow root, and the
- *      part of it until the script's last statement (compile, top-level run, define);
+ *      part of it until the script's last statement (compile, top-level run, define); the page's
+ *      first Intl.NumberFormat, which loads ICU data for every contender alike, is made and timed
+ *      before the mark (bench/lib/server.ts);
  *    - page load: the mark just before `<script src>` → the form;
  *    - submit: a mouse click on pay → the dial code laid out, against a session endpoint on
  *      127.0.0.1 that answers at once; beside a raw `fetch` + `JSON.parse` of the same request;
+ *    - for each of these also the main thread's CPU time between the same two marks (from a trace
+ *      of the marks): on a busy machine the wall clock mostly measures waiting for a core;
  *    - JS heap per element: 50 elements on a page, after a full GC (`Runtime.getHeapUsage`).
  * 4. The session handler's throughput and latency: scripts/bench-server.ts, run as it is.
  *
@@ -28,7 +32,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Browser } from 'puppeteer-core';
 import { buildContenders } from '../bench/lib/build.js';
-import { firstRender, heapPerElement, inFreshContext, launchChromium, rawFetch, submitToResult, CHROMIUM_FLAGS } from '../bench/lib/browser.js';
+import { CHROMIUM_FLAGS, firstRender, heapPerElement, inFreshContext, launchChromium, rawFetch, submitToResult, withCpuClock } from '../bench/lib/browser.js';
 import { root } from '../bench/lib/paths.js';
 import { startServer, type BenchServer } from '../bench/lib/server.js';
 import { otherSizes, ownSizes, SCRIPT_TAG_BUDGET_GZIP, sizeOfCode, type Size } from '../bench/lib/sizes.js';
@@ -70,7 +74,12 @@ const others = otherSizes();
 type Samples = Record<string, number[]>;
 const samples = {
   firstRender: {} as Samples,
+  firstRenderCpu: {} as Samples,
+  scriptRunCpu: {} as Samples,
+  pageLoadCpu: {} as Samples,
+  submitCpu: {} as Samples,
   scriptRun: {} as Samples,
+  intl: {} as Samples,
   pageLoad: {} as Samples,
   submit: {} as Samples,
   submitFrame: {} as Samples,
@@ -93,9 +102,12 @@ function tasks(server: BenchServer): Task[] {
       rounds: LOADS,
       run: (browser) =>
         inFreshContext(browser, async (page) => {
-          const { render, script } = await firstRender(page, url(`/first-render/${c.id}`));
-          push(samples.firstRender, c.id, render);
-          push(samples.scriptRun, c.id, script);
+          const { result, cpu } = await withCpuClock(page, () => firstRender(page, url(`/first-render/${c.id}`)));
+          push(samples.firstRender, c.id, result.render);
+          push(samples.scriptRun, c.id, result.script);
+          push(samples.intl, c.id, result.intl);
+          push(samples.firstRenderCpu, c.id, cpu('bench:start', 'bench:form'));
+          push(samples.scriptRunCpu, c.id, cpu('bench:start', 'bench:script-end'));
         }),
     });
     list.push({
@@ -103,7 +115,11 @@ function tasks(server: BenchServer): Task[] {
       name: `page load ${c.id}`,
       rounds: LOADS,
       run: (browser) =>
-        inFreshContext(browser, async (page) => push(samples.pageLoad, c.id, (await firstRender(page, url(`/page-load/${c.id}`))).render)),
+        inFreshContext(browser, async (page) => {
+          const { result, cpu } = await withCpuClock(page, () => firstRender(page, url(`/page-load/${c.id}`)));
+          push(samples.pageLoad, c.id, result.render);
+          push(samples.pageLoadCpu, c.id, cpu('bench:start', 'bench:form'));
+        }),
     });
     list.push({
       figure: 'submit',
@@ -111,9 +127,10 @@ function tasks(server: BenchServer): Task[] {
       rounds: SUBMITS,
       run: (browser) =>
         inFreshContext(browser, async (page) => {
-          const { laidOut, nextFrame } = await submitToResult(page, url(`/submit/${c.id}`), c.tag);
-          push(samples.submit, c.id, laidOut);
-          push(samples.submitFrame, c.id, nextFrame);
+          const { result, cpu } = await withCpuClock(page, () => submitToResult(page, url(`/submit/${c.id}`), c.tag));
+          push(samples.submit, c.id, result.laidOut);
+          push(samples.submitFrame, c.id, result.nextFrame);
+          push(samples.submitCpu, c.id, cpu('bench:click', 'bench:result'));
         }),
     });
     list.push({
@@ -134,9 +151,10 @@ function tasks(server: BenchServer): Task[] {
     rounds: SUBMITS,
     run: (browser) =>
       inFreshContext(browser, async (page) => {
-        const { laidOut, nextFrame } = await rawFetch(page, url('/submit/raw'));
-        push(samples.submit, 'raw', laidOut);
-        push(samples.submitFrame, 'raw', nextFrame);
+        const { result, cpu } = await withCpuClock(page, () => rawFetch(page, url('/submit/raw')));
+        push(samples.submit, 'raw', result.laidOut);
+        push(samples.submitFrame, 'raw', result.nextFrame);
+        push(samples.submitCpu, 'raw', cpu('bench:click', 'bench:raw-done'));
       }),
   });
   return list.filter((task) => ONLY.has(task.figure));
@@ -184,7 +202,12 @@ const ids = ['widget', 'widget-npm', 'lit', 'vanilla'] as const;
 const stats = (into: Samples) => Object.fromEntries(Object.entries(into).map(([id, values]) => [id, spread(values)]));
 const figures = {
   firstRender: stats(samples.firstRender),
+  firstRenderCpu: stats(samples.firstRenderCpu),
+  scriptRunCpu: stats(samples.scriptRunCpu),
+  pageLoadCpu: stats(samples.pageLoadCpu),
+  submitCpu: stats(samples.submitCpu),
   scriptRun: stats(samples.scriptRun),
+  intl: stats(samples.intl),
   pageLoad: stats(samples.pageLoad),
   submit: stats(samples.submit),
   submitFrame: stats(samples.submitFrame),
@@ -204,19 +227,29 @@ const npmIndex = own.npmEntries.index;
 
 const rows: Cell[][] = [
   ['first render: script evaluation → form in the shadow root, ms', ...ids.map((id) => ms(figures.firstRender[id])), '', timesLit(figures.firstRender)],
+  ['  the same, main-thread CPU time, ms', ...ids.map((id) => ms(figures.firstRenderCpu[id])), '', timesLit(figures.firstRenderCpu)],
   ['  of which compile + top-level run + define, ms', ...ids.map((id) => ms(figures.scriptRun[id])), '', timesLit(figures.scriptRun)],
+  ['  of which compile + top-level run + define, CPU, ms', ...ids.map((id) => ms(figures.scriptRunCpu[id])), '', timesLit(figures.scriptRunCpu)],
+  ['  not counted, before the mark: first Intl.NumberFormat, ms', ...ids.map((id) => ms(figures.intl[id])), '', ''],
   ['page load: mark before <script src> → form, ms', ...ids.map((id) => ms(figures.pageLoad[id])), '', timesLit(figures.pageLoad)],
+  ['  the same, main-thread CPU time, ms', ...ids.map((id) => ms(figures.pageLoadCpu[id])), '', timesLit(figures.pageLoadCpu)],
   [
     'submit: click → dial code laid out, ms',
     ...ids.map((id) => ms(figures.submit[id])),
     figures.submit.raw ? `raw fetch + JSON.parse: ${ms(figures.submit.raw)}` : '',
     overRaw(figures.submit),
   ],
-  ['  click → next frame, ms', ...ids.map((id) => ms(figures.submitFrame[id])), figures.submitFrame.raw ? `raw: ${ms(figures.submitFrame.raw)}` : '', ''],
+  [
+    '  the same, main-thread CPU time, ms',
+    ...ids.map((id) => ms(figures.submitCpu[id])),
+    figures.submitCpu.raw ? `raw fetch + JSON.parse: ${ms(figures.submitCpu.raw)}` : '',
+    overRaw(figures.submitCpu),
+  ],
+  ['  click → next animation frame, ms', ...ids.map((id) => ms(figures.submitFrame[id])), figures.submitFrame.raw ? `raw: ${ms(figures.submitFrame.raw)}` : '', ''],
   ['JS heap per element, 50 on a page, KiB', ...ids.map((id) => kib(figures.heapJs[id])), '', ''],
   [
     'size, gzip -9, B',
-    `${compressed(own.scriptTag, 'gzip')} (budget ${bytes(SCRIPT_TAG_BUDGET_GZIP)})`,
+    `${compressed(own.scriptTag, 'gzip')} (${own.scriptTag.gzip > SCRIPT_TAG_BUDGET_GZIP ? 'OVER the' : 'within the'} ${bytes(SCRIPT_TAG_BUDGET_GZIP)} budget)`,
     `${compressed(npmIndex, 'gzip')} (entry, Lit external); ${bytes(contenderSize('widget-npm').gzip)} with Lit`,
     bytes(contenderSize('lit').gzip),
     bytes(contenderSize('vanilla').gzip),

@@ -3,7 +3,27 @@
  * Zod-free so the browser can afford it; the server uses the same reader for the gateway's answers.
  */
 import { matchesPatterns, PAYMENTS_PATTERNS, type PaymentType } from './rules.js';
-import type { Instructions, TransferPayments, UssdPayments } from './schemas.js';
+
+/** `data.payments` of each payment type, as spec 2.3 and 2.4 spell it. */
+type PaymentsOf<T extends PaymentType> = Record<keyof (typeof PAYMENTS_PATTERNS)[T], string>;
+
+/** The instructions the widget shows and `pay-initiated` carries: the spec's fields, typos fixed. */
+export type UssdInstructions = {
+  paymentType: 'USSD';
+  paymentReference: string;
+  ussdDialCode: string;
+  linkingReference: string;
+  providerReference: string;
+};
+export type TransferInstructions = {
+  paymentType: 'TRANSFER';
+  paymentReference: string;
+  accountNumber: string;
+  bankName: string;
+  walletName: string;
+  wallet: string;
+};
+export type Instructions = UssdInstructions | TransferInstructions;
 
 export type ReadEnvelopeResult =
   | { ok: true; instructions: Instructions; message: string | undefined }
@@ -32,7 +52,7 @@ export function readEnvelope(body: unknown, paymentType: PaymentType): ReadEnvel
 /** The spec's payments fields, renamed for the widget's events (the spec's typos stay on the wire). */
 function toInstructions(paymentType: PaymentType, payments: unknown): Instructions {
   if (paymentType === 'USSD') {
-    const p = payments as UssdPayments;
+    const p = payments as PaymentsOf<'USSD'>;
     return {
       paymentType,
       paymentReference: p.paymentReference,
@@ -41,7 +61,7 @@ function toInstructions(paymentType: PaymentType, payments: unknown): Instructio
       providerReference: p.providerreference,
     };
   }
-  const p = payments as TransferPayments;
+  const p = payments as PaymentsOf<'TRANSFER'>;
   return {
     paymentType,
     paymentReference: p.paymentReference,

@@ -1,4 +1,4 @@
-import type { FinalStatus } from './flow.js';
+import type { FinalStatus } from './rules.js';
 import type { Instructions, PaymentType, SessionRequest } from './schemas.js';
 
 export const PAY_ERROR_CODES = [

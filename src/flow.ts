@@ -14,10 +14,10 @@
  * ignored (the same state object comes back), which is what makes a double submit harmless.
  */
 import type { PayErrorCode } from './events.js';
+import type { FinalStatus } from './rules.js';
 import type {
   Instructions,
   Order,
-  PaymentStatus,
   SessionRequest,
   TransferInstructions,
   UssdInstructions,
@@ -31,8 +31,6 @@ export type PayFailure = {
   /** Field name → the server's message, when the session endpoint rejected specific fields. */
   fields?: Record<string, string> | undefined;
 };
-
-export type FinalStatus = Exclude<PaymentStatus, 'PENDING'>;
 
 export type FlowState =
   | { kind: 'form' }

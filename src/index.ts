@@ -8,6 +8,7 @@ export { PAY_ERROR_CODES } from './events.js';
 export type { Messages } from './messages/index.js';
 export type {
   Instructions,
+  Order,
   PaymentStatus,
   PaymentType,
   SessionRequest,

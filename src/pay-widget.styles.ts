@@ -3,6 +3,11 @@ import { css } from 'lit';
 /**
  * Public `--pay-widget-*` properties are read once, on `:host`, into private `--_*` ones; the
  * rules below use only the private ones, so a merchant's value wins and the defaults live here.
+ *
+ * From the one accent a merchant sets, where relative colours work, the rest is derived so that it
+ * stays readable: the accent as text and focus ring is kept dark enough on a light background
+ * (light enough on a dark one), the text on it is white or black by its lightness (OKLab L 0.57,
+ * where both give about 4.5:1), and its hover moves away from that text colour.
  */
 export const styles = css`
   :host {
@@ -14,6 +19,9 @@ export const styles = css`
     --_border: var(--pay-widget-color-border, #8a939d);
     --_accent: var(--pay-widget-color-accent, #0a5cc2);
     --_on-accent: var(--pay-widget-color-on-accent, #fff);
+    --_accent-text: var(--_accent);
+    --_accent-hover: var(--_accent);
+    --_accent-tint: transparent;
     --_error: var(--pay-widget-color-error, #b3261e);
     --_success: var(--pay-widget-color-success, #146c2e);
     --_radius: var(--pay-widget-radius, 10px);
@@ -43,6 +51,19 @@ export const styles = css`
       --_on-accent: var(--pay-widget-color-on-accent, #0b1f3a);
       --_error: var(--pay-widget-color-error, #f2b8b5);
       --_success: var(--pay-widget-color-success, #7dd99a);
+    }
+  }
+  @supports (color: oklch(from red l c h)) {
+    :host {
+      --_on-accent: var(--pay-widget-color-on-accent, oklch(from var(--_accent) clamp(0, (0.57 - l) * 999, 1) 0 0));
+      --_accent-text: oklch(from var(--_accent) min(l, 0.5) c h);
+      --_accent-hover: oklch(from var(--_accent) calc(l - 0.08 * clamp(-1, (0.57 - l) * 999, 1)) c h);
+      --_accent-tint: oklch(from var(--_accent) l c h / 0.1);
+    }
+    @media (prefers-color-scheme: dark) {
+      :host {
+        --_accent-text: oklch(from var(--_accent) max(l, 0.75) c h);
+      }
     }
   }
   :host([hidden]) {
@@ -106,8 +127,8 @@ export const styles = css`
     cursor: pointer;
   }
   [part~='type-option']:has(:checked) {
-    border-color: var(--_accent);
-    box-shadow: inset 0 0 0 1px var(--_accent);
+    border-color: var(--_accent-text);
+    box-shadow: inset 0 0 0 1px var(--_accent-text);
   }
   [part~='type-option'] span {
     display: grid;
@@ -148,7 +169,7 @@ export const styles = css`
     font-size: 0.9em;
   }
   :focus-visible {
-    outline: 3px solid var(--_accent);
+    outline: 3px solid var(--_accent-text);
     outline-offset: 2px;
   }
   button,
@@ -158,7 +179,7 @@ export const styles = css`
     justify-content: center;
     gap: 0.5em;
     padding: 0.5em 1em;
-    color: var(--_accent);
+    color: var(--_accent-text);
     background: transparent;
     border: 1px solid currentColor;
     text-decoration: none;
@@ -169,6 +190,12 @@ export const styles = css`
     background: var(--_accent);
     border-color: var(--_accent);
     font-weight: 600;
+  }
+  :is(button, .button):hover {
+    background: var(--_accent-tint);
+  }
+  .primary:hover {
+    background: var(--_accent-hover);
   }
   :disabled {
     cursor: not-allowed;
@@ -206,15 +233,23 @@ export const styles = css`
     flex: 1 1 auto;
   }
   [part~='dial-code'],
-  [part~='account-number'] {
+  [part~='account-number'],
+  [part~='amount'] {
     font: 700 1.6em/1.2 ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
     letter-spacing: 0.04em;
+    user-select: all;
   }
-  /* A long account number may break anywhere; a dial code only at its <wbr>s, before each '*'. */
+  /* A long account number may break anywhere. A dial code never breaks (two lines read as two
+     codes): on a narrow screen it shrinks instead, so that 20 characters fit in the box. */
   [part~='account-number'] {
     overflow-wrap: anywhere;
   }
+  [part~='dial-code'] {
+    white-space: nowrap;
+    font-size: min(1.6em, 7.5cqi);
+  }
   .value {
+    container-type: inline-size;
     display: flex;
     flex-wrap: wrap;
     gap: 0.5em;
@@ -223,6 +258,9 @@ export const styles = css`
     padding: 0.75em;
     background: var(--_subtle);
     border-radius: var(--_radius);
+  }
+  .value > p {
+    flex-basis: 100%;
   }
   dl {
     display: grid;
@@ -251,6 +289,16 @@ export const styles = css`
   .FAILED h2,
   .error h2 {
     color: var(--_error);
+  }
+  /* Windows high contrast drops shadows and background colours: keep the marks they carried. */
+  @media (forced-colors: active) {
+    [part~='type-option']:has(:checked),
+    [aria-invalid='true'] {
+      outline: 2px solid Highlight;
+    }
+    .value {
+      border: 1px solid CanvasText;
+    }
   }
   .sr-only {
     position: absolute;

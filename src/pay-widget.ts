@@ -3,12 +3,12 @@ import { property, state } from 'lit/decorators.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
 import { postSession, type Initiate } from './client.js';
 import { emit } from './events.js';
-import { paymentReferenceOf, type FinalStatus, type PayFailure } from './flow.js';
+import { paymentReferenceOf, type PayFailure } from './flow.js';
 import { format, LocaleController, onDemandLocale, type Messages } from './messages/index.js';
 import { FormController } from './form-controller.js';
 import { PaymentController } from './payment-controller.js';
 import { styles } from './pay-widget.styles.js';
-import { FIELD_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
+import { FIELD_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type FinalStatus, type PaymentType } from './rules.js';
 import type { Instructions, Order, SessionRequest, TransferInstructions, UssdInstructions } from './schemas.js';
 
 /** A result as the live region says it: `Title: value, value`, leaving out what is unknown. */
@@ -28,6 +28,9 @@ function pageLanguage(node: Element): string {
   }
   return '';
 }
+
+/** How long a copy button says "Copied". */
+const COPIED_FOR_MS = 2_000;
 
 /** Banks beyond this many get a search box above the list. */
 const SEARCHABLE_BANKS = 6;
@@ -76,6 +79,8 @@ const SEARCHABLE_BANKS = 6;
  */
 export class PayWidget extends LitElement {
   static override styles = styles;
+  /** `el.focus()`, and a label pointing at the element, land on its first control. */
+  static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
   @property({ attribute: 'session-url' }) sessionUrl = '';
   @property({ attribute: 'status-url' }) statusUrl = '';
@@ -101,6 +106,9 @@ export class PayWidget extends LitElement {
 
   @state() private bankQuery = '';
   @state() private announcement = '';
+  /** The last copy button pressed, and how its copy went. */
+  @state() private copies: Record<string, 'copied' | 'failed'> = {};
+  private copiedTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** The language asked for, the strings of this update and the language they are in: built once per update in willUpdate. */
   private wantedLocale = 'en';
@@ -168,6 +176,7 @@ export class PayWidget extends LitElement {
     const { state } = this.payment;
     if (state.kind !== this.shownKind) {
       this.shownKind = state.kind;
+      this.copies = {};
       this.announcement = this.describeState();
       this.focusOnUpdate = state.kind === 'submitting' ? undefined : state.kind === 'form' ? 'first' : 'heading';
       if (state.kind === 'error') this.form.refused(state.failure.fields ?? {});
@@ -348,10 +357,7 @@ export class PayWidget extends LitElement {
     return html`<section part="result">
       <h2 tabindex="-1">${m.ussdTitle}</h2>
       <p>${m.ussdSteps}</p>
-      <div class="value">
-        <span part="dial-code">${code.split(/(?=\*)/).map((group, i) => (i ? html`<wbr />${group}` : group))}</span>
-        ${this.renderCopy('ussdDialCode', m.copyDialCode, code)}
-      </div>
+      ${this.renderValue('ussdDialCode', html`<span part="dial-code">${code}</span>`, code, m.copyDialCode)}
       <a class="button primary" href="tel:${code.replaceAll('#', '%23')}">${m.dialNow}</a>
       ${this.renderDetails([
         [m.bankName, this.banks.find((bank) => bank.code === bankCode)?.name],
@@ -366,15 +372,24 @@ export class PayWidget extends LitElement {
     const m = this.strings;
     return html`<section part="result">
       <h2 tabindex="-1">${m.transferTitle}</h2>
-      <p>${m.transferSteps}</p>
-      <div class="value">
-        <span><span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span></span>
-        ${this.renderCopy('accountNumber', m.copyAccountNumber, instructions.accountNumber)}
-      </div>
+      <p>${order ? m.transferSteps : m.transferStepsNoAmount}</p>
+      ${this.renderValue(
+        'accountNumber',
+        html`<span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span>`,
+        instructions.accountNumber,
+        m.copyAccountNumber,
+      )}
+      ${order
+        ? this.renderValue(
+            'amount',
+            html`<span class="muted">${m.amount}</span><br /><span part="amount">${this.charged(order)}</span>`,
+            order.amount,
+            m.copyAmount,
+          )
+        : nothing}
       ${this.renderDetails([
         [m.bankName, instructions.bankName],
         [m.walletName, instructions.walletName],
-        [m.amount, this.charged(order)],
         [m.paymentReference, instructions.paymentReference],
       ])}
       ${this.renderWaiting()}
@@ -387,8 +402,20 @@ export class PayWidget extends LitElement {
     </dl>`;
   }
 
-  private renderCopy(field: string, label: string, value: string): TemplateResult {
-    return html`<button part="copy-button" type="button" @click=${() => this.copy(field, value)}>${label}</button>`;
+  /**
+   * A value the customer must enter elsewhere, large, with its copy button. The button says
+   * "Copied" for a moment; when the clipboard refuses, a visible line says to select it instead.
+   */
+  private renderValue(field: string, shown: TemplateResult, value: string, copyLabel: string): TemplateResult {
+    const m = this.strings;
+    const copy = this.copies[field];
+    return html`<div class="value">
+      <span>${shown}</span>
+      <button part="copy-button" type="button" @click=${() => this.copy(field, value)}>
+        ${copy === 'copied' ? m.copyDone : copyLabel}
+      </button>
+      ${copy === 'failed' ? html`<p part="error">${m.copyFailed}</p>` : nothing}
+    </div>`;
   }
 
   /** While `status-url` is asked: a waiting line. Once it gave up: what to do, and a way out. */
@@ -466,12 +493,16 @@ export class PayWidget extends LitElement {
 
   private async copy(field: string, value: string): Promise<void> {
     const { state } = this.payment;
+    clearTimeout(this.copiedTimer);
     try {
       await navigator.clipboard.writeText(value);
+      this.copies = { [field]: 'copied' };
+      this.copiedTimer = setTimeout(() => (this.copies = {}), COPIED_FOR_MS);
       void this.announce(this.strings.copied);
       const paymentType = 'request' in state ? state.request.paymentType : this.selectedType;
       emit(this, 'pay-copy', { paymentType, paymentReference: paymentReferenceOf(state), field, value });
     } catch {
+      this.copies = { [field]: 'failed' };
       void this.announce(this.strings.copyFailed);
     }
   }

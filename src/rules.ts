@@ -11,6 +11,8 @@ export type PaymentType = (typeof PAYMENT_TYPES)[number];
 
 export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** How a payment ends: what `pay-complete` reports. */
+export type FinalStatus = Exclude<PaymentStatus, 'PENDING'>;
 
 /** Separators a customer may type inside a phone number; removed before it is checked or sent. */
 const PHONE_SEPARATORS = /[\s().-]/g;

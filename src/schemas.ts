@@ -131,14 +131,10 @@ export type UssdPayments = z.infer<typeof ussdPaymentsSchema>;
 export const transferPaymentsSchema = stringsMatching(PAYMENTS_PATTERNS.TRANSFER);
 export type TransferPayments = z.infer<typeof transferPaymentsSchema>;
 
-export const paymentsSchemaByType = {
-  USSD: ussdPaymentsSchema,
-  TRANSFER: transferPaymentsSchema,
-} as const;
-
 /** Our one member beside the envelope in the session endpoint's success body: what the server charges. */
 export const orderSchema = z.object({
   ...stringsMatching(ORDER_PATTERNS).shape,
+  amount: chargeAmountSchema,
   statusToken: z.optional(z.string().check(z.minLength(1))),
 });
 export type Order = z.infer<typeof orderSchema>;
@@ -168,21 +164,5 @@ export type StatusResponse = z.infer<typeof statusResponseSchema>;
 
 // ─── Parsed instructions: what the widget shows and what `pay-initiated` carries ─────────────────
 
-export type UssdInstructions = {
-  paymentType: 'USSD';
-  paymentReference: string;
-  ussdDialCode: string;
-  linkingReference: string;
-  providerReference: string;
-};
-export type TransferInstructions = {
-  paymentType: 'TRANSFER';
-  paymentReference: string;
-  accountNumber: string;
-  bankName: string;
-  walletName: string;
-  wallet: string;
-};
-export type Instructions = UssdInstructions | TransferInstructions;
-
+export type { Instructions, TransferInstructions, UssdInstructions } from './envelope.js';
 export { readEnvelope, type ReadEnvelopeResult } from './envelope.js';

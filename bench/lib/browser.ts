@@ -37,17 +37,45 @@ export async function inFreshContext<T>(browser: Browser, use: (page: Page) => P
   }
 }
 
-export type FirstRender = { render: number; script: number | undefined };
+/**
+ * Runs `measure` while Chrome traces the page's performance marks, and returns with its result the
+ * main thread's CPU clock at each mark (the trace's `tts`, in ms). Between two marks it gives the
+ * CPU time the page's main thread spent, which, unlike the wall clock, does not grow while the
+ * thread waits for a core on a busy machine.
+ */
+export async function withCpuClock<T>(page: Page, measure: () => Promise<T>): Promise<{ result: T; cpu: (from: string, to: string) => number | undefined }> {
+  await page.tracing.start({ categories: ['blink.user_timing'] });
+  let trace: Uint8Array | undefined;
+  let result: T;
+  try {
+    result = await measure();
+  } finally {
+    trace = await page.tracing.stop();
+  }
+  const events: { name?: string; tts?: number }[] = JSON.parse(new TextDecoder().decode(trace)).traceEvents;
+  const at = (name: string) => events.find((event) => event.name === name && event.tts !== undefined)?.tts;
+  return {
+    result,
+    cpu: (from, to) => {
+      const start = at(from);
+      const end = at(to);
+      return start === undefined || end === undefined ? undefined : (end - start) / 1000;
+    },
+  };
+}
+
+export type FirstRender = { render: number; script: number | undefined; intl: number | undefined };
 
 /** /first-render/<id> or /page-load/<id>: from the mark before the script to the form in the shadow root. */
 export async function firstRender(page: Page, url: string): Promise<FirstRender> {
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForFunction(() => performance.getEntriesByName('bench:form').length > 0, { timeout: 10_000 });
   // No named functions inside evaluate(): tsx would wrap them in a helper the page does not have.
-  const [start, scriptEnd, form] = await page.evaluate(() =>
-    ['bench:start', 'bench:script-end', 'bench:form'].map((name) => performance.getEntriesByName(name)[0]?.startTime),
-  );
-  return { render: form! - start!, script: scriptEnd === undefined ? undefined : scriptEnd - start! };
+  const [start, scriptEnd, form, intl] = await page.evaluate(() => [
+    ...['bench:start', 'bench:script-end', 'bench:form'].map((name) => performance.getEntriesByName(name)[0]?.startTime),
+    performance.getEntriesByName('bench:intl')[0]?.duration,
+  ]);
+  return { render: form! - start!, script: scriptEnd === undefined ? undefined : scriptEnd - start!, intl };
 }
 
 export type Submit = { laidOut: number; nextFrame: number };
@@ -70,13 +98,21 @@ export async function submitToResult(page: Page, url: string, tag: string): Prom
     await new Promise((resolve) => setTimeout(resolve, 50));
     (window as unknown as { benchSubmit: Promise<Submit> }).benchSubmit = new Promise((resolve) => {
       let clicked = 0;
-      addEventListener('click', () => (clicked = performance.now()), { capture: true, once: true });
+      addEventListener(
+        'click',
+        () => {
+          clicked = performance.now();
+          performance.mark('bench:click'); // for scripts/bench-profile.ts
+        },
+        { capture: true, once: true },
+      );
       const observer = new MutationObserver(() => {
         const code = root.querySelector('[part~="dial-code"]');
         if (!code) return;
         observer.disconnect();
         code.getBoundingClientRect();
         const laidOut = performance.now() - clicked;
+        performance.mark('bench:result');
         requestAnimationFrame(() => resolve({ laidOut, nextFrame: performance.now() - clicked }));
       });
       observer.observe(root, { childList: true, subtree: true, characterData: true });
@@ -95,7 +131,14 @@ export async function rawFetch(page: Page, url: string): Promise<Submit> {
     await new Promise((resolve) => setTimeout(resolve, 50));
     (window as unknown as { benchSubmit: Promise<Submit> }).benchSubmit = new Promise((resolve) => {
       let clicked = 0;
-      addEventListener('click', () => (clicked = performance.now()), { capture: true, once: true });
+      addEventListener(
+        'click',
+        () => {
+          clicked = performance.now();
+          performance.mark('bench:click');
+        },
+        { capture: true, once: true },
+      );
       new PerformanceObserver((list, observer) => {
         const done = list.getEntriesByName('bench:raw-done')[0];
         if (!done) return;

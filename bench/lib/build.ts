@@ -43,8 +43,11 @@ async function bundle(config: InlineConfig): Promise<string> {
   return chunk.code;
 }
 
-/** A contender's entry built with vite.config.ts's script-tag settings. */
-function asScriptTag(entry: string, css: string): Promise<string> {
+/**
+ * An entry built with vite.config.ts's script-tag settings. Unminified (`minify: false`) for
+ * profiling: names kept, and a comment naming each module before its code.
+ */
+function asScriptTag(entry: string, { css = '', minify = true }: { css?: string; minify?: boolean } = {}): Promise<string> {
   return bundle({
     configFile: join(root, 'vite.config.ts'),
     mode: 'script-tag',
@@ -54,14 +57,15 @@ function asScriptTag(entry: string, css: string): Promise<string> {
       write: false,
       sourcemap: false,
       outDir: join(root, 'bench', '.cache', 'build'),
-      lib: { entry: join(contendersDir, entry), formats: ['iife'], name: 'BenchContender', fileName: () => entry.replace(/\.ts$/, '.js') },
-      rolldownOptions: { output: { postBanner: '' } }, // not the script tag's licence line
+      ...(minify ? {} : { minify: false }),
+      lib: { entry: join(root, entry), formats: ['iife'], name: 'BenchContender', fileName: () => 'contender.js' },
+      rolldownOptions: { output: { postBanner: '', ...(minify ? {} : { minify: false }) } }, // no licence line: not the script tag
     },
   });
 }
 
 /** dist/index.js and Lit in one minified script, as a merchant's bundler would make it. */
-function npmBundle(): Promise<string> {
+function npmBundle(minify = true): Promise<string> {
   return bundle({
     configFile: false,
     root,
@@ -71,7 +75,7 @@ function npmBundle(): Promise<string> {
     build: {
       write: false,
       target: ['es2022', 'safari15'],
-      minify: 'oxc',
+      minify: minify ? 'oxc' : false,
       lib: { entry: join(root, 'dist', 'index.js'), formats: ['iife'], name: 'PayWidget', fileName: () => 'npm.js' },
       rolldownOptions: { output: { codeSplitting: false } },
     },
@@ -85,7 +89,16 @@ export async function buildContenders(): Promise<Contender[]> {
   return [
     { id: 'widget', label: '<pay-widget> script tag', tag: 'pay-widget', code: readFileSync(join(root, 'dist', 'pay-widget.iife.js'), 'utf8') },
     { id: 'widget-npm', label: '<pay-widget> npm build', tag: 'pay-widget', code: await npmBundle() },
-    { id: 'lit', label: 'same form, plain Lit', tag: 'lit-form', code: await asScriptTag('lit-form.ts', css) },
-    { id: 'vanilla', label: 'same form, hand-written', tag: 'vanilla-form', code: await asScriptTag('vanilla-form.ts', css) },
+    { id: 'lit', label: 'same form, plain Lit', tag: 'lit-form', code: await asScriptTag('bench/contenders/lit-form.ts') },
+    { id: 'vanilla', label: 'same form, hand-written', tag: 'vanilla-form', code: await asScriptTag('bench/contenders/vanilla-form.ts', { css }) },
+  ];
+}
+
+/** The same builds unminified, for scripts/bench-profile.ts to name the modules and functions that take the time. */
+export async function buildForProfile(): Promise<Contender[]> {
+  return [
+    { id: 'widget', label: '<pay-widget> script tag, unminified', tag: 'pay-widget', code: await asScriptTag('src/index.ts', { minify: false }) },
+    { id: 'widget-npm', label: '<pay-widget> npm build, unminified', tag: 'pay-widget', code: await npmBundle(false) },
+    { id: 'lit', label: 'same form, plain Lit, unminified', tag: 'lit-form', code: await asScriptTag('bench/contenders/lit-form.ts', { minify: false }) },
   ];
 }

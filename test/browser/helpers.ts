@@ -102,6 +102,41 @@ export function deferred<T>(): Deferred<T> {
 
 export const wait = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
+/**
+ * Holds every timer of at least `minMs` (the status-poll schedule, the "Copied" label) instead of
+ * letting it run, so a test decides when they fire, or proves none is left, without sleeping.
+ * `restoreAll()` puts the real timers back.
+ */
+export function holdTimers(minMs = 1_000) {
+  const held = new Map<number, { ms: number; callback: () => void }>();
+  let nextId = 1_000_000;
+  realTimers ??= { setTimeout: window.setTimeout, clearTimeout: window.clearTimeout };
+  const real = { setTimeout: realTimers.setTimeout.bind(window), clearTimeout: realTimers.clearTimeout.bind(window) };
+  window.setTimeout = ((callback: () => void, ms = 0, ...args: unknown[]) => {
+    if (ms < minMs) return real.setTimeout(callback, ms, ...args);
+    held.set(++nextId, { ms, callback: () => callback(...(args as [])) });
+    return nextId;
+  }) as typeof setTimeout;
+  window.clearTimeout = ((id: number) => (held.has(id) ? held.delete(id) : real.clearTimeout(id))) as typeof clearTimeout;
+  return {
+    /** How many held timers of `ms` (or of any delay) are still waiting to fire. */
+    pending: (ms?: number) => [...held.values()].filter((timer) => ms === undefined || timer.ms === ms).length,
+    /** Fires every timer held now (not the ones they set). */
+    fire(): void {
+      const due = [...held.values()];
+      held.clear();
+      for (const timer of due) timer.callback();
+    },
+  };
+}
+
+let realTimers: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } | undefined;
+
+function restoreTimers(): void {
+  if (realTimers) Object.assign(window, realTimers);
+  realTimers = undefined;
+}
+
 // ─── Sample envelopes, in the shape of spec 2.2–2.4 ──────────────────────────────────────────────
 
 export const USSD_PAYMENTS = {
@@ -294,4 +329,5 @@ export function restoreClipboard(): void {
 export function restoreAll(): void {
   restoreFetch();
   restoreClipboard();
+  restoreTimers();
 }

@@ -1,5 +1,5 @@
-import { expect } from '@open-wc/testing';
-import { emulateMedia, sendKeys } from '@web/test-runner-commands';
+import { expect, waitUntil } from '@open-wc/testing';
+import { emulateMedia, executeServerCommand, sendKeys, sendMouse } from '@web/test-runner-commands';
 import {
   bankSearch,
   button,
@@ -20,8 +20,10 @@ import {
   route,
   SESSION_URL,
   STATUS_URL,
+  stubClipboard,
   stubFetch,
   submitUntil,
+  text,
   transferEnvelope,
   USSD_PAYMENTS,
   TRANSFER_PAYMENTS,
@@ -41,6 +43,12 @@ const press = (key: string) => sendKeys({ press: key });
 const type = (text: string) => sendKeys({ type: text });
 
 describe('<pay-widget>', () => {
+  // axe-core is large: load it once, before the first test's own time limit starts.
+  before(async function () {
+    this.timeout(30_000);
+    // @ts-expect-error axe-core's browser build has no module types; it registers window.axe.
+    await import('axe-core/axe.min.js');
+  });
   afterEach(restoreAll);
 
   describe('is accessible', () => {
@@ -147,7 +155,163 @@ describe('<pay-widget>', () => {
     });
   });
 
+  describe('in Windows high contrast (forced colours)', () => {
+    afterEach(() => executeServerCommand('forced-colors', { active: false }));
+
+    it('still marks the chosen payment type and an invalid field, and outlines the dial code box', async () => {
+      stubFetch(route({ session: () => json(ussdEnvelope()) }));
+      const el = await widget({ 'session-url': SESSION_URL });
+      await executeServerCommand('forced-colors', { active: true });
+      expect(matchMedia('(forced-colors: active)').matches).to.equal(true);
+
+      const chosen = radio(el, 'USSD').closest('[part~="type-option"]')!;
+      expect(getComputedStyle(chosen).outlineStyle, 'the checked option, whose shadow is dropped').to.equal('solid');
+      expect(getComputedStyle(radio(el, 'TRANSFER').closest('[part~="type-option"]')!).outlineStyle).to.equal('none');
+      await submitUntil(el, 'pay-error');
+      expect(getComputedStyle(control(el, 'fullName')).outlineStyle, 'an invalid field').to.equal('solid');
+      await expectAccessible(el);
+
+      await fillUssd(el);
+      await submitUntil(el, 'pay-initiated');
+      expect(getComputedStyle(part(el, 'dial-code')!.closest('.value')!).borderTopStyle).to.equal('solid');
+      await expectAccessible(el);
+    });
+  });
+
+  describe("under a merchant's own accent colour", () => {
+    type AxeResult = { id: string; nodes: { target: unknown[] }[] };
+    type AxeResults = { violations: AxeResult[]; passes: AxeResult[]; incomplete: AxeResult[] };
+
+    /** axe's colour-contrast rule on the widget: what failed, and what it could check and passed. */
+    async function contrast(el: PayWidget) {
+      await expect(el).to.be.accessible(); // loads axe onto window
+      const { axe } = window as unknown as { axe: { run: (context: Element, options: object) => Promise<AxeResults> } };
+      const results = await axe.run(el, { runOnly: ['color-contrast'] });
+      const targets = (list: AxeResult[]) => list.flatMap((rule) => rule.nodes.map((node) => JSON.stringify(node.target)));
+      return { failed: targets(results.violations), passed: targets(results.passes), unsure: targets(results.incomplete) };
+    }
+
+    // A light orange and a light green: as text on white, or under white text, both fail 4.5:1.
+    for (const accent of ['#f5a623', '#7ed321']) {
+      it(`keeps text readable with --pay-widget-color-accent: ${accent}, on the pay button and the copy button`, async () => {
+        stubFetch(route({ session: () => json(transferEnvelope()) }));
+        const el = await widget({ 'session-url': SESSION_URL, amount: '5000' });
+        el.style.setProperty('--pay-widget-color-accent', accent);
+
+        const form = await contrast(el);
+        expect(form.failed, 'no contrast failure in the form').to.deep.equal([]);
+        expect(form.passed.some((target) => target.includes('[part=\\"submit\\"]') || target.includes('button')), 'axe measured the pay button').to.equal(true);
+
+        await fillTransfer(el);
+        await submitUntil(el, 'pay-initiated');
+        const result = await contrast(el);
+        expect(result.failed, 'no contrast failure in the result').to.deep.equal([]);
+        expect(result.passed.some((target) => target.includes('copy-button')), 'axe measured the copy button').to.equal(true);
+      });
+    }
+
+    /** A CSS colour as the screen shows it: 8-bit sRGB, through a canvas. */
+    function rgb(color: string): [number, number, number] {
+      const context = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+      context.fillStyle = color;
+      context.fillRect(0, 0, 1, 1);
+      const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+      return [r!, g!, b!];
+    }
+    /** WCAG 2 contrast ratio of two CSS colours. */
+    function contrastRatio(a: string, b: string): number {
+      const luminance = (color: string) => {
+        const [r, g, b] = rgb(color).map((channel) => {
+          const c = channel / 255;
+          return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      };
+      const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+      return (light! + 0.05) / (dark! + 0.05);
+    }
+
+    it('derives the pay button hover from the accent, readable, and keeps an explicit on-accent colour', async () => {
+      const el = await widget({ 'session-url': SESSION_URL, amount: '5000' });
+      el.style.setProperty('--pay-widget-color-accent', '#f5a623');
+      const pay = part(el, 'submit')!;
+      const resting = getComputedStyle(pay).backgroundColor;
+      pay.scrollIntoView({ block: 'center' });
+      const box = pay.getBoundingClientRect();
+      await sendMouse({ type: 'move', position: [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)] });
+      try {
+        const hovered = getComputedStyle(pay);
+        expect(hovered.backgroundColor, 'the hover shows').to.not.equal(resting);
+        expect(contrastRatio(hovered.color, hovered.backgroundColor), 'readable while hovered').to.be.at.least(4.5);
+      } finally {
+        await sendMouse({ type: 'move', position: [0, 0] });
+      }
+
+      el.style.setProperty('--pay-widget-color-on-accent', 'rgb(255, 255, 255)');
+      expect(getComputedStyle(pay).color, "the merchant's explicit choice wins").to.equal('rgb(255, 255, 255)');
+    });
+
+    it('draws the focus ring from the accent, at least 3:1 against the background', async () => {
+      const el = await widget({ 'session-url': SESSION_URL });
+      el.style.setProperty('--pay-widget-color-accent', '#7ed321');
+      await press('Tab');
+      const ring = getComputedStyle(focused(el)!).outlineColor;
+      expect(contrastRatio(ring, getComputedStyle(el).backgroundColor)).to.be.at.least(3);
+    });
+  });
+
+  describe('copy buttons', () => {
+    it('are accessible saying "Copied", and after the clipboard refused', async () => {
+      const el = await (async () => {
+        stubFetch(route({ session: () => json(transferEnvelope()) }));
+        const widgetEl = await widget({ 'session-url': SESSION_URL });
+        await fillTransfer(widgetEl);
+        await submitUntil(widgetEl, 'pay-initiated');
+        return widgetEl;
+      })();
+      stubClipboard();
+      const copied = nextEvent(el, 'pay-copy');
+      part(el, 'copy-button')!.click();
+      await copied;
+      await el.updateComplete;
+      expect(part(el, 'copy-button')!.textContent!.trim()).to.equal('Copied');
+      await expectAccessible(el);
+
+      stubClipboard(true);
+      part(el, 'copy-button')!.click();
+      await waitUntil(() => text(el).includes('Could not copy'));
+      await expectAccessible(el);
+    });
+
+    it('copy the amount from the keyboard: Tab to it, Enter', async () => {
+      const written = stubClipboard();
+      stubFetch(route({ session: () => json(transferEnvelope()) }));
+      const el = await widget({ 'session-url': SESSION_URL });
+      await fillTransfer(el);
+      await submitUntil(el, 'pay-initiated');
+      expect(focused(el)).to.equal(heading(el));
+
+      await press('Tab');
+      expect(focused(el)!.textContent!.trim()).to.equal('Copy account number');
+      await press('Tab');
+      expect(focused(el)!.textContent!.trim()).to.equal('Copy amount');
+      const copied = nextEvent(el, 'pay-copy');
+      await press('Enter');
+      expect((await copied).detail.field).to.equal('amount');
+      await el.updateComplete;
+      expect(written).to.deep.equal(['7250']);
+      expect(focused(el)!.textContent!.trim(), 'focus stays, the label says it worked').to.equal('Copied');
+    });
+  });
+
   describe('by keyboard alone', () => {
+    it('takes focus on its first control when the page focuses the element (delegatesFocus)', async () => {
+      const el = await widget({ 'session-url': SESSION_URL });
+      el.focus();
+      expect(document.activeElement).to.equal(el);
+      expect(focused(el), 'the first payment type').to.equal(radio(el, 'USSD'));
+    });
+
     it('goes from the choice to the transfer result: one tab stop for the radios, arrows switch, Enter submits', async () => {
       const calls = stubFetch(route({ session: () => json(transferEnvelope()) }));
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000' });

@@ -191,6 +191,7 @@ describe('<pay-widget>', () => {
 
     it('formats the amount the French way with locale="fr"', async () => {
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000', currency: 'XOF', country: 'CI', locale: 'fr' });
+      await waitUntil(() => root(el).querySelector('[lang="fr"]'), 'the French strings arrive');
       const amount = root(el).querySelector('.amount')!.textContent!;
       expect(amount).to.match(/^5\s000\sF\s?CFA$/);
     });

@@ -3,6 +3,7 @@
  * element, else English; its text carries `lang` so screen readers pronounce it right.
  */
 import { expect, fixture, html } from '@open-wc/testing';
+import { loadTranslation } from '../../src/messages/load.js';
 import { restoreAll, root, SESSION_URL, widget, type PayWidget } from './helpers.js';
 
 /** The `lang` the widget's own text is marked with. */
@@ -13,6 +14,9 @@ const ENGLISH = 'How would you like to pay?';
 const FRENCH = 'Comment souhaitez-vous payer\u202f?';
 
 describe('<pay-widget>', () => {
+  // French loads on demand (test/browser/locales.test.ts shows English until it arrives); loaded
+  // first here, so that each test sees at once which language the widget chose.
+  before(() => loadTranslation('fr'));
   afterEach(restoreAll);
 
   describe('its language', () => {
@@ -27,6 +31,7 @@ describe('<pay-widget>', () => {
       expect(root(el).querySelector('[role="status"]')!.closest('[lang]')!.getAttribute('lang'), 'the live region too').to.equal('fr');
       expect(el.querySelector('p')!.closest('[lang]')!.getAttribute('lang'), "the merchant's slotted header keeps the page's").to.equal('en');
       expect(el.hasAttribute('lang'), 'no attribute sprouts on the host').to.equal(false);
+      await expect(el).to.be.accessible();
     });
 
     it('keeps a regional locale as written: locale="fr-CI"', async () => {

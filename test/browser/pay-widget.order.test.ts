@@ -42,6 +42,7 @@ describe('<pay-widget>', () => {
       const { detail } = await submitUntil(el, 'pay-initiated');
 
       expect(detail.amount).to.equal('12.5');
+      expect(text(el)).to.contain('send exactly the amount below');
       expect(detail.currency).to.equal('GHS');
       expect(text(el)).to.match(/GHS\s12\.50/);
       expect(text(el)).not.to.contain('5,000');
@@ -66,6 +67,8 @@ describe('<pay-widget>', () => {
         expect(text(el)).not.to.contain('5,000');
         expect(text(el)).not.to.contain('₦');
         expect(root(el).querySelector('dl')!.textContent).not.to.contain('Amount');
+        expect(text(el), 'no "amount below" that is not there').not.to.contain('the amount below');
+        expect(text(el)).to.contain('send the amount you were asked to pay');
         expect(liveRegion(el)).to.equal(`Transfer to this account: ${TRANSFER_PAYMENTS.accountNumber}, ${TRANSFER_PAYMENTS.bankName}`);
       });
     }

@@ -1,7 +1,7 @@
 /**
  * Behaviours a code review found broken once: each test here failed before its fix.
  */
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import {
   bankSearch,
   button,
@@ -24,7 +24,7 @@ import {
   text,
   transferEnvelope,
   ussdEnvelope,
-  wait,
+  holdTimers,
   widget,
 } from './helpers.js';
 
@@ -70,14 +70,16 @@ describe('<pay-widget>', () => {
     let completed = 0;
     el.addEventListener('pay-initiated', () => el.reset());
     el.addEventListener('pay-complete', () => completed++);
+    const timers = holdTimers();
     await fillUssd(el);
     await submitUntil(el, 'pay-initiated');
-    await wait(2_500);
+    expect(timers.pending(), 'no look-up scheduled').to.equal(0);
+    timers.fire();
 
     expect(calls.filter((call) => call.url.pathname === STATUS_URL)).to.have.length(0);
     expect(completed).to.equal(0);
     expect(control(el, 'fullName'), 'back on the form').to.exist;
-  }).timeout(5_000);
+  });
 
   it('sends one request when a pay-submit listener submits again', async () => {
     const calls = stubFetch(route({ session: () => json(transferEnvelope()) }));
@@ -87,8 +89,8 @@ describe('<pay-widget>', () => {
     el.addEventListener('pay-initiated', () => initiatedCount++);
     await fillTransfer(el);
     await submitUntil(el, 'pay-initiated');
-    await wait(50);
 
+    // A submit sends its request before it returns: a second one would be recorded by now.
     expect(calls).to.have.length(1);
     expect(initiatedCount).to.equal(1);
   });
@@ -154,11 +156,10 @@ describe('<pay-widget>', () => {
     const said: string[] = [];
     new MutationObserver(() => said.push(status.textContent ?? '')).observe(status, { childList: true, subtree: true, characterData: true });
 
+    const times = () => said.filter((text) => text === 'Some fields need correcting').length;
     button(el, 'Continue')!.click();
-    await wait(20);
+    await waitUntil(() => times() === 1, 'the first failed submit was not announced');
     button(el, 'Continue')!.click();
-    await wait(20);
-
-    expect(said.filter((text) => text === 'Some fields need correcting')).to.have.length(2);
+    await waitUntil(() => times() === 2, 'the second failed submit was not announced anew');
   });
 });

@@ -28,13 +28,15 @@ import {
   transferEnvelope,
   USSD_PAYMENTS,
   ussdEnvelope,
-  wait,
+  holdTimers,
   widget,
   type FetchCall,
   type PayWidget,
 } from './helpers.js';
 
 const statusCalls = (calls: FetchCall[]) => calls.filter((call) => call.url.pathname === STATUS_URL);
+/** The status-url schedule's delay during the first minute. */
+const POLL_MS = 2_000;
 
 /** Clicks the (first) copy button; resolves with the pay-copy detail. */
 async function copy(el: PayWidget) {
@@ -139,6 +141,21 @@ describe('<pay-widget>', () => {
       expect(root(el).querySelector('[role="status"]')!.textContent).to.equal('Copied to the clipboard');
     });
 
+    it('says "Copied" on the copy button for a moment, then offers to copy again', async () => {
+      stubClipboard();
+      stubFetch(route({ session: () => json(ussdEnvelope()) }));
+      const el = await widget();
+      await fillUssd(el);
+      await submitUntil(el, 'pay-initiated');
+
+      const copyButton = part(el, 'copy-button')!;
+      expect(copyButton.textContent!.trim()).to.equal('Copy code');
+      await copy(el);
+      await el.updateComplete;
+      expect(copyButton.textContent!.trim(), 'visible feedback on the button itself').to.equal('Copied');
+      await waitUntil(() => copyButton.textContent!.trim() === 'Copy code', 'the button never came back', { timeout: 4_000 });
+    });
+
     it('says so when the clipboard refuses, and fires no pay-copy', async () => {
       stubClipboard(true);
       stubFetch(route({ session: () => json(ussdEnvelope()) }));
@@ -152,6 +169,10 @@ describe('<pay-widget>', () => {
       const status = root(el).querySelector('[role="status"]')!;
       await waitUntil(() => status.textContent!.includes('Could not copy'), 'no copy-failed announcement');
       expect(copies).to.equal(0);
+      const shown = part(el, 'dial-code')!.closest('.value')!.querySelector('p')!;
+      expect(shown.textContent, 'visible, not only for screen readers').to.equal('Could not copy; select the text and copy it yourself');
+      expect(shown.checkVisibility() && shown.getBoundingClientRect().height > 1).to.equal(true);
+      expect(part(el, 'copy-button')!.textContent!.trim(), 'not "Copied"').to.equal('Copy code');
     });
   });
 
@@ -244,6 +265,32 @@ describe('<pay-widget>', () => {
         value: TRANSFER_PAYMENTS.accountNumber,
       });
       expect(written).to.deep.equal([TRANSFER_PAYMENTS.accountNumber]);
+    });
+
+    it("shows the server's amount as large as the account number, with its own copy button", async () => {
+      const written = stubClipboard();
+      const el = await initiateTransfer();
+      const amount = part(el, 'amount')!;
+      expect(amount.textContent).to.equal('₦7,250.00');
+      const accountStyle = getComputedStyle(part(el, 'account-number')!);
+      const amountStyle = getComputedStyle(amount);
+      expect([amountStyle.fontSize, amountStyle.fontWeight]).to.deep.equal([accountStyle.fontSize, accountStyle.fontWeight]);
+      expect(root(el).querySelector('dl')!.textContent, 'not repeated in the small print').not.to.contain('7,250');
+
+      const copyAmount = amount.closest('.value')!.querySelector('button')!;
+      expect(copyAmount.textContent!.trim()).to.equal('Copy amount');
+      const copied = nextEvent(el, 'pay-copy');
+      copyAmount.click();
+      expect((await copied).detail).to.deep.equal({
+        paymentType: 'TRANSFER',
+        paymentReference: TRANSFER_PAYMENTS.paymentReference,
+        field: 'amount',
+        value: '7250',
+      });
+      expect(written, 'digits a bank app takes').to.deep.equal(['7250']);
+      await el.updateComplete;
+      expect(copyAmount.textContent!.trim()).to.equal('Copied');
+      expect(part(el, 'copy-button')!.textContent!.trim(), 'the other button unchanged').to.equal('Copy account number');
     });
 
     it('goes back to the form on reset() with pay-reset, the typed values kept', async () => {
@@ -373,27 +420,32 @@ describe('<pay-widget>', () => {
       expect(part(el, 'form')).to.not.equal(null);
     });
 
-    it('stops polling when the element is removed from the page', async function () {
-      this.timeout(10_000);
+    it('stops polling when the element is removed from the page', async () => {
+      const timers = holdTimers();
       const calls = stubFetch(route({ session: () => json(ussdEnvelope()), status: () => json({ status: 'PENDING' }) }));
       const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL });
       await fillUssd(el);
       await submitUntil(el, 'pay-initiated');
 
-      await waitUntil(() => statusCalls(calls).length === 1, 'the first status look-up never came', { timeout: 3_000 });
+      expect(timers.pending(POLL_MS), 'the first look-up is scheduled').to.equal(1);
+      timers.fire();
+      await waitUntil(() => statusCalls(calls).length === 1 && timers.pending(POLL_MS) === 1, 'PENDING: the next look-up is scheduled');
       el.remove();
-      await wait(2_600);
+      expect(timers.pending(POLL_MS), 'nothing left to ask').to.equal(0);
+      timers.fire();
       expect(statusCalls(calls)).to.have.length(1);
     });
 
-    it('stops polling on reset()', async function () {
-      this.timeout(8_000);
+    it('stops polling on reset()', async () => {
+      const timers = holdTimers();
       const calls = stubFetch(route({ session: () => json(ussdEnvelope()), status: () => json({ status: 'PENDING' }) }));
       const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL });
       await fillUssd(el);
       await submitUntil(el, 'pay-initiated');
+      expect(timers.pending(POLL_MS)).to.equal(1);
       el.reset();
-      await wait(2_600);
+      expect(timers.pending(POLL_MS)).to.equal(0);
+      timers.fire();
       expect(statusCalls(calls)).to.have.length(0);
     });
   });

@@ -132,6 +132,8 @@ describe('PayWidget (React wrapper)', () => {
       ussdDialCode: USSD_PAYMENTS.ussdDailCode,
       linkingReference: USSD_PAYMENTS.linkingReference,
       providerReference: USSD_PAYMENTS.providerreference,
+      amount: '7250',
+      currency: 'NGN',
     });
     expect(initiated.calls).to.have.length(1);
     expect(error.calls).to.have.length(0);

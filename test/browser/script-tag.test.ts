@@ -46,7 +46,7 @@ describe('the script-tag build (dist/pay-widget.iife.js)', () => {
     const lang = () => root.querySelector('[lang]')?.getAttribute('lang');
     expect(lang()).to.equal('en');
     expect(root.querySelector('legend')!.textContent).to.equal(en.chooseType);
-    await waitUntil(() => lang() === 'yo', 'dist/pay-widget.yo.js arrives');
+    await waitUntil(() => lang() === 'yo-NG', 'dist/pay-widget.yo.js arrives');
     expect(root.querySelector('legend')!.textContent).to.equal(yo.chooseType);
     const loaded = performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
     expect(loaded).to.include('/dist/pay-widget.yo.js');

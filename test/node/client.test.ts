@@ -13,7 +13,7 @@ import {
   type Initiate,
 } from '../../src/client.js';
 import type { PayFailure } from '../../src/flow.js';
-import type { SessionRequest } from '../../src/schemas.js';
+import { orderSchema, type SessionRequest } from '../../src/schemas.js';
 
 const URL_ = 'https://shop.example/pay/session';
 const ussdRequest: SessionRequest = {
@@ -240,6 +240,14 @@ describe('client', () => {
         });
       }
 
+      it("trusts exactly the orders the server's orderSchema accepts", async () => {
+        const { statusToken: _, ...untokened } = order;
+        for (const value of [order, untokened, ...malformed.map(([, body]) => body)]) {
+          const trusted = (await run(withOrder(value))).order !== undefined;
+          assert.equal(trusted, orderSchema.safeParse(value).success, JSON.stringify(value));
+        }
+      });
+
       it('fails an order for another payment than the instructions as invalid-response, not retryable', async () => {
         assert.deepEqual(await failure(run(withOrder({ ...order, paymentReference: 'ORD-9999' }))), {
           code: 'invalid-response',
@@ -289,22 +297,24 @@ describe('client', () => {
       assert.deepEqual(await failure(run(() => Promise.reject(new PayFailureError(own)))), own);
     });
 
-    it('times out after timeoutMs, aborting the transport’s signal, even if the transport ignores it', async () => {
+    it('times out after timeoutMs, aborting the transport’s signal, even if the transport ignores it', async (t) => {
+      t.mock.timers.enable({ apis: ['setTimeout'] });
       let transportSignal: AbortSignal | undefined;
-      const started = Date.now();
-      const result = await failure(
+      const pending = failure(
         run(
           (_, { signal }) => {
             transportSignal = signal;
             return new Promise(() => {});
           },
           ussdRequest,
-          30,
+          30_000,
         ),
       );
-      assert.deepEqual(result, { code: 'timeout', message: undefined, retryable: true });
+      t.mock.timers.tick(29_999);
+      assert.equal(transportSignal?.aborted, false, 'still waiting just before the time-out');
+      t.mock.timers.tick(1);
+      assert.deepEqual(await pending, { code: 'timeout', message: undefined, retryable: true });
       assert.equal(transportSignal?.aborted, true);
-      assert.ok(Date.now() - started < 1_000);
     });
 
     it('stops when the caller aborts, aborting the transport’s signal', async () => {

@@ -1,7 +1,8 @@
 /**
- * The package as a merchant gets it: `npm pack`ed, installed into a fresh app outside this
+ * The package as a merchant gets it: `npm pack`ed (once), installed into a fresh app outside this
  * repository, built for production with Vite, and opened in headless Chromium. One app per README
- * recipe: `import 'pay-widget'` with a bundler, and Vue 3. Run after `npm run build`.
+ * recipe: `import 'pay-widget'` with a bundler, Vue 3, React 19 and Preact with the element itself;
+ * and the TSX / Vue type declarations checked by tsc. Run after `npm run build`.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -16,9 +17,9 @@ import {
   launchChromium,
   packPackage,
   serve,
+  repoRoot,
   sideEffects,
   type ConsumerApp,
-  repoRoot,
   type PackedPackage,
   type Served,
 } from './consumer-app.js';
@@ -152,7 +153,10 @@ async function payByUssd(page: Page): Promise<void> {
   await page.select('pierce/#bankCode', '058');
   await page.click('pierce/button[part~="submit"]');
 
-  const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]');
+  const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]').catch(async (error: Error) => {
+    const shown = await page.$eval('pay-widget', (widget) => widget.shadowRoot?.textContent?.replace(/\s+/g, ' '));
+    throw new Error(`${error.message}; the widget shows: ${shown}`);
+  });
   assert.equal((await dialCode!.evaluate((element) => element.textContent ?? '')).trim(), '*737*000*4412#');
   await page.waitForFunction(() => document.querySelector('#initiated')?.textContent === 'ORD-1001');
 }
@@ -173,11 +177,7 @@ describe('a Vue 3 app with the README recipe', () => {
     await page.close();
   });
 
-  // TODO(issue 9): the element's `amount` setter reads a string (`value.trim is not a function` on
-  // Vue's number), so the submit throws. The widget branch makes numbers work; drop this `todo` when
-  // it merges: the test must then pass as written.
-  const numericAmount = { todo: 'needs the widget branch: a numeric `amount` property (issue 9)' };
-  it('starts a payment by USSD, and Vue\'s @pay-initiated handler receives its reference', numericAmount, async () => {
+  it('starts a payment by USSD, and Vue\'s @pay-initiated handler receives its reference', async () => {
     const { page, errors } = await open(`${checkout.served.origin}/`);
     await payByUssd(page);
     assert.equal(checkout.sessionRequests.length, 1, 'one request to the session endpoint');
@@ -188,29 +188,37 @@ describe('a Vue 3 app with the README recipe', () => {
   });
 });
 
-describe('a React 19 app using <pay-widget> itself, without the wrapper', () => {
-  let checkout: Awaited<ReturnType<typeof builtCheckout>>;
+// The element itself in JSX, typed by pay-widget/jsx-react or pay-widget/jsx-preact: both frameworks
+// set the one-word props as properties and add `onpay-…` handlers as listeners for `pay-…` events.
+const jsxApps = [
+  { framework: 'React 19', fixture: 'consumer-react', tools: ['vite', 'react', 'react-dom'] },
+  { framework: 'Preact', fixture: 'consumer-preact', tools: ['vite', 'preact'] },
+];
+for (const { framework, fixture, tools } of jsxApps) {
+  describe(`a ${framework} app using <pay-widget> itself, without a wrapper`, () => {
+    let checkout: Awaited<ReturnType<typeof builtCheckout>>;
 
-  before(async () => {
-    checkout = await builtCheckout('consumer-react', ['vite', 'react', 'react-dom']);
+    before(async () => {
+      checkout = await builtCheckout(fixture, tools);
+    });
+
+    it('renders it, starts a payment by USSD, and the onpay-initiated prop receives the reference', async () => {
+      const { page, errors } = await open(`${checkout.served.origin}/`);
+      const formText = await assertDefinedWidget(page);
+      assert.match(formText, /5,000/, `the form shows the amount, got: ${formText}`);
+      await payByUssd(page);
+      assert.equal(checkout.sessionRequests.length, 1, 'one request to the session endpoint');
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
   });
+}
 
-  it('renders it, starts a payment by USSD, and the onpay-initiated prop receives the reference', async () => {
-    const { page, errors } = await open(`${checkout.served.origin}/`);
-    const formText = await assertDefinedWidget(page);
-    assert.match(formText, /5,000/, `the form shows the amount, got: ${formText}`);
-    await payByUssd(page);
-    assert.equal(checkout.sessionRequests.length, 1, 'one request to the session endpoint');
-    assert.deepEqual(errors, []);
-    await page.close();
-  });
-});
-
-describe('TypeScript in a React 19 / Vue app', () => {
-  it('type-checks <pay-widget> in TSX and Vue\'s GlobalComponents, and flags each mistake', async () => {
+describe('TypeScript in a React 19, Preact or Vue app', () => {
+  it('type-checks <pay-widget> in React and Preact TSX and in Vue\'s GlobalComponents, and flags each mistake', async () => {
     // test/fixtures/consumer-types: correct uses must compile, and every line under @ts-expect-error
     // must be an error (TypeScript reports an unused @ts-expect-error), in one strict tsc run.
-    const app = await createConsumerApp(pack.tarball, 'consumer-types', ['react', '@types/react', 'vue']);
+    const app = await createConsumerApp(pack.tarball, 'consumer-types', ['react', '@types/react', 'preact', 'vue']);
     closers.push(app.close);
     const tsc = join(repoRoot, 'node_modules', '.bin', 'tsc');
     const result = await promisify(execFile)(tsc, ['-p', join(app.dir, 'tsconfig.json')], { cwd: app.dir }).then(

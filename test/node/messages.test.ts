@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { en, type Messages } from '../../src/messages/en.js';
 import { importLocale } from '../../src/messages/import-chunk.js';
-import { localeFileName, ON_DEMAND_LOCALES } from '../../src/messages/locales.js';
+import { localeFileName, localeFileUrl, ON_DEMAND_LOCALES } from '../../src/messages/locales.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = join(root, 'dist');
@@ -78,6 +78,30 @@ describe('translations', () => {
         assert.notEqual(messages[key], en[key], `${locale}.${key} is still English`);
       }
     }
+  });
+});
+
+describe('where the script tag finds a locale file', () => {
+  const cases: [scriptUrl: string, expected: string][] = [
+    ['https://shop.example/js/pay-widget.iife.js', 'https://shop.example/js/pay-widget.yo.js'],
+    ['https://shop.example/assets/checkout.js?v=3#x', 'https://shop.example/assets/pay-widget.yo.js'],
+    ['https://unpkg.com/pay-widget@0.1.0/dist/pay-widget.iife.js', 'https://unpkg.com/pay-widget@0.1.0/dist/pay-widget.yo.js'],
+    // The README's one-liner: a CDN's package address, which names no file (unpkg redirects it, and
+    // document.currentScript.src keeps the address as written). Beside it, `https://unpkg.com/
+    // pay-widget.yo.js` would be another npm package, anyone's.
+    ['https://unpkg.com/pay-widget', 'https://unpkg.com/pay-widget/dist/pay-widget.yo.js'],
+    ['https://unpkg.com/pay-widget@1', 'https://unpkg.com/pay-widget@1/dist/pay-widget.yo.js'],
+    ['https://cdn.jsdelivr.net/npm/pay-widget@1/', 'https://cdn.jsdelivr.net/npm/pay-widget@1/dist/pay-widget.yo.js'],
+  ];
+  for (const [scriptUrl, expected] of cases) {
+    it(`${scriptUrl} → ${expected}`, () => {
+      assert.equal(localeFileUrl('yo', scriptUrl), expected);
+    });
+  }
+
+  it('throws without a usable script address (the widget then stays in English)', () => {
+    assert.throws(() => localeFileUrl('yo', undefined), TypeError);
+    assert.throws(() => localeFileUrl('yo', ''), TypeError);
   });
 });
 

@@ -114,7 +114,8 @@ describe('createSessionHandler: a gateway fault, then a retry with the same key'
         accessToken: SANDBOX_ACCESS_TOKEN,
         // A resolver that gives a new reference each time it is asked: only the stored order keeps the retry on one payment.
         order: () => ({ ...ORDER, paymentReference: `fault-${crypto.randomUUID()}` }),
-        timeoutMs: 300,
+        // Generous for a loaded machine: only the hang waits it out.
+        timeoutMs: 2_000,
       });
       const url = await listen(getRequestListener(handler));
       const key = `fault-${crypto.randomUUID()}`;
