@@ -1,12 +1,11 @@
 /**
- * The demo page: wires the control panel to <pay-widget>, logs every pay-* event, and drives the
- * sandbox's "the customer paid" switch through POST /pay/simulate. Nothing from the widget or the
- * network is rendered as HTML: every text goes through textContent.
+ * The demo page: wires the control panel to <pay-widget>, logs every pay-* event, drives the
+ * sandbox's "the customer paid" switch through POST /pay/simulate, and shows the server's side of
+ * the loop (session → sandbox → webhook → ledger → status poll) from GET /demo/events. Nothing from
+ * the widget or the network is rendered as HTML: every text goes through textContent.
  */
 import '../src/index.js';
 import type { PayEventName, PayWidget } from '../src/index.js';
-// Only the table: the page has no use for the sandbox itself (or the zod it validates with).
-import { MAGIC_AMOUNTS } from '../src/sandbox/magic-amounts.js';
 
 /** Every event the widget fires; the Record type makes the compiler insist on all of them. */
 const EVENTS: Record<PayEventName, true> = {
@@ -67,6 +66,7 @@ function byId<T extends HTMLElement>(id: string): T {
 const widget = byId<PayWidget>('widget');
 const stage = byId<HTMLDivElement>('stage');
 const log = byId<HTMLOListElement>('event-log');
+const serverLog = byId<HTMLOListElement>('server-log');
 const simulateSuccess = byId<HTMLButtonElement>('simulate-success');
 const simulateFailure = byId<HTMLButtonElement>('simulate-failure');
 const simulateResult = byId<HTMLParagraphElement>('simulate-result');
@@ -84,11 +84,9 @@ const sandbox = mode !== 'gateway';
 // ─── Mode ────────────────────────────────────────────────────────────────────────────────────────
 
 if (!sandbox) {
-  // A real gateway: nothing can report the status (the spec has no status endpoint), so no polling.
-  widget.removeAttribute('status-url');
   byId('mode-text').textContent = `the gateway is the real one at ${gatewayOrigin ?? 'PAY_BASE_URL'}`;
   byId('simulate-help').textContent =
-    'This demo is talking to a real gateway: a payment’s status cannot be simulated or looked up here.';
+    'This demo is talking to a real gateway: pay for real, and its webhook (or the status re-query) completes the payment.';
   byId('magic-help').textContent = 'These amounts only misbehave in the offline sandbox (start without PAY_* variables).';
   const footer = widget.querySelector('[slot="footer"]');
   if (footer) footer.textContent = 'Connected to a real payment gateway.';
@@ -147,6 +145,49 @@ widget.addEventListener('pay-reset', () => {
 
 byId('log-clear').addEventListener('click', () => log.replaceChildren());
 
+// ─── The server's side of the loop ───────────────────────────────────────────────────────────────
+
+type LoopStep = { id: number; at: string; source: string; kind: string; paymentReference?: string; text: string };
+
+let lastStep = 0;
+
+function showStep(step: LoopStep): void {
+  const item = document.createElement('li');
+  item.className = 'step';
+  item.dataset.source = step.source;
+  item.dataset.kind = step.kind;
+  const source = document.createElement('span');
+  source.className = 'step-source';
+  source.textContent = step.source;
+  const time = document.createElement('time');
+  time.dateTime = step.at;
+  time.textContent = new Date(step.at).toLocaleTimeString('en-GB', { hour12: false });
+  const text = document.createElement('span');
+  text.className = 'step-text';
+  text.textContent = step.text;
+  item.append(source, ' ', time, ' ', text);
+  serverLog.prepend(item);
+}
+
+/** Asks for the steps since the last one shown, every 700 ms while the page is open. */
+async function pollSteps(): Promise<void> {
+  try {
+    const response = await fetch(`/demo/events?after=${lastStep}`, { headers: { Accept: 'application/json' } });
+    const body = (await response.json()) as { steps?: LoopStep[] };
+    for (const step of body.steps ?? []) {
+      if (typeof step.id !== 'number' || step.id <= lastStep) continue;
+      lastStep = step.id;
+      showStep(step);
+    }
+  } catch {
+    // the dev server restarting; the next round asks again
+  }
+  setTimeout(() => void pollSteps(), 700);
+}
+void pollSteps();
+
+byId('server-log-clear').addEventListener('click', () => serverLog.replaceChildren());
+
 // ─── Simulate the customer's phone ───────────────────────────────────────────────────────────────
 
 async function simulate(status: 'SUCCESS' | 'FAILED'): Promise<void> {
@@ -164,8 +205,8 @@ async function simulate(status: 'SUCCESS' | 'FAILED'): Promise<void> {
     if (response.ok) {
       simulateResult.textContent =
         status === 'SUCCESS'
-          ? 'The sandbox marked the payment paid; the widget sees it at its next status check (about 2 s).'
-          : 'The sandbox marked the payment failed; the widget sees it at its next status check (about 2 s).';
+          ? 'The sandbox marked the payment paid and posts its webhook; the widget sees it at its next status check (about 2 s).'
+          : 'The sandbox marked the payment failed and posts its webhook; the widget sees it at its next status check (about 2 s).';
       if (paymentReference === reference) paymentReference = undefined; // settled: nothing more to simulate
     } else {
       const message = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
@@ -271,6 +312,8 @@ applyTheme();
 // ─── The sandbox's magic amounts ─────────────────────────────────────────────────────────────────
 
 const magicList = byId<HTMLUListElement>('magic-list');
+/** The sandbox's table, put in the page by the dev server (demo/server.ts). */
+const MAGIC_AMOUNTS = JSON.parse(document.getElementById('pay-demo-magic-amounts')?.textContent ?? '{}') as Record<string, string>;
 const naira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN', maximumFractionDigits: 0 });
 
 function magicItem(amount: string, text: string): HTMLLIElement {

@@ -1,42 +1,51 @@
 /**
- * The demo's server side: the session, status and simulate endpoints, mounted on Vite's dev server
+ * The demo's server side: the session, status and webhook endpoints, mounted on Vite's dev server
  * by a plugin, and `startDemo()`, which `npm start` (scripts/start.mjs) and the e2e test both use.
  *
- *   POST /pay/session   createSessionHandler: the widget's session-url
- *   GET  /pay/status    createStatusHandler: the widget's status-url (?paymentReference=…&statusToken=…,
- *                       the token from the session's order, signed with PAY_STATUS_SECRET or a
- *                       random secret made at start)
- *   POST /pay/simulate  demo only: { paymentReference, status: "SUCCESS" | "FAILED" } marks a
- *                       sandbox payment paid or failed, as if the customer had acted on their phone
+ *   POST /pay/session   createSessionHandler: the widget's session-url; records each payment PENDING
+ *                       in the ledger and signs its statusToken (PAY_STATUS_SECRET, or a random
+ *                       secret made at start)
+ *   GET  /pay/status    createStatusHandler: the widget's status-url, answered from the ledger (a
+ *                       payment PENDING for 5 s is re-queried through the gateway)
+ *   POST /pay/webhook   createWebhookHandler: the gateway's notification, re-verified by query,
+ *                       settles the ledger entry and runs onPaid once
+ *   POST /pay/simulate  demo only: { paymentReference, status: "SUCCESS" | "FAILED" } is "the
+ *                       customer paid" (or was declined) in the sandbox, which then posts its webhook
+ *   GET  /demo/events   demo only: ?after=<id> → the loop's steps since then (demo/loop-log.ts)
  *
- * Backed by the in-process sandbox gateway, so everything works offline with no set-up. When
- * PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_ACCESS_TOKEN are all set, the same endpoints talk to that
- * gateway instead; a payment's status can then not be simulated (nor looked up: the spec has no
- * status endpoint), and the page says so.
+ * Offline and with no set-up, the gateway is the in-process sandbox, and its webhooks come back to
+ * this server's own /pay/webhook over the socket: pay → the customer paid → webhook → ledger →
+ * status poll → pay-complete. With PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_SECRET_KEY (or
+ * PAY_ACCESS_TOKEN) set, the same endpoints talk to that gateway (register
+ * `<PAY_PUBLIC_ORIGIN>/pay/webhook` as the webhook URL in its dashboard); REDIS_URL keeps the
+ * idempotency records and the ledger in Redis (the optional `redis` package, loaded only then).
  *
  * The order's callbackUrl and redirectUrl are built from PAY_PUBLIC_ORIGIN when it is set (the
  * address the gateway and the customer reach the demo at, e.g. a tunnel), otherwise from the URL
  * the dev server listens on: never from the request's Host header, which the client chooses.
  *
- * Node's request/response are turned into Fetch ones by @hono/node-server's getRequestListener.
+ * Only the package's public entry points are imported (`pay-widget/server`, `pay-widget/server/redis`,
+ * `pay-widget/sandbox`, here as their source files). Node's request/response are turned into Fetch
+ * ones by @hono/node-server's getRequestListener.
  */
 import { getRequestListener } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createLogger, createServer, type LogLevel, type Plugin } from 'vite';
-import { isJsonContentType } from '../src/http/json-content-type.js';
-import { PAYMENT_REFERENCE } from '../src/rules.js';
-import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../src/sandbox/index.js';
-import { createCorsPolicy } from '../src/server/cors.js';
-import { corsEndpoint } from '../src/server/endpoint.js';
+import { createSandboxGateway, MAGIC_AMOUNTS, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../src/sandbox/index.js';
 import {
+  createGateway,
+  createMemoryIdempotencyStore,
+  createMemoryPaymentStore,
   createSessionHandler,
   createStatusHandler,
+  createWebhookHandler,
   OrderError,
+  type IdempotencyStore,
   type OrderResolver,
-  type SessionEvent,
+  type PaymentStore,
 } from '../src/server/index.js';
-import { errorReply, jsonReply, type Reply } from '../src/server/reply.js';
+import { createLoopLog, type LoopStep } from './loop-log.js';
 
 type Handler = (request: Request) => Promise<Response>;
 type Env = Record<string, string | undefined>;
@@ -54,14 +63,18 @@ export const DEMO_ORDER = {
 export const DEMO_PATHS = {
   session: '/pay/session',
   status: '/pay/status',
+  webhook: '/pay/webhook',
   simulate: '/pay/simulate',
+  events: '/demo/events',
 } as const;
 
-const GATEWAY_ENV = ['PAY_BASE_URL', 'PAY_PUBLIC_KEY', 'PAY_ACCESS_TOKEN'] as const;
 const SIMULATED_MESSAGES = {
   SUCCESS: 'Simulated by the demo: the customer approved the payment.',
   FAILED: "Simulated by the demo: the customer's bank declined the payment.",
 } as const;
+
+/** Where the sandbox's webhooks go: this path on the address the demo listens at (known once it listens). */
+const SANDBOX_WEBHOOK_URL = `http://demo.invalid${DEMO_PATHS.webhook}`;
 
 export type DemoMode = 'sandbox' | 'gateway';
 
@@ -69,108 +82,227 @@ export type DemoBackend = {
   mode: DemoMode;
   /** The real gateway's origin in `gateway` mode (never the keys). */
   gatewayOrigin: string | undefined;
+  /** `memory`, or `redis` when REDIS_URL is set. */
+  stores: 'memory' | 'redis';
   routes: Record<string, Handler>;
+  /** The loop's steps after `id` (0: all kept). */
+  steps(after?: number): LoopStep[];
   /** One line for the terminal. */
   describe(): string;
   /**
    * Tells the backend the URL the server listens on, the origin of callbackUrl and redirectUrl
-   * unless PAY_PUBLIC_ORIGIN is set. The first call counts.
+   * unless PAY_PUBLIC_ORIGIN is set, and where the sandbox posts its webhooks. The first call counts.
    */
   listeningAt(url: string): void;
+  /** Stops the sandbox's webhook retries and closes the Redis connection (once, however often called). */
+  close(): Promise<void>;
 };
 
-/** Reads the PAY_* variables: all three set → the real gateway, otherwise the in-process sandbox. */
-export function createDemoBackend(env: Env = process.env, log: Log = console): DemoBackend {
-  const set = GATEWAY_ENV.filter((name) => env[name]?.trim());
-  if (set.length > 0 && set.length < GATEWAY_ENV.length) {
-    const missing = GATEWAY_ENV.filter((name) => !set.includes(name));
-    log.warn(`pay-widget demo: ${set.join(', ')} set but ${missing.join(', ')} not; using the offline sandbox.`);
-  }
-  const real = set.length === GATEWAY_ENV.length;
+/** The real gateway's settings, when PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_SECRET_KEY (or PAY_ACCESS_TOKEN) are all set. */
+function gatewaySettings(env: Env, log: Log) {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  const baseUrl = value('PAY_BASE_URL');
+  const publicKey = value('PAY_PUBLIC_KEY');
+  const secretKey = value('PAY_SECRET_KEY');
+  const accessToken = value('PAY_ACCESS_TOKEN');
+  const given = { PAY_BASE_URL: baseUrl, PAY_PUBLIC_KEY: publicKey, 'PAY_SECRET_KEY (or PAY_ACCESS_TOKEN)': secretKey ?? accessToken };
+  const missing = Object.entries(given).filter(([, set]) => !set).map(([name]) => name);
+  if (missing.length === 0) return { baseUrl: baseUrl!, publicKey: publicKey!, ...(secretKey ? { secretKey } : { accessToken: accessToken! }) };
+  if (missing.length < 3) log.warn(`pay-widget demo: ${missing.join(', ')} not set; using the offline sandbox.`);
+  return undefined;
+}
+
+/** REDIS_URL's stores, through the optional `redis` package, imported only when it is set. */
+async function redisStores(url: string) {
+  const [{ createClient }, { createRedisStores }] = await Promise.all([import('redis'), import('../src/server/redis.js')]);
+  const client = await createClient({ url }).connect();
+  return { ...createRedisStores(client, { prefix: 'pay-widget-demo:' }), close: async () => void (await client.quit()) };
+}
+
+/**
+ * Reads the PAY_* variables (all set → the real gateway, otherwise the in-process sandbox) and
+ * REDIS_URL (set → both stores in Redis, else in memory).
+ */
+export async function createDemoBackend(env: Env = process.env, log: Log = console): Promise<DemoBackend> {
+  const real = gatewaySettings(env, log);
   const configuredOrigin = publicOriginFrom(env.PAY_PUBLIC_ORIGIN, log);
   let listeningOrigin: string | undefined;
+  const loop = createLoopLog();
 
-  const sandbox = real ? undefined : createSandboxGateway({ merchantName: 'Ada Books', latencyMs: 250, slowMs: 20_000 });
-  const baseUrl = real ? env.PAY_BASE_URL!.trim() : 'https://sandbox.pay-widget.invalid';
-  const onEvent = (event: SessionEvent) => {
-    const line = `pay-widget demo: session ${JSON.stringify(event)}`;
-    if (event.type === 'internal-error') log.warn(line);
-    else log.info(line);
+  const sandbox = real
+    ? undefined
+    : createSandboxGateway({
+        merchantName: 'Ada Books',
+        latencyMs: 250,
+        slowMs: 20_000,
+        webhookUrl: SANDBOX_WEBHOOK_URL,
+        // Over the socket to this very server, as a gateway would post it.
+        fetch: (input, init) => {
+          if (!listeningOrigin) return Promise.reject(new Error('the demo is not listening yet'));
+          return globalThis.fetch(new URL(new URL(String(input)).pathname, listeningOrigin), init);
+        },
+        webhookRetryDelaysMs: [2_000, 10_000, 30_000],
+        onWebhook: (attempt) => loop.delivery(attempt),
+      });
+  const gateway = createGateway(
+    real ?? { baseUrl: 'https://sandbox.pay-widget.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox!.fetch },
+  );
+
+  const redisUrl = env.REDIS_URL?.trim();
+  const redis = redisUrl ? await redisStores(redisUrl) : undefined;
+  const payments: PaymentStore = redis?.payments ?? createMemoryPaymentStore();
+  const idempotency: IdempotencyStore = redis?.idempotency ?? createMemoryIdempotencyStore();
+
+  /** An endpoint's `onEvent`: into the loop's log, and internal errors to the terminal too. */
+  const logged =
+    <Event extends { type: string }>(where: string, toLoop: (event: Event) => void) =>
+    (event: Event) => {
+      toLoop(event);
+      if (event.type === 'internal-error') log.warn(`pay-widget demo: ${where} ${JSON.stringify(event)}`);
+    };
+  const onPaid = (payment: Parameters<typeof loop.onPaid>[0]) => {
+    loop.onPaid(payment);
+    log.info(`pay-widget demo: paid ${payment.paymentReference} (${payment.currency} ${payment.amount})`);
   };
 
   // Signs each payment's statusToken; a new one per start unless PAY_STATUS_SECRET is set.
   const statusSecret = env.PAY_STATUS_SECRET?.trim() || crypto.getRandomValues(new Uint8Array(32));
 
   const session = createSessionHandler({
+    gateway,
+    payments,
+    idempotency,
     statusSecret,
-    baseUrl,
-    publicKey: real ? env.PAY_PUBLIC_KEY!.trim() : SANDBOX_PUBLIC_KEY,
-    accessToken: real ? env.PAY_ACCESS_TOKEN!.trim() : SANDBOX_ACCESS_TOKEN,
     order: createDemoOrder(() => configuredOrigin ?? listeningOrigin),
     // The sandbox's 504 magic amount answers after 20 s: the handler gives up at 10 s.
-    timeoutMs: real ? 15_000 : 10_000,
-    ...(sandbox ? { fetch: sandbox.fetch } : {}),
-    onEvent,
+    timeoutMs: 10_000,
+    onEvent: logged('session', loop.session),
   });
 
-  const status = createStatusHandler({
+  const webhook = createWebhookHandler({
+    gateway,
+    payments,
+    onPaid,
+    onFailed: loop.onFailed,
+    onEvent: logged('webhook', loop.webhook),
+  });
+
+  const statusHandler = createStatusHandler({
     statusSecret,
-    lookup: (paymentReference) => sandbox?.lookup(paymentReference),
-    onError: (error) => log.warn(`pay-widget demo: status lookup failed: ${String(error)}`),
+    payments,
+    gateway,
+    onPaid,
+    onFailed: loop.onFailed,
+    onEvent: logged('status', loop.status),
+    onError: (error) => log.warn(`pay-widget demo: status failed: ${String(error)}`),
   });
 
-  async function simulate(request: Request): Promise<Reply> {
-    if (request.method !== 'POST') return errorReply('method_not_allowed', 'Use POST.', undefined, { allow: 'POST' });
-    if (!sandbox) {
-      const message = 'This demo is talking to a real gateway: a payment can only be completed by paying it.';
-      return jsonReply(409, { status: 'ERROR', error: { code: 'not_available', message } });
+  /** The status handler, its settled answers written to the loop's log. */
+  async function status(request: Request): Promise<Response> {
+    const response = await statusHandler(request);
+    if (response.ok && request.method === 'GET') {
+      const { status: state } = (await response.clone().json()) as { status: string };
+      const reference = new URL(request.url).searchParams.get('paymentReference');
+      if (reference && state !== 'PENDING') loop.statusAnswered(reference, state);
     }
-    // JSON only: a cross-site form cannot send it without a CORS preflight, which is refused.
-    if (!isJsonContentType(request.headers.get('content-type'))) {
-      return errorReply('unsupported_media_type', 'Send the body as application/json.');
+    return response;
+  }
+
+  async function simulate(request: Request): Promise<Response> {
+    const refused = sameOriginPost(request);
+    if (refused) return refused;
+    if (!sandbox) {
+      return demoError(409, 'not_available', 'This demo is talking to a real gateway: a payment can only be completed by paying it.');
     }
     let body: { paymentReference?: unknown; status?: unknown };
     try {
-      body = (await request.json()) ?? {};
+      body = ((await request.json()) as typeof body | null) ?? {};
     } catch {
-      return errorReply('invalid_json', 'The body is not valid JSON.');
+      return demoError(400, 'invalid_json', 'The body is not valid JSON.');
     }
     const fields: Record<string, string> = {};
     const { paymentReference, status: wanted } = body;
-    if (typeof paymentReference !== 'string' || !PAYMENT_REFERENCE.test(paymentReference)) {
+    if (typeof paymentReference !== 'string' || !/^[\w.:/-]{1,128}$/.test(paymentReference)) {
       fields.paymentReference = 'Give the paymentReference from pay-initiated.';
     }
     if (wanted !== 'SUCCESS' && wanted !== 'FAILED') fields.status = 'Use SUCCESS or FAILED.';
-    if (Object.keys(fields).length > 0) return errorReply('validation', 'Some fields are missing or invalid.', fields);
+    if (Object.keys(fields).length > 0) return demoError(400, 'validation', 'Some fields are missing or invalid.', fields);
     const reference = paymentReference as string;
     const outcome = wanted as 'SUCCESS' | 'FAILED';
-    if (!sandbox.setStatus(reference, outcome, SIMULATED_MESSAGES[outcome])) {
-      return errorReply('not_found', 'The sandbox has no payment with this reference.');
-    }
+    if (!sandbox.lookup(reference)) return demoError(404, 'not_found', 'The sandbox has no payment with this reference.');
+    loop.customer(reference, outcome);
+    sandbox.setStatus(reference, outcome, SIMULATED_MESSAGES[outcome]);
     log.info(`pay-widget demo: simulated ${outcome} for ${reference}`);
-    return jsonReply(200, { paymentReference: reference, ...sandbox.lookup(reference) });
+    return demoJson(200, { paymentReference: reference, ...sandbox.lookup(reference) });
   }
 
-  // The server's own shell: same-origin only, preflights refused, nothing thrown becomes a bare 500.
-  const simulateEndpoint = corsEndpoint(createCorsPolicy(undefined, 'POST'), simulate, {
-    crashed: (error) => {
-      log.warn(`pay-widget demo: simulate failed: ${String(error)}`);
-      return errorReply('internal', 'Something went wrong on our side. Please try again.');
-    },
-  });
+  async function events(request: Request): Promise<Response> {
+    if (request.method !== 'GET') return demoError(405, 'method_not_allowed', 'Use GET.', undefined, { allow: 'GET' });
+    const after = Number(new URL(request.url).searchParams.get('after') ?? 0);
+    return demoJson(200, { steps: loop.since(Number.isFinite(after) ? after : 0) });
+  }
 
+  const mode: DemoMode = real ? 'gateway' : 'sandbox';
+  let closed: Promise<void> | undefined;
   return {
-    mode: real ? 'gateway' : 'sandbox',
-    gatewayOrigin: real ? safeOrigin(baseUrl) : undefined,
-    routes: { [DEMO_PATHS.session]: session, [DEMO_PATHS.status]: status, [DEMO_PATHS.simulate]: simulateEndpoint },
-    describe: () =>
-      real
-        ? `real gateway at ${safeOrigin(baseUrl)} (PAY_* variables); payment status cannot be simulated`
-        : 'offline sandbox gateway; "simulate" completes payments',
+    mode,
+    gatewayOrigin: real ? safeOrigin(real.baseUrl) : undefined,
+    stores: redis ? 'redis' : 'memory',
+    routes: {
+      [DEMO_PATHS.session]: session,
+      [DEMO_PATHS.status]: status,
+      [DEMO_PATHS.webhook]: webhook,
+      [DEMO_PATHS.simulate]: guarded(simulate, log),
+      [DEMO_PATHS.events]: guarded(events, log),
+    },
+    steps: (after = 0) => loop.since(after),
+    describe: () => {
+      const stores = redis ? 'stores in Redis (REDIS_URL)' : 'stores in memory';
+      return real
+        ? `real gateway at ${safeOrigin(real.baseUrl)} (PAY_* variables); ${stores}; register <PAY_PUBLIC_ORIGIN>${DEMO_PATHS.webhook} as its webhook URL`
+        : `offline sandbox gateway, webhooks to ${DEMO_PATHS.webhook}; ${stores}; "the customer paid" completes payments`;
+    },
     listeningAt(url) {
       listeningOrigin ??= new URL(url).origin;
     },
+    close() {
+      sandbox?.close();
+      return (closed ??= redis?.close() ?? Promise.resolve());
+    },
   };
+}
+
+/** The demo's own endpoints: same-origin POSTs of JSON only (a cross-site form cannot send JSON without a refused preflight). */
+function sameOriginPost(request: Request): Response | undefined {
+  const origin = request.headers.get('origin');
+  if (origin !== null && origin !== new URL(request.url).origin) {
+    return demoError(403, 'origin_not_allowed', 'This endpoint answers its own page only.');
+  }
+  if (request.method !== 'POST') return demoError(405, 'method_not_allowed', 'Use POST.', undefined, { allow: 'POST' });
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) return demoError(415, 'unsupported_media_type', 'Send the body as application/json.');
+  return undefined;
+}
+
+/** Nothing thrown becomes a bare 500. */
+function guarded(handler: Handler, log: Log): Handler {
+  return async (request) => {
+    try {
+      return await handler(request);
+    } catch (error) {
+      log.warn(`pay-widget demo: ${new URL(request.url).pathname} failed: ${String(error)}`);
+      return demoError(500, 'internal', 'Something went wrong on our side. Please try again.');
+    }
+  };
+}
+
+function demoJson(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } });
+}
+
+/** The session-endpoint contract's error shape, which the page already reads. */
+function demoError(status: number, code: string, message: string, fields?: Record<string, string>, headers?: Record<string, string>): Response {
+  return demoJson(status, { status: 'ERROR', error: { code, message, ...(fields ? { fields } : {}) } }, headers);
 }
 
 /** PAY_PUBLIC_ORIGIN as an origin (`https://abc.tunnel.example`), or undefined when unset or not an http(s) URL. */
@@ -235,15 +367,14 @@ export function payDemo(options: { env?: Env; backend?: DemoBackend } = {}): Plu
   return {
     name: 'pay-widget:demo-endpoints',
     apply: 'serve',
-    configureServer(server) {
+    async configureServer(server) {
       const logger = server.config.logger;
-      backend ??= createDemoBackend(options.env, {
+      backend ??= await createDemoBackend(options.env, {
         info: (message) => logger.info(message, { timestamp: true }),
         warn: (message) => logger.warn(message, { timestamp: true }),
       });
-      const { routes } = backend;
       const listeners = new Map(
-        Object.entries(routes).map(([path, handler]) => [
+        Object.entries(backend.routes).map(([path, handler]) => [
           path,
           // Not overriding the global Request/Response: Vite and the sandbox share this process.
           getRequestListener(handler, { overrideGlobalObjects: false }),
@@ -265,6 +396,13 @@ export function payDemo(options: { env?: Env; backend?: DemoBackend } = {}): Plu
         ...(backend?.gatewayOrigin
           ? [{ tag: 'meta', attrs: { name: 'pay-demo-gateway', content: backend.gatewayOrigin }, injectTo: 'head' as const }]
           : []),
+        // The sandbox's table, for the page's "Rehearse failures" (the page itself never loads the sandbox).
+        {
+          tag: 'script',
+          attrs: { type: 'application/json', id: 'pay-demo-magic-amounts' },
+          children: JSON.stringify(MAGIC_AMOUNTS).replace(/</g, '\\u003c'),
+          injectTo: 'head',
+        },
       ];
     },
   };
@@ -273,7 +411,10 @@ export function payDemo(options: { env?: Env; backend?: DemoBackend } = {}): Plu
 export type StartDemoOptions = {
   /** Default 5173; the next free one is used when it is taken. 0: any free port. */
   port?: number;
-  /** Default process.env; only PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_ACCESS_TOKEN, PAY_PUBLIC_ORIGIN and PAY_STATUS_SECRET are read. */
+  /**
+   * Default process.env; only PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY, PAY_ACCESS_TOKEN,
+   * PAY_PUBLIC_ORIGIN, PAY_STATUS_SECRET and REDIS_URL are read.
+   */
   env?: Env;
   /** Vite's log level; default 'info'. */
   logLevel?: LogLevel;
@@ -286,6 +427,8 @@ export type RunningDemo = {
   url: string;
   mode: DemoMode;
   describe(): string;
+  /** The payment loop's steps so far (what the page's server log shows). */
+  steps(): LoopStep[];
   /** Vite's own URL printing and keyboard shortcuts, for the terminal. */
   printUrls(): void;
   bindShortcuts(): void;
@@ -298,44 +441,52 @@ const demoRoot = fileURLToPath(new URL('.', import.meta.url));
 /** Starts Vite on demo/ with the endpoints mounted, on 127.0.0.1. */
 export async function startDemo(options: StartDemoOptions = {}): Promise<RunningDemo> {
   const logger = createLogger(options.logLevel ?? 'info', { allowClearScreen: false });
-  const backend = createDemoBackend(options.env ?? process.env, {
+  const backend = await createDemoBackend(options.env ?? process.env, {
     info: (message) => logger.info(message, { timestamp: true }),
     warn: (message) => logger.warn(message, { timestamp: true }),
   });
-  const server = await createServer({
-    // The colleague's vite.config.ts (its `serve` settings), with this merged over it. Named
-    // explicitly: Vite would otherwise look for it in `root`.
-    configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)),
-    root: demoRoot,
-    customLogger: logger,
-    clearScreen: false,
-    server: {
-      host: '127.0.0.1',
-      port: options.port ?? 5173,
-      strictPort: false,
-      fs: { allow: [repoRoot] },
-      ...(options.watch === false ? { watch: null } : {}),
-    },
-    plugins: [payDemo({ backend })],
-  });
+  let server;
   try {
+    server = await createServer({
+      // The colleague's vite.config.ts (its `serve` settings), with this merged over it. Named
+      // explicitly: Vite would otherwise look for it in `root`.
+      configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)),
+      root: demoRoot,
+      customLogger: logger,
+      clearScreen: false,
+      server: {
+        host: '127.0.0.1',
+        port: options.port ?? 5173,
+        strictPort: false,
+        fs: { allow: [repoRoot] },
+        ...(options.watch === false ? { watch: null } : {}),
+      },
+      plugins: [payDemo({ backend })],
+    });
     await server.listen();
   } catch (error) {
-    await server.close();
+    await server?.close();
+    await backend.close();
     throw error;
   }
   const url = server.resolvedUrls?.local[0];
   if (!url) {
     await server.close();
+    await backend.close();
     throw new Error('pay-widget demo: Vite started but reported no local URL');
   }
   backend.listeningAt(url);
+  const vite = server;
   return {
     url,
     mode: backend.mode,
     describe: () => backend.describe(),
-    printUrls: () => server.printUrls(),
-    bindShortcuts: () => server.bindCLIShortcuts({ print: true }),
-    close: () => server.close(),
+    steps: () => backend.steps(),
+    printUrls: () => vite.printUrls(),
+    bindShortcuts: () => vite.bindCLIShortcuts({ print: true }),
+    close: async () => {
+      await vite.close();
+      await backend.close();
+    },
   };
 }

@@ -156,6 +156,9 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 export const statusResponseSchema = z.object({
   status: z.enum(PAYMENT_STATUSES),
   message: z.optional(z.nullable(z.string())),
+  /** What the server charges (the ledger's amount), as in the session's `order`. */
+  amount: z.optional(z.string()),
+  currency: z.optional(z.string()),
 });
 export type StatusResponse = z.infer<typeof statusResponseSchema>;
 

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   idempotency_key_in_use: 409,
   idempotency_key_reused: 422,
   order_refused: 422,
+  duplicate_reference: 422,
   rate_limited: 429,
   payment_declined: 402,
   gateway_error: 502,

@@ -1,4 +1,5 @@
-import type { CheckedEnvelope, GatewayOutcome } from './gateway-client.js';
+import { redactEnvelope, type GatewayOutcome, type TokenFailure } from './gateway.js';
+import { GENERIC_FAILURE } from './session-replies.js';
 import { errorReply, jsonReply, type Reply } from './reply.js';
 
 /**
@@ -32,7 +33,11 @@ const CUSTOMER_MESSAGES = {
   unreadable: "The payment gateway's answer could not be read. Please try again.",
   timeout: 'The payment gateway did not answer in time. Please try again.',
   unreachable: 'The payment gateway could not be reached. Please try again in a moment.',
+  duplicate: 'This payment was already started. Please check your phone or bank app for it before paying again.',
 } as const;
+
+/** For a merchant's misconfiguration: nothing the customer can fix, nothing forwarded. */
+export const NOT_SET_UP = 'Payments are not set up correctly on this site. Please contact the merchant.';
 
 /** Redacts first, then shortens: a cut made first could leave a secret's prefix for redaction to miss. */
 export function shortened(message: string, redact: (text: string) => string): string {
@@ -49,6 +54,7 @@ export function outcomeDetail(outcome: GatewayOutcome, redact: (text: string) =>
     case 'declined':
     case 'http-error':
     case 'missing-fields':
+    case 'duplicate-reference':
       return outcome.message ? shortened(outcome.message, redact) : undefined;
     default:
       return undefined;
@@ -77,6 +83,9 @@ export function replyForOutcome(outcome: GatewayOutcome, redact: (text: string) 
             : CUSTOMER_MESSAGES.failing;
       return { reply: errorReply('gateway_error', words), keep: isDefinitiveStatus(httpStatus) ? 'done' : 'pending' };
     }
+    case 'duplicate-reference':
+      // Asking again with the same reference gets the same answer; the ledger and the query decide its fate.
+      return { reply: errorReply('duplicate_reference', CUSTOMER_MESSAGES.duplicate), keep: 'done' };
     case 'unconfirmed':
       return { reply: errorReply('gateway_error', CUSTOMER_MESSAGES.unconfirmed), keep: 'pending' };
     case 'missing-fields':
@@ -90,14 +99,20 @@ export function replyForOutcome(outcome: GatewayOutcome, redact: (text: string) 
   }
 }
 
-function redactEnvelope(envelope: CheckedEnvelope, redact: (text: string) => string): CheckedEnvelope {
-  const { code, message, payments } = envelope.data;
-  return {
-    status: envelope.status,
-    data: {
-      code: code === null ? null : redact(code),
-      message: message === null ? null : redact(message),
-      payments: Object.fromEntries(Object.entries(payments).map(([field, value]) => [field, redact(value)])),
-    },
-  };
+/**
+ * No token, so no initiation went out (or the gateway refused it with a 401): nothing is kept, and
+ * the retry asks afresh. Keys the gateway refuses are the merchant's to fix.
+ */
+export function replyForTokenFailure(failure: TokenFailure): GatewayReply {
+  switch (failure.reason) {
+    case 'timeout':
+      return { reply: errorReply('gateway_timeout', CUSTOMER_MESSAGES.timeout) };
+    case 'unreachable':
+      return { reply: errorReply('gateway_unreachable', CUSTOMER_MESSAGES.unreachable) };
+    case 'source-failed':
+      return { reply: errorReply('internal', GENERIC_FAILURE) };
+    case 'refused':
+    case 'unreadable':
+      return { reply: errorReply('config', NOT_SET_UP) };
+  }
 }

@@ -30,6 +30,11 @@ export type GatewayOutcome =
   /** Any other status outside 2xx, redirects (never followed) included. */
   | { kind: 'http-error'; httpStatus: number; message: string | undefined }
   | { kind: 'missing-fields'; httpStatus: number; message: string | undefined }
+  /**
+   * §4's duplicate-reference variants: the gateway already has a payment with this reference. A
+   * definitive answer for this attempt, but no evidence of what became of that payment.
+   */
+  | { kind: 'duplicate-reference'; httpStatus: number; message: string | undefined }
   | { kind: 'unreadable'; httpStatus: number }
   | { kind: 'timeout' }
   | { kind: 'unreachable'; reason: string };
@@ -178,6 +183,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         (failure) => failure,
       );
       if ('message' in outcome) outcome.message = scrub(outcome.message);
+      if (outcome.kind === 'success') outcome.envelope = redactEnvelope(outcome.envelope, redactor.text);
       return outcome;
     },
 
@@ -284,10 +290,15 @@ export function readInitiation(answer: Exchange, paymentType: PaymentType): Gate
   const message = gatewayMessage(json);
 
   if (httpStatus === 402) return { kind: 'declined', httpStatus, message };
-  if (!isOk(httpStatus)) return { kind: 'http-error', httpStatus, message };
+  if (!isOk(httpStatus)) {
+    return isDuplicateReference(httpStatus, json, message)
+      ? { kind: 'duplicate-reference', httpStatus, message }
+      : { kind: 'http-error', httpStatus, message };
+  }
   if (json === undefined) return { kind: 'unreadable', httpStatus };
   const read = readEnvelope(json, paymentType);
   if (read.ok) return { kind: 'success', httpStatus, envelope: checkedEnvelope(json, paymentType) };
+  if (isDuplicateReference(httpStatus, json, message)) return { kind: 'duplicate-reference', httpStatus, message };
   if (read.reason === 'not-success') {
     const status = String((json as { status: string }).status);
     return FINAL_FAILURE.test(status.trim())
@@ -296,6 +307,20 @@ export function readInitiation(answer: Exchange, paymentType: PaymentType): Gate
   }
   if (read.reason === 'missing-fields') return { kind: 'missing-fields', httpStatus, message };
   return { kind: 'unreadable', httpStatus };
+}
+
+/**
+ * §4: 200 + `S18`; 200 + `S12` saying the reference must be unique; `S14`; HTTP 500 (or 409)
+ * "Transaction with reference exists"; HTTP 400 `status: "ERROR"` + `S12` "Duplicate transaction reference".
+ */
+function isDuplicateReference(httpStatus: number, json: unknown, message: string | undefined): boolean {
+  const data = isRecord(json) && isRecord(json.data) ? json.data : {};
+  const code = typeof data.code === 'string' ? data.code.trim().toUpperCase() : '';
+  const text = message ?? '';
+  if (httpStatus === 500 || httpStatus === 409) return /reference exists/i.test(text);
+  if (code === 'S14') return isOk(httpStatus) || httpStatus === 400;
+  if (httpStatus === 400) return code === 'S12' && /duplicate/i.test(text);
+  return isOk(httpStatus) && (code === 'S18' || (code === 'S12' && /must be unique/i.test(text)));
 }
 
 /** Called once `readEnvelope` accepted `json`: `data.payments` holds every field the type needs. */
@@ -308,6 +333,19 @@ function checkedEnvelope(json: unknown, paymentType: PaymentType): CheckedEnvelo
       code: typeof data.code === 'string' ? data.code : null,
       message: typeof data.message === 'string' ? data.message : null,
       payments: Object.fromEntries(fields.map((field) => [field, data.payments[field]!])),
+    },
+  };
+}
+
+/** The envelope's strings without the token or a key: the gateway's answer may echo anything it was sent. */
+export function redactEnvelope(envelope: CheckedEnvelope, redact: (text: string) => string): CheckedEnvelope {
+  const { code, message, payments } = envelope.data;
+  return {
+    status: envelope.status,
+    data: {
+      code: code === null ? null : redact(code),
+      message: message === null ? null : redact(message),
+      payments: Object.fromEntries(Object.entries(payments).map(([field, value]) => [field, redact(value)])),
     },
   };
 }

@@ -7,6 +7,7 @@ export type { AccessToken, SessionHandler, SessionHandlerOptions } from './sessi
 export type { OrderSummary } from './gateway-replies.js';
 export { createStatusHandler } from './status-handler.js';
 export type { StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status-handler.js';
+export type { StatusEvent } from './status-ledger.js';
 export { OrderError } from './order.js';
 export type { Order, OrderContext, OrderErrorOptions, OrderResolver, ResolvedOrder } from './order.js';
 export { RateLimitError } from './before-initiate.js';

@@ -1,8 +1,8 @@
-import type { SessionRequest } from '../schemas.js';
+import type { GatewayRequest, SessionRequest } from '../schemas.js';
 import { RateLimitError, type BeforeInitiate } from './before-initiate.js';
 import { withDeadline, type AbortFlag } from './deadline.js';
-import type { GatewayCall } from './gateway-client.js';
-import { outcomeDetail, replyForOutcome, type GatewayReply, type OrderSummary } from './gateway-replies.js';
+import type { Gateway, InitiateOutcome, TokenFailure } from './gateway.js';
+import { NOT_SET_UP, outcomeDetail, replyForOutcome, replyForTokenFailure, type GatewayReply, type OrderSummary } from './gateway-replies.js';
 import { buildGatewayRequest } from './gateway-request.js';
 import { checkOrder, OrderError, unsafeOrderUrls, type Order, type OrderResolver, type ResolvedOrder } from './order.js';
 import { randomReference, referenceForKey } from './payment-reference.js';
@@ -13,7 +13,7 @@ import type { SessionReplies } from './session-replies.js';
 import type { StatusTokens } from './status-token.js';
 import type { PaymentStore } from './stores.js';
 
-export type AttemptStage = 'admit' | 'duplicate' | 'lock' | 'store' | 'order' | 'token' | 'gateway' | 'ledger';
+export type AttemptStage = 'admit' | 'duplicate' | 'lock' | 'store' | 'order' | 'gateway' | 'ledger';
 
 /** One request's progress, shared with the deadline that watches it. */
 export type AttemptProgress = {
@@ -40,9 +40,8 @@ export type PaymentContext = {
   payments: PaymentStore;
   /** Absent without `statusSecret`: the success body's `order` then has no `statusToken`. */
   statusTokens: StatusTokens | undefined;
-  accessToken: string | (() => string | Promise<string>);
-  publicKey: string;
-  callGateway: GatewayCall;
+  /** Its token (made, cached, renewed) and the initiation; the request carries its `publicKey`. */
+  gateway: Pick<Gateway, 'initiate' | 'publicKey'>;
   redactor: Redactor;
   emit: (event: SessionEvent) => void;
 };
@@ -51,8 +50,6 @@ export type PaymentContext = {
 export const ABANDONED_REPLY = errorReply('gateway_timeout', 'Abandoned.');
 const ABANDONED: GatewayReply = { reply: ABANDONED_REPLY };
 
-/** For a merchant's misconfiguration: nothing the customer can fix, nothing forwarded. */
-const NOT_SET_UP = 'Payments are not set up correctly on this site. Please contact the merchant.';
 
 const STAGE_WORDS: Record<AttemptStage, string> = {
   admit: 'waiting for beforeInitiate',
@@ -60,8 +57,7 @@ const STAGE_WORDS: Record<AttemptStage, string> = {
   lock: 'waiting for another attempt with the same Idempotency-Key',
   store: 'waiting for the idempotency store',
   order: 'waiting for the order resolver',
-  token: 'waiting for the access token',
-  gateway: 'waiting for the gateway',
+  gateway: 'waiting for the gateway (its token, then the initiation)',
   ledger: 'waiting for the payment ledger',
 };
 
@@ -129,20 +125,12 @@ export function paymentSteps(
     },
 
     async initiate(order, progress) {
-      progress.stage = 'token';
-      let token: string;
-      try {
-        token = typeof context.accessToken === 'string' ? context.accessToken : await context.accessToken();
-        if (typeof token !== 'string' || token === '') throw new TypeError('accessToken gave no token');
-        context.redactor.add(token);
-      } catch (error) {
-        return { reply: replies.internal('token', error) };
-      }
       if (progress.signal.aborted) return ABANDONED;
       progress.stage = 'gateway';
       const started = performance.now();
-      const gatewayRequest = buildGatewayRequest(sessionRequest, order, context.publicKey);
-      const outcome = await context.callGateway(gatewayRequest, token, progress.signal);
+      const gatewayRequest = buildGatewayRequest(sessionRequest, order, context.gateway.publicKey);
+      const outcome = await initiateUntil(context.gateway, gatewayRequest, progress.signal);
+      if (outcome.kind === 'token-failed') return tokenFailed(outcome);
       const detail = outcomeDetail(outcome, redact);
       context.emit({
         type: 'gateway',
@@ -161,10 +149,19 @@ export function paymentSteps(
       }
       const result = replyForOutcome(outcome, context.redactor.text, summary);
       progress.answer = result.reply;
-      if (outcome.kind === 'success') await record(order, progress);
+      // A duplicate reference says a payment with it exists, not what became of it: it is recorded
+      // PENDING when the ledger lacks it (an entry it has is left alone), and the query decides.
+      if (outcome.kind === 'success' || outcome.kind === 'duplicate-reference') await record(order, progress);
       return result;
     },
   };
+
+  /** Only the reason and status reach `onEvent`: the token itself is never reported. */
+  function tokenFailed(failure: TokenFailure): GatewayReply {
+    const status = failure.httpStatus === undefined ? '' : ` (HTTP ${failure.httpStatus})`;
+    context.emit({ type: 'internal-error', where: 'token', detail: `no token: ${failure.reason}${status}` });
+    return replyForTokenFailure(failure);
+  }
 
   /** The message and fields reach the customer, so they are cleaned of secrets like everything else. */
   function orderRefused(error: OrderError): Reply {
@@ -196,6 +193,17 @@ export function paymentSteps(
     } catch (error) {
       replies.report('ledger', error);
     }
+  }
+}
+
+/** `gateway.initiate`, ended early (as a time-out) when the attempt's deadline passes. */
+async function initiateUntil(gateway: Pick<Gateway, 'initiate'>, body: GatewayRequest, flag: AbortFlag): Promise<InitiateOutcome> {
+  const controller = new AbortController();
+  const unsubscribe = flag.onAbort(() => controller.abort());
+  try {
+    return await gateway.initiate(body, { signal: controller.signal });
+  } finally {
+    unsubscribe();
   }
 }
 

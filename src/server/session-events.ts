@@ -1,6 +1,6 @@
 import type { PaymentType } from '../schemas.js';
 import type { FieldErrors } from './errors.js';
-import type { GatewayOutcome } from './gateway-client.js';
+import type { GatewayOutcome } from './gateway.js';
 
 /**
  * What `onEvent` receives: enough to log and alert on. Never the access token or the public key;
@@ -38,7 +38,9 @@ export type SessionEvent =
 export type SessionEventListener = (event: SessionEvent) => void | Promise<void>;
 
 /** A logging hook must never break a payment: its throws and rejections are swallowed. */
-export function createEmitter(listener: SessionEventListener | undefined): (event: SessionEvent) => void {
+export function createEmitter<Event = SessionEvent>(
+  listener: ((event: Event) => void | Promise<void>) | undefined,
+): (event: Event) => void {
   if (!listener) return () => {};
   return (event) => {
     try {

@@ -2,7 +2,7 @@ import { isJsonContentType } from '../http/json-content-type.js';
 import { adapterClientAddress, type BeforeInitiate, type ClientAddress } from './before-initiate.js';
 import { createCorsPolicy, type AllowedOrigins } from './cors.js';
 import { corsEndpoint } from './endpoint.js';
-import { createGatewayClient } from './gateway-client.js';
+import { createGateway, type AccessToken, type Gateway } from './gateway.js';
 import { createIdempotentAttempt } from './idempotent-attempt.js';
 import type { OrderResolver } from './order.js';
 import { attemptWithoutKey, paymentSteps, withAttemptDeadline, type PaymentContext } from './payment-steps.js';
@@ -24,15 +24,21 @@ import {
 } from './stores.js';
 import { validateSessionRequest } from './validate-session-request.js';
 
-export type AccessToken = string | (() => string | Promise<string>);
+export type { AccessToken } from './gateway.js';
 
 export type SessionHandlerOptions = {
-  /** The gateway's base URL; the handler posts to `{baseUrl}/api/v2/payments/initiates`. */
-  baseUrl: string;
-  /** The merchant's public key, sent in the gateway request body. */
-  publicKey: string;
-  /** The bearer token, or a function returning it, called per gateway request (for rotating tokens). */
-  accessToken: AccessToken;
+  /**
+   * The gateway, as made by `createGateway({ baseUrl, publicKey, secretKey | accessToken })` (the
+   * object the status and webhook handlers take too): it makes, caches and renews the token. Or
+   * give `baseUrl`, `publicKey` and `accessToken` instead, and the handler makes one.
+   */
+  gateway?: Pick<Gateway, 'initiate' | 'publicKey'>;
+  /** Without `gateway`: the gateway's base URL; the handler posts to `{baseUrl}/api/v2/payments/initiates`. */
+  baseUrl?: string;
+  /** Without `gateway`: the merchant's public key, sent in the gateway request body. */
+  publicKey?: string;
+  /** Without `gateway`: the bearer token, or a function returning it, called per gateway request (for rotating tokens). */
+  accessToken?: AccessToken;
   /**
    * Decides amount, currency, country, paymentReference and URLs on the server. It runs once per
    * `Idempotency-Key`, but a lost record (a store emptied, a record expired) runs it again: a
@@ -51,7 +57,7 @@ export type SessionHandlerOptions = {
    * auth header a merchant's `initiate` adds.
    */
   allowedHeaders?: readonly string[];
-  /** How long to wait for the gateway, body included; default 10 000 ms. */
+  /** How long to wait for the gateway, body included; default 10 000 ms (with `gateway`, its own `timeoutMs` applies). */
   timeoutMs?: number;
   /**
    * One deadline on a whole request: reading its body, `beforeInitiate`, the claim on the
@@ -63,7 +69,7 @@ export type SessionHandlerOptions = {
    * `internal-error` with `where: 'deadline'` naming what it was waiting for.
    */
   attemptTimeoutMs?: number;
-  /** Default `globalThis.fetch`. */
+  /** Default `globalThis.fetch`; with `gateway`, give it to `createGateway` instead. */
   fetch?: typeof globalThis.fetch;
   /**
    * Logging hook. Never sees the token or the public key; the customer's e-mail, mobile number and
@@ -138,7 +144,10 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
   const clientAddress = options.clientAddress ?? adapterClientAddress;
   const requireKey = options.requireIdempotencyKey ?? true;
   const cors = createCorsPolicy(options.allowedOrigins, METHODS, { allowedHeaders: options.allowedHeaders });
-  const redactor = createRedactor([options.publicKey, ...(typeof options.accessToken === 'string' ? [options.accessToken] : [])]);
+  const gateway =
+    options.gateway ??
+    createGateway({ baseUrl: options.baseUrl!, publicKey: options.publicKey!, accessToken: options.accessToken!, timeoutMs, fetch: options.fetch });
+  const redactor = createRedactor([gateway.publicKey, ...(typeof options.accessToken === 'string' ? [options.accessToken] : [])]);
   const emit = createEmitter(options.onEvent);
   const replies = createSessionReplies(emit, redactor.text);
   const context: PaymentContext = {
@@ -149,13 +158,7 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
       options.statusSecret === undefined
         ? undefined
         : createStatusTokens(options.statusSecret, { ttlMs: options.statusTokenTtlMs, who: 'createSessionHandler' }),
-    accessToken: options.accessToken,
-    publicKey: options.publicKey,
-    callGateway: createGatewayClient({
-      baseUrl: options.baseUrl,
-      timeoutMs,
-      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    }),
+    gateway,
     redactor,
     emit,
   };
@@ -224,12 +227,21 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
 }
 
 function assertOptions(options: SessionHandlerOptions): void {
-  const missing = (['baseUrl', 'publicKey', 'accessToken', 'order'] as const).filter((name) => !options?.[name]);
-  if (missing.length > 0) throw new TypeError(`createSessionHandler: missing option(s) ${missing.join(', ')}`);
-  try {
-    new URL(options.baseUrl);
-  } catch {
-    throw new TypeError('createSessionHandler: baseUrl is not an absolute URL');
+  if (!options?.order) throw new TypeError('createSessionHandler: missing option(s) order');
+  if (options.gateway !== undefined) {
+    const given = (['baseUrl', 'publicKey', 'accessToken', 'fetch'] as const).filter((name) => options[name] !== undefined);
+    if (given.length > 0) throw new TypeError(`createSessionHandler: give either gateway or ${given.join(', ')}, not both`);
+    if (typeof options.gateway?.initiate !== 'function' || typeof options.gateway.publicKey !== 'string') {
+      throw new TypeError('createSessionHandler: gateway must be a createGateway(…) object');
+    }
+  } else {
+    const missing = (['baseUrl', 'publicKey', 'accessToken'] as const).filter((name) => !options[name]);
+    if (missing.length > 0) throw new TypeError(`createSessionHandler: missing option(s) ${missing.join(', ')} (or give gateway)`);
+    try {
+      new URL(options.baseUrl!);
+    } catch {
+      throw new TypeError('createSessionHandler: baseUrl is not an absolute URL');
+    }
   }
   for (const name of ['beforeInitiate', 'clientAddress'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {

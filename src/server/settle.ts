@@ -144,6 +144,6 @@ async function runHook(payment: Payment, context: SettleContext): Promise<void> 
 }
 
 /** Only the error's class: a message may quote anything. */
-function errorName(error: unknown): string {
+export function errorName(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }

@@ -2,8 +2,13 @@ import { PAYMENT_REFERENCE } from '../rules.js';
 import { statusResponseSchema, type StatusResponse } from '../schemas.js';
 import { createCorsPolicy, type AllowedOrigins } from './cors.js';
 import { corsEndpoint } from './endpoint.js';
+import type { Gateway } from './gateway.js';
 import { errorReply, jsonReply, type Reply } from './reply.js';
+import { createEmitter } from './session-events.js';
+import type { PaymentHook } from './settle.js';
+import { createLedgerReader, type StatusEvent } from './status-ledger.js';
 import { createStatusTokens, type StatusSecret } from './status-token.js';
+import { assertStore, PAYMENT_STORE_METHODS, type PaymentStore } from './stores.js';
 
 export type StatusLookupContext = {
   request: Request;
@@ -22,20 +27,49 @@ export type StatusHandlerOptions = {
    * reference is looked up. At least 32 bytes.
    */
   statusSecret: StatusSecret;
-  /** The payment's status, or undefined/null when the reference is unknown (answered 404). */
-  lookup: StatusLookup;
+  /**
+   * The ledger the session handler records payments in: the answer is its entry's state, amount and
+   * currency. Give exactly one of `payments` and `lookup`.
+   */
+  payments?: PaymentStore;
+  /** With `payments`: the `createGateway(…)` object, to re-query a payment still PENDING. */
+  gateway?: Pick<Gateway, 'query'>;
+  /**
+   * With `payments`: the webhook handler's `onPaid`. A re-query that finds the payment settled moves
+   * the ledger with the webhook's one transition, and whichever path wins runs it, once per
+   * reference. Without it this handler never settles a payment, so it never re-queries.
+   */
+  onPaid?: PaymentHook;
+  /** With `payments`: the webhook handler's `onFailed`, run the same way. */
+  onFailed?: PaymentHook;
+  /** With `payments`: every re-query and settlement, for logs; never a token, key or customer detail. */
+  onEvent?: (event: StatusEvent) => void | Promise<void>;
+  /**
+   * With `payments`: a PENDING payment the gateway was not asked about for this long is re-queried
+   * by the next poll, one poll per interval however many tabs (and instances) poll; default 5 000 ms.
+   */
+  recheckAfterMs?: number;
+  /**
+   * The escape hatch for merchants with their own records, instead of `payments`: the payment's
+   * status, or undefined/null when the reference is unknown (answered 404).
+   */
+  lookup?: StatusLookup;
   /** As for the session handler; default same origin only. */
   allowedOrigins?: AllowedOrigins;
   /** Request headers a cross-origin page may send besides the widget's own (see the session handler's). */
   allowedHeaders?: readonly string[];
-  /** Called with what went wrong when `lookup` throws, answers something invalid, or times out. */
+  /** Called with what went wrong when `lookup` (or the ledger) throws, answers something invalid, or times out. */
   onError?: (error: unknown) => void;
-  /** How long to wait for `lookup` before answering 504 `gateway_timeout`; default 5 000 ms. */
+  /**
+   * How long to wait for `lookup` (or the ledger) before answering 504 `gateway_timeout`; default
+   * 5 000 ms. A re-query still running at half of it leaves the answer PENDING and goes on.
+   */
   timeoutMs?: number;
 };
 
 const METHODS = 'GET, HEAD, OPTIONS';
 const DEFAULT_TIMEOUT_MS = 5_000;
+const DEFAULT_RECHECK_AFTER_MS = 5_000;
 
 class LookupTimeoutError extends Error {
   override name = 'TimeoutError';
@@ -45,14 +79,18 @@ class LookupTimeoutError extends Error {
 const NOT_FOUND = 'No payment has this reference.';
 
 /**
- * The widget's `status-url`: `GET ?paymentReference=…&statusToken=…` → `{ status, message? }`.
- * Checks the token, then asks `lookup`.
+ * The widget's `status-url`: `GET ?paymentReference=…&statusToken=…` → `{ status, amount, currency }`
+ * from the ledger (`{ status, message? }` from a `lookup`). Checks the token before anything is read.
  */
 export function createStatusHandler(options: StatusHandlerOptions): (request: Request) => Promise<Response> {
   const tokens = createStatusTokens(options?.statusSecret as StatusSecret, { who: 'createStatusHandler' });
-  if (typeof options.lookup !== 'function') throw new TypeError('createStatusHandler: lookup is required');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(timeoutMs > 0)) throw new TypeError('createStatusHandler: timeoutMs must be a positive number');
+  const lookup = options.payments !== undefined ? ledgerLookup(options, timeoutMs) : options.lookup;
+  if (options.payments !== undefined && options.lookup !== undefined) {
+    throw new TypeError('createStatusHandler: give exactly one of payments and lookup, not both');
+  }
+  if (typeof lookup !== 'function') throw new TypeError('createStatusHandler: give exactly one of payments (the ledger) and lookup');
   const cors = createCorsPolicy(options.allowedOrigins, METHODS, { allowedHeaders: options.allowedHeaders });
 
   async function handle(request: Request): Promise<Reply> {
@@ -80,8 +118,8 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
     if (found === undefined || found === null) return errorReply('not_found', NOT_FOUND);
     const parsed = statusResponseSchema.safeParse(found);
     if (!parsed.success) return failed(new TypeError('lookup returned an invalid status'));
-    const { status, message } = parsed.data;
-    return jsonReply(200, message == null ? { status } : { status, message });
+    const { status, message, amount, currency } = parsed.data;
+    return jsonReply(200, { status, ...(amount === undefined ? {} : { amount }), ...(currency === undefined ? {} : { currency }), ...(message == null ? {} : { message }) });
   }
 
   /** `lookup`, abandoned after `timeoutMs`: a hung database must not hold every poll open. */
@@ -97,7 +135,7 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
     });
     try {
       // Called inside the race so a synchronous throw is a rejection like any other.
-      const found = Promise.resolve().then(() => options.lookup(paymentReference, { request, signal: controller.signal }));
+      const found = Promise.resolve().then(() => lookup!(paymentReference, { request, signal: controller.signal }));
       return await Promise.race([found, timedOut]);
     } finally {
       clearTimeout(timer);
@@ -118,4 +156,30 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
   }
 
   return corsEndpoint(cors, handle, { crashed: failed });
+}
+
+/** `payments` (and its gateway, hooks and interval) as a lookup; refuses a half-given ledger with a TypeError. */
+function ledgerLookup(options: StatusHandlerOptions, timeoutMs: number): StatusLookup {
+  const fail = (problem: string) => {
+    throw new TypeError(`createStatusHandler: ${problem}`);
+  };
+  assertStore(options.payments, PAYMENT_STORE_METHODS, 'createStatusHandler: the payments store');
+  if (typeof options.gateway?.query !== 'function') fail('payments needs gateway (createGateway), to re-query a PENDING payment');
+  for (const name of ['onPaid', 'onFailed', 'onEvent'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') fail(`${name} must be a function`);
+  }
+  const recheckAfterMs = options.recheckAfterMs ?? DEFAULT_RECHECK_AFTER_MS;
+  if (!(typeof recheckAfterMs === 'number' && Number.isFinite(recheckAfterMs) && recheckAfterMs >= 0)) {
+    fail('recheckAfterMs must be a finite number, 0 or more');
+  }
+  const read = createLedgerReader({
+    payments: options.payments!,
+    gateway: options.gateway!,
+    onPaid: options.onPaid,
+    onFailed: options.onFailed,
+    emit: createEmitter(options.onEvent),
+    recheckAfterMs,
+    recheckWaitMs: timeoutMs / 2,
+  });
+  return (paymentReference) => read(paymentReference);
 }

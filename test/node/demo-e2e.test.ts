@@ -87,9 +87,14 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     await page.type('pierce/#mobileNumber', '08012345678');
   }
 
-  it('pays by USSD: dial code, simulated payment, "Payment received"', async () => {
+  it('pays by USSD and completes through the webhook: the customer paid → webhook → ledger → status poll → pay-complete', async () => {
     await page.goto(demo!.url, { waitUntil: 'load' });
     await page.waitForSelector('pierce/input[name="paymentType"][value="USSD"]');
+    await page.evaluate(() => {
+      const seen: unknown[] = [];
+      (window as unknown as { completed: unknown[] }).completed = seen;
+      document.querySelector('pay-widget')!.addEventListener('pay-complete', (event) => seen.push((event as CustomEvent).detail));
+    });
     assert.ok((await loggedEvents()).includes('pay-ready'), 'pay-ready is logged');
     assert.equal(await page.$eval('#simulate-success', (button) => (button as HTMLButtonElement).disabled), true);
 
@@ -107,11 +112,36 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     assert.ok(log.includes('pay-initiated'), 'pay-initiated is logged');
     assert.ok(log.includes(code), 'the logged pay-initiated detail carries the dial code');
 
+    const initiated = demo!.steps().find((step) => step.kind === 'initiated');
+    const reference = initiated?.paymentReference;
+    assert.ok(reference, 'the session endpoint recorded the payment in the ledger');
+
     await page.waitForSelector('#simulate-success:not([disabled])');
-    await page.click('#simulate-success');
+    await page.click('#simulate-success'); // "The customer paid": the sandbox posts its webhook to /pay/webhook
     await waitForHeading('Payment received');
 
     await page.waitForFunction(() => document.querySelector('#event-log .event-name')?.textContent === 'pay-complete');
+    const completed = await page.evaluate(() => (window as unknown as { completed: unknown[] }).completed);
+    // The server's amount (the order's), not a guess of the page's.
+    assert.deepEqual(completed, [{ paymentType: 'USSD', paymentReference: reference, amount: '5000.00', currency: 'NGN', status: 'SUCCESS' }]);
+
+    // The webhook settled the ledger, before any status re-query could, and onPaid ran once.
+    const steps = demo!.steps().filter((step) => step.paymentReference === reference);
+    const paid = steps.filter((step) => step.kind === 'paid');
+    assert.equal(paid.length, 1);
+    assert.match(paid[0]!.text, /moved by the webhook/);
+    assert.ok(steps.some((step) => step.source === 'webhook' && step.kind === 'verified'), 'the webhook re-verified the payment');
+    assert.equal(steps.filter((step) => step.kind === 'on-paid').length, 1, 'onPaid ran once');
+    // And the page's server log showed each step as it happened.
+    await page.waitForFunction(
+      (ref) => [...document.querySelectorAll('#server-log .step-text')].some((item) => item.textContent === `Told the page's status poll that ${ref} is SUCCESS.`),
+      {},
+      reference,
+    );
+    const serverLog = await page.$eval('#server-log', (list) => list.textContent ?? '');
+    for (const words of ['The customer paid', 'Re-verified', 'PENDING → SUCCESS', 'onPaid ran for', 'Posted the webhook']) {
+      assert.ok(serverLog.includes(words), `the server log shows "${words}": ${serverLog}`);
+    }
     const events = await loggedEvents();
     for (const name of ['pay-ready', 'pay-submit', 'pay-initiated', 'pay-complete']) {
       assert.ok(events.includes(name), `${name} is logged (got ${events.join(', ')})`);
@@ -121,7 +151,7 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     assert.equal(await page.$eval('#simulate-success', (button) => (button as HTMLButtonElement).disabled), true);
   });
 
-  it('pays by transfer: account number, simulated failure, "Payment failed"', async () => {
+  it('pays by transfer: account number, the bank declined, "Payment failed"', async () => {
     await page.click('pierce/section[part~="result"] button'); // "Make another payment"
     await page.waitForSelector('pierce/input[name="paymentType"][value="TRANSFER"]');
     await page.click('pierce/input[name="paymentType"][value="TRANSFER"]');

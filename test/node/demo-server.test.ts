@@ -1,11 +1,18 @@
 /**
- * demo/server.ts without a browser: the order (`createDemoOrder`) and the backend's routes, called
- * as Fetch handlers. The end-to-end test in Chromium is demo-e2e.test.ts.
+ * demo/server.ts without a browser: the order (`createDemoOrder`), and the backend's routes served
+ * over 127.0.0.1 (the sandbox posts its webhooks back over the socket). The end-to-end test in
+ * Chromium is demo-e2e.test.ts.
  */
+import { getRequestListener } from '@hono/node-server';
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { createDemoBackend, createDemoOrder, DEMO_PATHS } from '../../demo/server.js';
+import { createServer, type Server } from 'node:http';
+import { after, describe, it } from 'node:test';
+import { createClient } from 'redis';
+import { createDemoBackend, createDemoOrder, DEMO_PATHS, type DemoBackend } from '../../demo/server.js';
+import type { LoopStep } from '../../demo/loop-log.js';
 import type { SessionRequest } from '../../src/schemas.js';
+import { SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
+import { startRedisServer } from './redis-server.js';
 import { readError } from './server-fixtures.js';
 
 const CUSTOMER = { paymentType: 'TRANSFER', fullName: 'Ada Obi', email: 'ada@example.com', mobileNumber: '08012345678' } as const;
@@ -42,29 +49,117 @@ describe('demo: createDemoOrder', () => {
   });
 });
 
+const servers: Server[] = [];
+const backends: DemoBackend[] = [];
+
+after(async () => {
+  for (const server of servers) server.closeAllConnections();
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(backends.map((backend) => backend.close()));
+});
+
+/** The backend's routes on a free 127.0.0.1 port, as the Vite plugin mounts them; the backend is told the address. */
+async function serve(backend: DemoBackend): Promise<string> {
+  backends.push(backend);
+  const listeners = new Map(Object.entries(backend.routes).map(([path, handler]) => [path, getRequestListener(handler, { overrideGlobalObjects: false })]));
+  const server = createServer((req, res) => {
+    const listener = listeners.get((req.url ?? '/').split('?', 1)[0]!);
+    if (listener) void listener(req, res);
+    else res.writeHead(404).end();
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  backend.listeningAt(`${origin}/`);
+  return origin;
+}
+
+/** Waits (up to 10 s) for a step of `kind` about `reference`. */
+async function stepOf(backend: DemoBackend, kind: string, reference: string): Promise<LoopStep> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const step = backend.steps().find((candidate) => candidate.kind === kind && candidate.paymentReference === reference);
+    if (step) return step;
+    if (Date.now() > until) throw new Error(`no ${kind} step for ${reference}: ${JSON.stringify(backend.steps(), null, 1)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function initiate(origin: string, body: unknown = CUSTOMER) {
+  const response = await fetch(`${origin}${DEMO_PATHS.session}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify(body),
+  });
+  assert.equal(response.status, 200);
+  return ((await response.json()) as { order: { paymentReference: string; statusToken: string; amount: string } }).order;
+}
+
 describe('demo: createDemoBackend', () => {
   it('uses the listening URL, or PAY_PUBLIC_ORIGIN when set, and answers 500 until it knows one', async () => {
-    const backend = createDemoBackend({}, quiet);
+    const backend = await createDemoBackend({}, quiet);
+    backends.push(backend);
     const session = backend.routes[DEMO_PATHS.session]!;
     await readError(await session(sessionPost('http://127.0.0.1:5173/pay/session')), 500, 'internal');
     backend.listeningAt('http://127.0.0.1:5173/');
     assert.equal((await session(sessionPost('http://127.0.0.1:5173/pay/session'))).status, 200);
 
     const warnings: string[] = [];
-    const tunnel = createDemoBackend({ PAY_PUBLIC_ORIGIN: 'https://demo.tunnel.example/ignored/path' }, { info: () => {}, warn: (line: string) => void warnings.push(line) });
+    const tunnel = await createDemoBackend({ PAY_PUBLIC_ORIGIN: 'https://demo.tunnel.example/ignored/path' }, { info: () => {}, warn: (line: string) => void warnings.push(line) });
+    backends.push(tunnel);
     assert.equal((await tunnel.routes[DEMO_PATHS.session]!(sessionPost('http://127.0.0.1:5173/pay/session'))).status, 200);
     assert.equal(warnings.length, 0);
-    createDemoBackend({ PAY_PUBLIC_ORIGIN: 'javascript:alert(1)' }, { info: () => {}, warn: (line: string) => void warnings.push(line) });
+    backends.push(await createDemoBackend({ PAY_PUBLIC_ORIGIN: 'javascript:alert(1)' }, { info: () => {}, warn: (line: string) => void warnings.push(line) }));
     assert.match(warnings[0] ?? '', /PAY_PUBLIC_ORIGIN/);
   });
 
-  it('simulates a payment through the server’s error shape, same origin only', async () => {
-    const backend = createDemoBackend({}, quiet);
-    backend.listeningAt('http://127.0.0.1:5173/');
-    const origin = 'http://127.0.0.1:5173';
-    const initiated = await backend.routes[DEMO_PATHS.session]!(sessionPost(`${origin}${DEMO_PATHS.session}`));
-    const initiatedBody = (await initiated.json()) as { order: { paymentReference: string; statusToken: string } };
-    const { paymentReference, statusToken } = initiatedBody.order;
+  it('closes the loop over the socket: the customer paid → webhook → ledger → onPaid once → status SUCCESS', async () => {
+    const backend = await createDemoBackend({}, quiet);
+    const origin = await serve(backend);
+    const order = await initiate(origin);
+    const { paymentReference, statusToken } = order;
+    const statusUrl = `${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}&statusToken=${statusToken}`;
+    assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'PENDING', amount: '5000.00', currency: 'NGN' });
+
+    const simulate = await fetch(`${origin}${DEMO_PATHS.simulate}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ paymentReference, status: 'SUCCESS' }),
+    });
+    assert.equal(simulate.status, 200);
+    assert.equal(simulate.headers.get('cache-control'), 'no-store');
+    assert.deepEqual(await simulate.json(), { paymentReference, status: 'SUCCESS', message: 'Simulated by the demo: the customer approved the payment.' });
+
+    await stepOf(backend, 'on-paid', paymentReference);
+    assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
+    await stepOf(backend, 'status-answered', paymentReference);
+    const kinds = backend.steps().filter((step) => step.paymentReference === paymentReference).map((step) => `${step.source}:${step.kind}`);
+    assert.deepEqual(kinds, [
+      'session:initiated',
+      'sandbox:customer',
+      'webhook:verified',
+      'ledger:paid',
+      'merchant:on-paid',
+      'sandbox:webhook-sent',
+      'status:status-answered',
+    ]);
+    assert.match(backend.steps().find((step) => step.kind === 'webhook-sent')!.text, /HTTP 200, acknowledged/);
+
+    // The page reads the same steps, newest after `after`; nothing secret or personal among them.
+    const events = (await (await fetch(`${origin}${DEMO_PATHS.events}?after=0`)).json()) as { steps: LoopStep[] };
+    assert.deepEqual(events.steps.map((step) => step.kind), backend.steps().map((step) => step.kind));
+    const lastId = events.steps.at(-1)!.id;
+    assert.deepEqual(((await (await fetch(`${origin}${DEMO_PATHS.events}?after=${lastId}`)).json()) as { steps: LoopStep[] }).steps, []);
+    const text = JSON.stringify(events);
+    for (const secret of [SANDBOX_SECRET_KEY, SANDBOX_PUBLIC_KEY, SANDBOX_ACCESS_TOKEN, statusToken, CUSTOMER.email, CUSTOMER.fullName, CUSTOMER.mobileNumber]) {
+      assert.ok(!text.includes(secret), `the loop log shows ${secret}`);
+    }
+  });
+
+  it('answers the simulate endpoint’s mistakes in the server’s error shape, same origin only', async () => {
+    const backend = await createDemoBackend({}, quiet);
+    const origin = await serve(backend);
+    const { paymentReference } = await initiate(origin);
     const simulate = backend.routes[DEMO_PATHS.simulate]!;
     const url = `${origin}${DEMO_PATHS.simulate}`;
 
@@ -75,24 +170,46 @@ describe('demo: createDemoBackend', () => {
     const invalid = await readError(await simulate(sessionPost(url, { paymentReference: 'a b', status: 'PAID' })), 400, 'validation');
     assert.deepEqual(Object.keys(invalid.fields ?? {}).sort(), ['paymentReference', 'status']);
     await readError(await simulate(sessionPost(url, { paymentReference: 'INV/2024/0042', status: 'SUCCESS' })), 404, 'not_found');
-
-    const done = await simulate(sessionPost(url, { paymentReference, status: 'SUCCESS' }, { origin }));
-    assert.equal(done.status, 200);
-    assert.equal(done.headers.get('cache-control'), 'no-store');
-    assert.deepEqual(await done.json(), {
-      paymentReference,
-      status: 'SUCCESS',
-      message: 'Simulated by the demo: the customer approved the payment.',
-    });
-    const statusUrl = `${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}`;
-    await readError(await backend.routes[DEMO_PATHS.status]!(new Request(statusUrl)), 404, 'not_found');
-    const status = await backend.routes[DEMO_PATHS.status]!(new Request(`${statusUrl}&statusToken=${statusToken}`));
-    assert.equal(((await status.json()) as { status: string }).status, 'SUCCESS');
+    await readError(await backend.routes[DEMO_PATHS.events]!(new Request(`${origin}${DEMO_PATHS.events}`, { method: 'POST' })), 405, 'method_not_allowed');
+    // No payment changed: the status still answers PENDING, and only with the reference's token.
+    await readError(await backend.routes[DEMO_PATHS.status]!(new Request(`${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}`)), 404, 'not_found');
   });
 
-  it('says simulate is not available against a real gateway', async () => {
-    const backend = createDemoBackend({ PAY_BASE_URL: 'https://gateway.invalid', PAY_PUBLIC_KEY: 'pk', PAY_ACCESS_TOKEN: 'sk' }, quiet);
+  it('talks to a real gateway with PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_SECRET_KEY, where simulate is not available', async () => {
+    const env = { PAY_BASE_URL: 'https://gateway.invalid/base', PAY_PUBLIC_KEY: 'pk_live_x', PAY_SECRET_KEY: 'sk_live_y' };
+    const backend = await createDemoBackend(env, quiet);
+    backends.push(backend);
+    assert.equal(backend.mode, 'gateway');
+    assert.equal(backend.gatewayOrigin, 'https://gateway.invalid');
+    assert.match(backend.describe(), /\/pay\/webhook/);
+    assert.doesNotMatch(backend.describe(), /sk_live_y|pk_live_x/);
     const response = await backend.routes[DEMO_PATHS.simulate]!(sessionPost('http://127.0.0.1:5173/pay/simulate', { paymentReference: 'x', status: 'SUCCESS' }));
     await readError(response, 409, 'not_available');
+
+    const warnings: string[] = [];
+    const partial = await createDemoBackend({ PAY_BASE_URL: 'https://gateway.invalid' }, { info: () => {}, warn: (line) => void warnings.push(line) });
+    backends.push(partial);
+    assert.equal(partial.mode, 'sandbox');
+    assert.match(warnings.join(), /PAY_PUBLIC_KEY, PAY_SECRET_KEY/);
+  });
+
+  it('keeps the idempotency records and the ledger in Redis when REDIS_URL is set', { timeout: 30_000 }, async () => {
+    const redis = await startRedisServer();
+    try {
+      const backend = await createDemoBackend({ REDIS_URL: redis.url }, quiet);
+      assert.equal(backend.stores, 'redis');
+      const origin = await serve(backend);
+      const { paymentReference } = await initiate(origin);
+      const client = await createClient({ url: redis.url }).connect();
+      try {
+        const keys = (await client.keys('pay-widget-demo:*')).join(' ');
+        assert.ok(keys.includes(paymentReference), `the ledger entry is in Redis: ${keys}`);
+      } finally {
+        await client.quit();
+      }
+      await backend.close();
+    } finally {
+      await redis.stop();
+    }
   });
 });
