@@ -116,6 +116,11 @@ export function gatedGateway() {
   return { respond, asked: asked.promise, answer: () => open.resolve() };
 }
 
+/** Lets every promise that can settle without a timer or I/O settle (setImmediate is never mocked here). */
+export async function turns(): Promise<void> {
+  for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Handler options whose time limits no loaded machine reaches, for tests ordered by gates, not by time. */
 export const PATIENT = { timeoutMs: 30_000 } as const;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMemoryIdempotencyStore, type IdempotencyStore } from '../../src/server/index.js';
-import { deferred, delay, makeHandler, ORDER, post, postWithoutKey, readError, USSD_REQUEST } from './server-fixtures.js';
+import { deferred, delay, makeHandler, ORDER, post, postWithoutKey, readError, turns, USSD_REQUEST } from './server-fixtures.js';
 
 const KEY = { 'idempotency-key': 'attempt-deadline-01' };
 const never = () => new Promise<never>(() => {});
@@ -11,11 +11,6 @@ function settled<T>(promise: Promise<T>) {
   const state = { promise, done: false };
   void promise.finally(() => (state.done = true));
   return state;
-}
-
-/** Lets every promise that can settle without a timer settle (setImmediate is not mocked). */
-async function turns(): Promise<void> {
-  for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
