@@ -88,6 +88,42 @@ export const slowSuccess: Responder = async (call, signal) => {
   return answerSuccess(call, signal);
 };
 
+/** A promise the test settles when it decides: a gate that code under test waits on. */
+export type Deferred<T = void> = { promise: Promise<T>; resolve: (value: T) => void };
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+/**
+ * The happy gateway, answering only when the test says: `asked` settles when the first call
+ * arrives, `answer()` lets every call through. However loaded the machine, a duplicate request is
+ * still in flight while the first waits here. An abort (the handler's time-out) still ends a call.
+ */
+export function gatedGateway() {
+  const asked = deferred();
+  const open = deferred();
+  const respond: Responder = async (call, signal) => {
+    asked.resolve();
+    await new Promise((resolve, reject) => {
+      if (signal?.aborted) reject(signal.reason);
+      signal?.addEventListener('abort', () => reject(signal.reason));
+      void open.promise.then(resolve);
+    });
+    return answerSuccess(call, signal);
+  };
+  return { respond, asked: asked.promise, answer: () => open.resolve() };
+}
+
+/** Lets every promise that can settle without a timer or I/O settle (setImmediate is never mocked here). */
+export async function turns(): Promise<void> {
+  for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Handler options whose time limits no loaded machine reaches, for tests ordered by gates, not by time. */
+export const PATIENT = { timeoutMs: 30_000 } as const;
+
 /** A `fetch` stand-in that records every upstream call. */
 export function recordingFetch(respond: Responder = answerSuccess) {
   const calls: UpstreamCall[] = [];

@@ -1,28 +1,45 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMemoryIdempotencyStore, type IdempotencyStore } from '../../src/server/index.js';
-import { delay, makeHandler, ORDER, post, postWithoutKey, readError, USSD_REQUEST } from './server-fixtures.js';
+import { deferred, delay, makeHandler, ORDER, post, postWithoutKey, readError, turns, USSD_REQUEST } from './server-fixtures.js';
 
 const KEY = { 'idempotency-key': 'attempt-deadline-01' };
 const never = () => new Promise<never>(() => {});
 
-/** Each case would hang for ever without the deadline: the test's own time-out turns that into a failure. */
+/** `promise`, and whether it has settled yet. */
+function settled<T>(promise: Promise<T>) {
+  const state = { promise, done: false };
+  void promise.finally(() => (state.done = true));
+  return state;
+}
+
+/**
+ * Each case would hang for ever without the deadline: the test's own time-out turns that into a
+ * failure. Where the time matters, the clock is node:test's mock: the deadline passes exactly when
+ * the test ticks it, and nothing else can run out of time on a loaded machine.
+ */
 describe('createSessionHandler: one deadline on the whole attempt', { timeout: 5_000 }, () => {
-  it('answers 504 when the order resolver hangs, reports where, and frees the key for the retry', async () => {
+  it('answers 504 when the order resolver hangs, reports where, and frees the key for the retry', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const resolverHangs = deferred();
     let call = 0;
     const { handler, calls, events } = makeHandler({
       attemptTimeoutMs: 100,
-      order: () => (++call === 1 ? never() : ORDER),
+      order: () => (++call === 1 ? (resolverHangs.resolve(), never()) : ORDER),
     });
-    const started = performance.now();
-    const [first, duplicate] = await Promise.all([handler(post(USSD_REQUEST, KEY)), handler(post(USSD_REQUEST, KEY))]);
-    assert.ok(performance.now() - started < 1_000);
+    const answers = settled(Promise.all([handler(post(USSD_REQUEST, KEY)), handler(post(USSD_REQUEST, KEY))]));
+    await resolverHangs.promise;
+    await turns();
+    assert.equal(answers.done, false, 'nothing is answered before the deadline');
+    t.mock.timers.tick(100);
+    const [first, duplicate] = await answers.promise;
     const error = await readError(first, 504, 'gateway_timeout');
     assert.match(error.message, /in time/);
     assert.equal(duplicate.status, 504, 'a duplicate waiting in this process gets the same answer');
     const deadline = events.find((e) => e.type === 'internal-error' && e.where === 'deadline');
     assert.ok(deadline?.type === 'internal-error' && /order resolver/.test(deadline.detail), JSON.stringify(events));
 
+    // The clock stands still from here: the retry cannot run into its own deadline however slow the machine.
     assert.equal((await handler(post(USSD_REQUEST, KEY))).status, 200, 'the key is free again');
     assert.equal(calls.length, 1);
   });
@@ -48,23 +65,33 @@ describe('createSessionHandler: one deadline on the whole attempt', { timeout: 5
     await readError(await keyless.handler(postWithoutKey(USSD_REQUEST)), 504, 'gateway_timeout');
   });
 
-  it('still answers with the instructions when the gateway answered and only storing them hangs', async () => {
+  it('still answers with the instructions when the gateway answered and only storing them hangs', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     const inner = createMemoryIdempotencyStore();
+    const storing = deferred();
     const store: IdempotencyStore = {
       ...inner,
-      set: (key, record, ttlMs) => (record.state === 'done' ? never() : inner.set(key, record, ttlMs)),
+      set: (key, record, ttlMs) => (record.state === 'done' ? (storing.resolve(), never()) : inner.set(key, record, ttlMs)),
     };
     const { handler, calls } = makeHandler({ attemptTimeoutMs: 100, idempotencyStore: store });
-    const response = await handler(post(USSD_REQUEST, KEY));
+    const answer = handler(post(USSD_REQUEST, KEY));
+    await storing.promise;
+    t.mock.timers.tick(100);
+    const response = await answer;
     assert.equal(response.status, 200);
     assert.equal(calls.length, 1);
   });
 
-  it('defaults to twice timeoutMs', async () => {
-    const { handler } = makeHandler({ timeoutMs: 40, order: never });
-    const started = performance.now();
-    await readError(await handler(post(USSD_REQUEST, KEY)), 504, 'gateway_timeout');
-    const took = performance.now() - started;
-    assert.ok(took >= 75 && took < 1_000, `${took} ms`);
+  it('defaults to twice timeoutMs', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const resolverHangs = deferred();
+    const { handler } = makeHandler({ timeoutMs: 1_000, order: () => (resolverHangs.resolve(), never()) });
+    const answer = settled(handler(post(USSD_REQUEST, KEY)));
+    await resolverHangs.promise;
+    t.mock.timers.tick(1_500);
+    await turns();
+    assert.equal(answer.done, false, 'still waiting after 1.5 × timeoutMs');
+    t.mock.timers.tick(500);
+    await readError(await answer.promise, 504, 'gateway_timeout');
   });
 });

@@ -9,14 +9,16 @@ import {
 } from '../../src/server/index.js';
 import {
   answerSuccess,
+  deferred,
   delay,
+  gatedGateway,
   makeHandler,
   ORDER,
   post,
   readError,
   recordingFetch,
+  PATIENT,
   type Responder,
-  slowSuccess,
   TRANSFER_REQUEST,
   USSD_REQUEST,
 } from './server-fixtures.js';
@@ -26,41 +28,58 @@ const KEY = { 'idempotency-key': 'attempt-5be1a3f0' };
 /** A new random reference per call, as a careless resolver would give. */
 const randomOrder = () => ({ ...ORDER, paymentReference: `r-${crypto.randomUUID()}` });
 
-/** A store shared by several server instances, like Redis with `SET NX` for `claim`. */
+/**
+ * A store shared by several server instances, like Redis with `SET NX` for `claim`. An instance's
+ * `afterFirstRead` runs once its first `get` has read the record and before it returns it: a slow
+ * read, which the test ends when it decides.
+ */
 function sharedStore() {
   const records = new Map<string, IdempotencyRecord>();
   const locks = new Set<string>();
-  const log: string[] = [];
-  const store = (name: string, getDelayMs = 0): IdempotencyStore => ({
-    async get(key) {
-      const record = records.get(key);
-      await delay(getDelayMs);
-      log.push(`${name} get ${record?.state ?? 'none'}`);
-      return record;
-    },
-    async set(key, record) {
-      records.set(key, record);
-    },
-    async claim(key) {
-      if (locks.has(key)) return false;
-      locks.add(key);
-      return true;
-    },
-    async release(key) {
-      locks.delete(key);
-    },
-  });
-  return { store, records, locks, log };
+  const store = (afterFirstRead?: () => Promise<void>): IdempotencyStore => {
+    let reads = 0;
+    return {
+      async get(key) {
+        const record = records.get(key);
+        if ((reads += 1) === 1) await afterFirstRead?.();
+        return record;
+      },
+      async set(key, record) {
+        records.set(key, record);
+      },
+      async claim(key) {
+        if (locks.has(key)) return false;
+        locks.add(key);
+        return true;
+      },
+      async release(key) {
+        locks.delete(key);
+      },
+    };
+  };
+  return { store, records, locks };
 }
 
 describe('createSessionHandler: Idempotency-Key across instances sharing a store', () => {
   it('takes the claim before reading the record, so a slow read cannot let two instances pay', async () => {
     const shared = sharedStore();
-    const upstream = recordingFetch(slowSuccess);
-    const one = makeHandler({ idempotencyStore: shared.store('A'), order: randomOrder, fetch: upstream.fetch });
-    // B's first read is slow: it used to read "no record", then find the claim free once A released it.
-    const two = makeHandler({ idempotencyStore: shared.store('B', 100), order: randomOrder, fetch: upstream.fetch });
-    const [a, b] = await Promise.all([one.handler(post(TRANSFER_REQUEST, KEY)), two.handler(post(TRANSFER_REQUEST, KEY))]);
+    const gateway = gatedGateway();
+    const upstream = recordingFetch(gateway.respond);
+    const bReads = deferred();
+    const aAnswered = deferred();
+    const one = makeHandler({ ...PATIENT, idempotencyStore: shared.store(), order: randomOrder, fetch: upstream.fetch });
+    // B's first read is slow: it reads "no record", and returns it only once A has answered and
+    // released its claim. Reading before claiming, B would then find the claim free and pay again.
+    const slowRead = () => (bReads.resolve(), aAnswered.promise);
+    const two = makeHandler({ ...PATIENT, idempotencyStore: shared.store(slowRead), order: randomOrder, fetch: upstream.fetch });
+    const first = one.handler(post(TRANSFER_REQUEST, KEY));
+    await gateway.asked;
+    const second = two.handler(post(TRANSFER_REQUEST, KEY));
+    await bReads.promise;
+    gateway.answer();
+    const a = await first;
+    aAnswered.resolve();
+    const b = await second;
     assert.equal(upstream.calls.length, 1, 'one payment');
     assert.equal(a.status, 200);
     assert.equal(b.status, 200);
@@ -71,16 +90,16 @@ describe('createSessionHandler: Idempotency-Key across instances sharing a store
 
   it('waits for a claim held elsewhere and replays the answer stored meanwhile, instead of 409', async () => {
     const shared = sharedStore();
-    const { handler, calls } = makeHandler({ idempotencyStore: shared.store('B') });
-    // Another instance holds the claim and stores its answer 60 ms later.
+    // Another instance holds the claim, and stores its answer just after this one first read none.
     shared.locks.add(KEY['idempotency-key']);
     const elsewhere = createMemoryIdempotencyStore();
     await makeHandler({ idempotencyStore: elsewhere }).handler(post(USSD_REQUEST, KEY));
     const stored = (await elsewhere.get(KEY['idempotency-key']))!;
-    setTimeout(() => {
+    const storedElsewhere = async () => {
       shared.records.set(KEY['idempotency-key'], stored);
       shared.locks.delete(KEY['idempotency-key']);
-    }, 60);
+    };
+    const { handler, calls } = makeHandler({ ...PATIENT, idempotencyStore: shared.store(storedElsewhere) });
     const response = await handler(post(USSD_REQUEST, KEY));
     assert.equal(response.status, 200, await response.clone().text());
     assert.equal(response.headers.get('idempotent-replayed'), 'true');
@@ -88,12 +107,19 @@ describe('createSessionHandler: Idempotency-Key across instances sharing a store
   });
 
   it('makes one payment for two handlers sharing the in-memory store in one process', async () => {
-    const idempotencyStore = createMemoryIdempotencyStore();
-    const upstream = recordingFetch(slowSuccess);
-    const one = makeHandler({ idempotencyStore, order: randomOrder, fetch: upstream.fetch });
-    const two = makeHandler({ idempotencyStore, order: randomOrder, fetch: upstream.fetch });
+    const memory = createMemoryIdempotencyStore();
+    const gateway = gatedGateway();
+    // The gateway answers the first handler only once the second has found the key claimed.
+    const idempotencyStore: IdempotencyStore = {
+      ...memory,
+      claim: async (key, ttlMs) => (await memory.claim(key, ttlMs)) || (gateway.answer(), false),
+    };
+    const upstream = recordingFetch(gateway.respond);
+    const one = makeHandler({ ...PATIENT, idempotencyStore, order: randomOrder, fetch: upstream.fetch });
+    const two = makeHandler({ ...PATIENT, idempotencyStore, order: randomOrder, fetch: upstream.fetch });
     const [a, b] = await Promise.all([one.handler(post(USSD_REQUEST, KEY)), two.handler(post(USSD_REQUEST, KEY))]);
     assert.equal(upstream.calls.length, 1);
+    assert.equal(a.status, 200);
     assert.equal(await b.text(), await a.text());
   });
 });

@@ -6,9 +6,29 @@ import {
   type IdempotencyStore,
   OrderError,
 } from '../../src/server/index.js';
-import { answerSuccess, delay, makeHandler, ORDER, post, readError, slowSuccess, USSD_REQUEST } from './server-fixtures.js';
+import {
+  answerSuccess,
+  gatedGateway,
+  makeHandler,
+  ORDER,
+  PATIENT,
+  post,
+  readError,
+  turns,
+  USSD_REQUEST,
+} from './server-fixtures.js';
 
 const KEY = { 'idempotency-key': 'attempt-7d1c0c44' };
+
+/**
+ * Answers the gateway's calls once every request started so far is waiting: at the gateway, or on
+ * the attempt in flight for its key (nothing but promises moves them there, so turns() suffices).
+ */
+async function answerOnceAllWait(gateway: ReturnType<typeof gatedGateway>): Promise<void> {
+  await gateway.asked;
+  await turns();
+  gateway.answer();
+}
 
 function countingOrder() {
   const counter = { calls: 0 };
@@ -21,8 +41,11 @@ function countingOrder() {
 
 describe('createSessionHandler: Idempotency-Key', () => {
   it('makes one upstream call for two simultaneous requests, and both get the same answer', async () => {
-    const { handler, calls } = makeHandler({}, slowSuccess);
-    const [first, second] = await Promise.all([handler(post(USSD_REQUEST, KEY)), handler(post(USSD_REQUEST, KEY))]);
+    const gateway = gatedGateway();
+    const { handler, calls } = makeHandler(PATIENT, gateway.respond);
+    const both = Promise.all([handler(post(USSD_REQUEST, KEY)), handler(post(USSD_REQUEST, KEY))]);
+    await answerOnceAllWait(gateway);
+    const [first, second] = await both;
     assert.equal(calls.length, 1);
     assert.equal(first.status, 200);
     assert.equal(second.status, 200);
@@ -52,36 +75,45 @@ describe('createSessionHandler: Idempotency-Key', () => {
   });
 
   it('calls the gateway once per distinct key', async () => {
-    const { handler, calls } = makeHandler({}, slowSuccess);
-    await Promise.all([
+    const gateway = gatedGateway();
+    const { handler, calls } = makeHandler(PATIENT, gateway.respond);
+    const all = Promise.all([
       handler(post(USSD_REQUEST, { 'idempotency-key': 'attempt-aaaaaaaa' })),
       handler(post(USSD_REQUEST, { 'idempotency-key': 'attempt-bbbbbbbb' })),
       handler(post(USSD_REQUEST)),
     ]);
+    await answerOnceAllWait(gateway);
+    assert.equal(calls.length, 3, 'all three are at the gateway at once');
+    await all;
     assert.equal(calls.length, 3);
   });
 
   it('refuses a key reused with a different body, later or concurrently, with 422', async () => {
-    const { handler, calls } = makeHandler({}, slowSuccess);
-    const [first, concurrent] = await Promise.all([
-      handler(post(USSD_REQUEST, KEY)),
-      handler(post({ ...USSD_REQUEST, bankCode: '044' }, KEY)),
-    ]);
+    const gateway = gatedGateway();
+    const { handler, calls } = makeHandler(PATIENT, gateway.respond);
+    const both = Promise.all([handler(post(USSD_REQUEST, KEY)), handler(post({ ...USSD_REQUEST, bankCode: '044' }, KEY))]);
+    await answerOnceAllWait(gateway);
+    const [first, concurrent] = await both;
     assert.equal(first.status, 200);
     await readError(concurrent, 422, 'idempotency_key_reused');
     await readError(await handler(post({ ...USSD_REQUEST, paymentType: 'TRANSFER' }, KEY)), 422, 'idempotency_key_reused');
     assert.equal(calls.length, 1);
   });
 
-  it('retries after a time-out with the same paymentReference, so the gateway cannot make a second payment', async () => {
+  it('retries after a time-out with the same paymentReference, so the gateway cannot make a second payment', async (t) => {
+    // The clock is mocked: the gateway's time-out passes when the test ticks it, and nothing after
+    // it can run out of time however loaded the machine.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     const { counter, order } = countingOrder();
+    const gateway = gatedGateway();
     let attempt = 0;
-    const { handler, calls } = makeHandler({ order, timeoutMs: 40 }, async (call, signal) => {
-      attempt += 1;
-      if (attempt === 1) await delay(1_000, signal);
-      return answerSuccess(call, signal);
-    });
-    await readError(await handler(post(USSD_REQUEST, KEY)), 504, 'gateway_timeout');
+    const { handler, calls } = makeHandler({ order, timeoutMs: 40 }, (call, signal) =>
+      ++attempt === 1 ? gateway.respond(call, signal) : answerSuccess(call, signal),
+    );
+    const timedOut = handler(post(USSD_REQUEST, KEY));
+    await gateway.asked;
+    t.mock.timers.tick(40);
+    await readError(await timedOut, 504, 'gateway_timeout');
     const retry = await handler(post(USSD_REQUEST, KEY));
     assert.equal(retry.status, 200);
     assert.equal(counter.calls, 1, 'the order was resolved once for the key');

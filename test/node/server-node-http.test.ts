@@ -9,25 +9,30 @@ import { ORDER, readError, TRANSFER_REQUEST, USSD_REQUEST, STATUS_SECRET } from 
 
 /** Both the gateway and the merchant server are real HTTP servers on 127.0.0.1. */
 describe('createSessionHandler mounted in Node http', () => {
-  const sandbox = createSandboxGateway({ slowMs: 8_000 });
+  // The sandbox's slow answer (magic amount 504) takes a minute: far beyond any time-out below.
+  const sandbox = createSandboxGateway({ slowMs: 60_000 });
   const servers: Server[] = [];
   let merchant = '';
 
   before(async () => {
     const gateway = await listen(getRequestListener(sandbox));
-    const session = createSessionHandler({
-      statusSecret: STATUS_SECRET,
-      baseUrl: gateway,
-      publicKey: SANDBOX_PUBLIC_KEY,
-      accessToken: SANDBOX_ACCESS_TOKEN,
-      // Generous for a loaded machine; the sandbox's slow answer takes slowMs (8 s), far beyond it.
-      timeoutMs: 2_000,
-      order: (request) => ({ ...ORDER, amount: request.amount ?? ORDER.amount, paymentReference: `node-${request.paymentType}-${Math.random().toString(36).slice(2)}` }),
-    });
-    const status = createStatusHandler({ statusSecret: STATUS_SECRET, lookup: (reference) => sandbox.lookup(reference) });
-    merchant = await listen(
-      getRequestListener((request) => (new URL(request.url).pathname === '/status' ? status(request) : session(request))),
-    );
+    const sessionHandler = (limits: { timeoutMs: number; attemptTimeoutMs: number }) =>
+      createSessionHandler({
+        statusSecret: STATUS_SECRET,
+        baseUrl: gateway,
+        publicKey: SANDBOX_PUBLIC_KEY,
+        accessToken: SANDBOX_ACCESS_TOKEN,
+        ...limits,
+        order: (request) => ({ ...ORDER, amount: request.amount ?? ORDER.amount, paymentReference: `node-${request.paymentType}-${Math.random().toString(36).slice(2)}` }),
+      });
+    const routes: Record<string, (request: Request) => Promise<Response>> = {
+      // Limits no loaded machine reaches, for the payments that must succeed.
+      '/session': sessionHandler({ timeoutMs: 30_000, attemptTimeoutMs: 60_000 }),
+      // A short wait for the gateway's answer, the time-out under test, and a patient deadline for the rest of the request.
+      '/session-impatient': sessionHandler({ timeoutMs: 500, attemptTimeoutMs: 60_000 }),
+      '/status': createStatusHandler({ statusSecret: STATUS_SECRET, lookup: (reference) => sandbox.lookup(reference) }),
+    };
+    merchant = await listen(getRequestListener((request) => routes[new URL(request.url).pathname]!(request)));
   });
 
   after(async () => {
@@ -46,8 +51,8 @@ describe('createSessionHandler mounted in Node http', () => {
     return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   }
 
-  const postSession = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${merchant}/session`, {
+  const postSession = (body: unknown, headers: Record<string, string> = {}, path = '/session') =>
+    fetch(`${merchant}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': `node-http-${crypto.randomUUID()}`, ...headers },
       body: JSON.stringify(body),
@@ -72,8 +77,8 @@ describe('createSessionHandler mounted in Node http', () => {
   it('answers bad input and a slow gateway with contract errors over HTTP', async () => {
     await readError(await postSession({ ...USSD_REQUEST, bankCode: undefined }), 400, 'validation');
     await readError(await postSession(USSD_REQUEST, { 'idempotency-key': 'x' }), 400, 'invalid_idempotency_key');
-    // Magic amount 504: the sandbox answers after slowMs (8 s); a 504 means the handler gave up first.
-    await readError(await postSession({ ...USSD_REQUEST, amount: '504' }), 504, 'gateway_timeout');
+    // Magic amount 504: the sandbox answers after slowMs (a minute); a 504 means the handler gave up first.
+    await readError(await postSession({ ...USSD_REQUEST, amount: '504' }, {}, '/session-impatient'), 504, 'gateway_timeout');
   });
 
   it('replays an Idempotency-Key over HTTP', async () => {
