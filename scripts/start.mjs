@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * `npm start`: the demo. Vite serves demo/ on http://127.0.0.1:5173/ (the next free port when that
- * one is taken; PORT=… to choose) with the session, status and simulate endpoints mounted on the
- * same server, backed by the offline sandbox gateway. PAY_BASE_URL + PAY_PUBLIC_KEY +
- * PAY_ACCESS_TOKEN point it at a real gateway instead. The wiring is demo/server.ts (TypeScript,
+ * one is taken; PORT=… to choose) with the session, status, webhook and simulate endpoints mounted
+ * on the same server, backed by the offline sandbox gateway, whose webhooks come back to it: the
+ * whole payment loop, offline. PAY_BASE_URL + PAY_PUBLIC_KEY + PAY_SECRET_KEY point it at a real
+ * gateway instead; REDIS_URL keeps its stores in Redis. The wiring is demo/server.ts (TypeScript,
  * loaded through tsx), which the e2e test uses too.
  */
 import { register } from 'tsx/esm/api';

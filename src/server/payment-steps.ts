@@ -151,7 +151,7 @@ export function paymentSteps(
       progress.answer = result.reply;
       // A duplicate reference says a payment with it exists, not what became of it: it is recorded
       // PENDING when the ledger lacks it (an entry it has is left alone), and the query decides.
-      if (outcome.kind === 'success' || outcome.kind === 'duplicate-reference') await record(order, progress);
+      if (outcome.kind === 'success' || outcome.kind === 'duplicate-reference') await record(order, progress, outcome.kind === 'success');
       return result;
     },
   };
@@ -172,8 +172,11 @@ export function paymentSteps(
     return replies.reject('order_refused', clean(error.message), { fields, status: error.status });
   }
 
-  /** The ledger's entry for a payment the gateway accepted; a failure here cannot unmake the payment. */
-  async function record(order: ResolvedOrder, progress: AttemptProgress): Promise<void> {
+  /**
+   * The ledger's entry for a payment the gateway has (`initiated`: it accepted it just now; else it
+   * already had one with this reference); a failure here cannot unmake the payment.
+   */
+  async function record(order: ResolvedOrder, progress: AttemptProgress, initiated: boolean): Promise<void> {
     progress.stage = 'ledger';
     const time = Date.now();
     const { paymentReference, amount, currency } = order;
@@ -189,7 +192,7 @@ export function paymentSteps(
         createdAt: time,
         updatedAt: time,
       });
-      context.emit({ type: 'initiated', paymentReference, paymentType, amount, currency });
+      if (initiated) context.emit({ type: 'initiated', paymentReference, paymentType, amount, currency });
     } catch (error) {
       replies.report('ledger', error);
     }

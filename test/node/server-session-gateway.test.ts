@@ -166,6 +166,7 @@ describe('createSessionHandler: a duplicate paymentReference (companion §4)', (
       assert.equal(entry?.state, 'PENDING');
       assert.equal(entry?.amount, ORDER.amount);
       assert.ok(events.some((event) => event.type === 'gateway' && event.outcome === 'duplicate-reference'));
+      assert.ok(!events.some((event) => event.type === 'initiated'), 'not reported as a payment started now');
     });
   }
 

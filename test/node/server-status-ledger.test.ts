@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { createClient } from 'redis';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
 import {
   createGateway,
@@ -19,6 +20,8 @@ import {
   type StatusEvent,
   type WebhookEvent,
 } from '../../src/server/index.js';
+import { createRedisStores } from '../../src/server/redis.js';
+import { startRedisServer } from './redis-server.js';
 import { delay, ORDER, post, readError, STATUS_SECRET, statusTokenFor, USSD_REQUEST } from './server-fixtures.js';
 
 const STATUS_URL = 'https://shop.test/pay/status';
@@ -255,5 +258,36 @@ describe('the status re-query and the webhook racing for one payment', () => {
     for (const reference of references) assert.equal(paid.get(reference), 1, `onPaid once for ${reference}`);
     assert.equal(winners.length, references.length, `one paid event per payment (${winners.join(', ')})`);
     sandbox.close();
+  });
+});
+
+describe('the status re-query on a ledger in Redis, two instances', { timeout: 60_000 }, () => {
+  it('asks the gateway once for 20 concurrent polls spread over two instances with their own Redis clients', async () => {
+    const redis = await startRedisServer();
+    const clients: { destroy(): void }[] = [];
+    try {
+      const connect = async () => {
+        const client = createClient({ url: redis.url });
+        client.on('error', () => {});
+        clients.push(client);
+        return client.connect();
+      };
+      const prefix = `status-${process.pid}:`;
+      const ledgers = [createRedisStores(await connect(), { prefix }).payments, createRedisStores(await connect(), { prefix }).payments];
+      assert.equal(await ledgers[0]!.insert(entry()), true);
+      const paid: Payment[] = [];
+      const { gateway, queried } = countingGateway(PAID, 50);
+      const instances = ledgers.map((payments) =>
+        createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid: (payment) => void paid.push(payment), recheckAfterMs: 60_000 }),
+      );
+      const answers = await Promise.all(Array.from({ length: 20 }, async (_, i) => instances[i % 2]!(await poll())));
+      for (const response of answers) assert.equal(response.status, 200);
+      assert.equal(queried.length, 1);
+      assert.equal(paid.length, 1);
+      assert.deepEqual(await (await instances[1]!(await poll())).json(), { status: 'SUCCESS', amount: '2500.00', currency: 'NGN' });
+    } finally {
+      for (const client of clients) client.destroy();
+      await redis.stop();
+    }
   });
 });
