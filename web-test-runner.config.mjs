@@ -26,7 +26,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
-import { findChromium, missingChromiumMessage } from './scripts/ensure-chromium.mjs';
+import { CHROMIUM_FLAGS, findChromium, missingChromiumMessage } from './scripts/ensure-chromium.mjs';
 
 const executablePath = findChromium();
 if (!executablePath) {
@@ -146,16 +146,7 @@ export default {
       launchOptions: {
         executablePath,
         headless: true,
-        args: [
-          '--headless=new',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-dev-shm-usage',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        args: [...CHROMIUM_FLAGS],
       },
       // Several pages share one browser: make each behave as the focused page, so focus
       // management and keyboard tests do not depend on which tab happens to be in front.

@@ -32,7 +32,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Browser } from 'puppeteer-core';
 import { buildContenders } from '../bench/lib/build.js';
-import { CHROMIUM_FLAGS, firstRender, heapPerElement, inFreshContext, launchChromium, rawFetch, submitToResult, withCpuClock } from '../bench/lib/browser.js';
+import { BENCH_CHROMIUM_FLAGS, firstRender, heapPerElement, inFreshContext, launchChromium, rawFetch, submitToResult, withCpuClock } from '../bench/lib/browser.js';
 import { root } from '../bench/lib/paths.js';
 import { startServer, type BenchServer } from '../bench/lib/server.js';
 import { otherSizes, ownSizes, SCRIPT_TAG_BUDGET_GZIP, sizeOfCode, type Size } from '../bench/lib/sizes.js';
@@ -289,7 +289,7 @@ writeFileSync(
   `${JSON.stringify(
     {
       date: new Date().toISOString(),
-      machine: { loadAverageAtStart: os.loadavg(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), node: process.version, chromium, flags: CHROMIUM_FLAGS },
+      machine: { loadAverageAtStart: os.loadavg(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), node: process.version, chromium, flags: BENCH_CHROMIUM_FLAGS },
       settings: { loads: LOADS, submits: SUBMITS, heapSamples: HEAP_SAMPLES, elementsPerHeapSample: 50 },
       contenders: contenders.map(({ id, label, tag }) => ({ id, label, tag })),
       figures,

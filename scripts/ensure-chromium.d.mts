@@ -3,3 +3,4 @@ export function findChromium(): string | undefined;
 export function missingChromiumMessage(): string;
 export function requireChromium(): string;
 export function ensureChromium(options?: { log?: (line: string) => void }): string | undefined;
+export const CHROMIUM_FLAGS: readonly string[];

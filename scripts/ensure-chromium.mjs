@@ -15,6 +15,22 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ensureProgram, isExecutable, onPath, runWhenMain } from './system-program.mjs';
 
+/**
+ * How every test and the bench start it: headless, as root in a container, and quiet on a machine
+ * whose only network is 127.0.0.1 (without the background-networking flags Chromium keeps trying
+ * Google's hosts).
+ */
+export const CHROMIUM_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
 /** Absolute paths, most specific first. */
 const KNOWN_PATHS = [
   '/usr/bin/chromium',

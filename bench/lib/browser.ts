@@ -4,18 +4,11 @@
  * and storage), so each load is a customer's first.
  */
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { findChromium, missingChromiumMessage } from '../../scripts/ensure-chromium.mjs';
+import { CHROMIUM_FLAGS, findChromium, missingChromiumMessage } from '../../scripts/ensure-chromium.mjs';
 import { CUSTOMER } from './server.js';
 
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
+export const BENCH_CHROMIUM_FLAGS = [
+  ...CHROMIUM_FLAGS,
   // Every host name fails to resolve: nothing but 127.0.0.1 can be reached.
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
 ];
@@ -23,7 +16,7 @@ export const CHROMIUM_FLAGS = [
 export async function launchChromium(): Promise<Browser> {
   const executablePath = findChromium();
   if (!executablePath) throw new Error(missingChromiumMessage());
-  return puppeteer.launch({ executablePath, headless: true, args: CHROMIUM_FLAGS, defaultViewport: { width: 800, height: 1400 } });
+  return puppeteer.launch({ executablePath, headless: true, args: BENCH_CHROMIUM_FLAGS, defaultViewport: { width: 800, height: 1400 } });
 }
 
 /** Runs `use` on a new page in a new browser context, and closes the context afterwards. */

@@ -17,7 +17,7 @@ import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { findChromium, missingChromiumMessage } from '../../scripts/ensure-chromium.mjs';
+import { CHROMIUM_FLAGS, findChromium, missingChromiumMessage } from '../../scripts/ensure-chromium.mjs';
 
 const run = promisify(execFile);
 
@@ -143,16 +143,6 @@ export async function serve(root: string, routes: Record<string, Route> = {}): P
   };
 }
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
 /** The system's headless Chromium (`node scripts/ensure-chromium.mjs` installs it on CI). */
 export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
   const executablePath = (findChromium as () => string | undefined)();
@@ -160,7 +150,7 @@ export async function launchChromium(): Promise<{ browser: Browser; close(): Pro
     throw new Error(`${(missingChromiumMessage as () => string)()} (CI installs it with: node scripts/ensure-chromium.mjs)`);
   }
   const userDataDir = await mkdtemp(join(tmpdir(), 'pay-widget-consumer-chromium-'));
-  const browser = await puppeteer.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, userDataDir });
+  const browser = await puppeteer.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS], userDataDir });
   return {
     browser,
     close: async () => {

@@ -10,17 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { startDemo, type RunningDemo } from '../../demo/server.js';
-import { findChromium, missingChromiumMessage } from '../../scripts/ensure-chromium.mjs';
-
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROMIUM_FLAGS, findChromium, missingChromiumMessage } from '../../scripts/ensure-chromium.mjs';
 
 /** How long to wait for one thing to appear; the status poll runs about every 2 s. */
 const STEP_MS = 10_000;
@@ -46,7 +36,7 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     assert.equal(demo.mode, 'sandbox');
 
     userDataDir = await mkdtemp(join(tmpdir(), 'pay-widget-demo-e2e-'));
-    browser = await puppeteer.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, userDataDir });
+    browser = await puppeteer.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS], userDataDir });
     page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     page.setDefaultTimeout(STEP_MS);
