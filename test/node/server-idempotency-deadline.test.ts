@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMemoryIdempotencyStore, type IdempotencyStore } from '../../src/server/index.js';
-import { deferred, delay, makeHandler, ORDER, post, postWithoutKey, readError, turns, USSD_REQUEST } from './server-fixtures.js';
+import { deferred, delay, makeHandler, ORDER, post, postWithoutKey, readError, settled, turns, USSD_REQUEST } from './server-fixtures.js';
 
 const KEY = { 'idempotency-key': 'attempt-deadline-01' };
 const never = () => new Promise<never>(() => {});
-
-/** `promise`, and whether it has settled yet. */
-function settled<T>(promise: Promise<T>) {
-  const state = { promise, done: false };
-  void promise.finally(() => (state.done = true));
-  return state;
-}
 
 /**
  * Each case would hang for ever without the deadline: the test's own time-out turns that into a
