@@ -24,8 +24,16 @@ import {
   type Served,
 } from './consumer-app.js';
 
-/** How long to wait for one thing to appear on the page. */
-const STEP_MS = 10_000;
+/** How long to wait for one thing to appear on the page: only a failure takes this long, so generous for a loaded machine. */
+const STEP_MS = 30_000;
+
+/**
+ * Waits for `pierce/…` inside the widget's shadow root to be shown. Not with Puppeteer's default
+ * for pierce selectors, a MutationObserver on the document, which never sees a change inside a
+ * shadow root: it looked again only on the page's own changes, and missed the dial code whenever
+ * Preact updated the page just before Lit rendered the code. `visible` checks on every frame.
+ */
+const shown = (page: Page, selector: string) => page.waitForSelector(selector, { visible: true });
 
 const closers: (() => Promise<void>)[] = [];
 let pack: PackedPackage;
@@ -83,7 +91,7 @@ async function assertDefinedWidget(page: Page): Promise<string> {
     () => customElements.get('pay-widget') !== undefined && document.querySelector('pay-widget')?.matches(':defined'),
   );
   assert.equal(defined, true, '<pay-widget> is a defined custom element, not an unknown tag');
-  const form = await page.waitForSelector('pierce/form[part~="form"]');
+  const form = await shown(page, 'pierce/form[part~="form"]');
   return form!.evaluate((element) => (element.textContent ?? '').replace(/\s+/g, ' '));
 }
 
@@ -160,7 +168,7 @@ async function payByUssd(page: Page): Promise<void> {
   await page.select('pierce/#bankCode', '058');
   await page.click('pierce/button[part~="submit"]');
 
-  const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]').catch(async (error: Error) => {
+  const dialCode = await shown(page, 'pierce/[part~="dial-code"]').catch(async (error: Error) => {
     const shown = await page.$eval('pay-widget', (widget) => widget.shadowRoot?.textContent?.replace(/\s+/g, ' '));
     throw new Error(`${error.message}; the widget shows: ${shown}`);
   });

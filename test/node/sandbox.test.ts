@@ -11,7 +11,7 @@ import {
 } from '../../src/sandbox/index.js';
 import { envelopeSchema, transferPaymentsSchema, ussdPaymentsSchema } from '../../src/schemas.js';
 import { createSessionHandler } from '../../src/server/index.js';
-import { post, readError, TRANSFER_REQUEST, USSD_REQUEST } from './server-fixtures.js';
+import { PATIENT, post, readError, settled, TRANSFER_REQUEST, turns, USSD_REQUEST } from './server-fixtures.js';
 
 const URL_ = 'https://sandbox.test/api/v2/payments/initiates';
 let counter = 0;
@@ -223,21 +223,27 @@ describe('createSandboxGateway: magic amounts', () => {
     assert.equal(await empty.text(), '');
   });
 
-  it('504 answers after slowMs, having made the payment, and stops when the caller aborts', async () => {
+  it('504 answers after slowMs, having made the payment, and stops when the caller aborts', async (t) => {
+    // The clock is mocked: slowMs passes when the test ticks it, whatever the machine's load.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     const sandbox = createSandboxGateway({ slowMs: 60 });
     const body = gatewayBody('USSD', { amount: '504' });
-    let started = performance.now();
-    const slow = await send(sandbox, body);
-    assert.ok(performance.now() - started >= 55);
-    assert.equal(slow.status, 200);
+    const slow = settled(send(sandbox, body));
+    await turns();
+    t.mock.timers.tick(59);
+    await turns();
+    assert.equal(slow.done, false, 'no answer before slowMs');
+    assert.equal(sandbox.lookup(String(body.paymentReference))?.status, 'PENDING', 'the payment is made meanwhile');
+    t.mock.timers.tick(1);
+    assert.equal((await slow.promise).status, 200);
 
     const stuck = createSandboxGateway({ slowMs: 60_000 });
     const controller = new AbortController();
-    started = performance.now();
     const pending = send(stuck, gatewayBody('USSD', { amount: '504' }), { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    await turns();
+    controller.abort();
+    // No timer can fire now: only the abort can end the wait.
     await assert.rejects(pending, { name: 'AbortError' });
-    assert.ok(performance.now() - started < 1_000);
   });
 
   it('adds latencyMs to every answer', async () => {
@@ -247,7 +253,7 @@ describe('createSandboxGateway: magic amounts', () => {
   });
 
   it('maps each magic amount to the documented session-handler answer', async () => {
-    const sandbox = createSandboxGateway({ slowMs: 5_000 });
+    const sandbox = createSandboxGateway({ slowMs: 60_000 });
     const expected = [
       ['402', 402, 'payment_declined'],
       ['422', 502, 'invalid_gateway_response'],
@@ -256,18 +262,23 @@ describe('createSandboxGateway: magic amounts', () => {
       ['503', 502, 'gateway_error'],
       ['504', 504, 'gateway_timeout'],
     ] as const;
-    const handler = createSessionHandler({
-      baseUrl: 'https://sandbox.test',
-      publicKey: SANDBOX_PUBLIC_KEY,
-      accessToken: SANDBOX_ACCESS_TOKEN,
-      fetch: sandbox.fetch,
-      timeoutMs: 50,
-      order: (request) => ({ amount: request.amount!, callbackUrl: 'https://shop.test/cb', redirectUrl: 'https://shop.test/r' }),
-    });
+    // A 50 ms wait for the gateway only where the sandbox's slow answer (a minute) is under test:
+    // on a loaded machine the other answers could take longer than that.
+    const handler = (timeoutMs: number) =>
+      createSessionHandler({
+        baseUrl: 'https://sandbox.test',
+        publicKey: SANDBOX_PUBLIC_KEY,
+        accessToken: SANDBOX_ACCESS_TOKEN,
+        fetch: sandbox.fetch,
+        timeoutMs,
+        order: (request) => ({ amount: request.amount!, callbackUrl: 'https://shop.test/cb', redirectUrl: 'https://shop.test/r' }),
+      });
+    const patient = handler(PATIENT.timeoutMs);
+    const impatient = handler(50);
     for (const [amount, status, code] of expected) {
-      await readError(await handler(post({ ...USSD_REQUEST, amount })), status, code);
+      await readError(await (amount === '504' ? impatient : patient)(post({ ...USSD_REQUEST, amount })), status, code);
     }
-    assert.equal((await handler(post({ ...TRANSFER_REQUEST, amount: '1500' }))).status, 200);
+    assert.equal((await patient(post({ ...TRANSFER_REQUEST, amount: '1500' }))).status, 200);
   });
 });
 

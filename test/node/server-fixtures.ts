@@ -116,6 +116,13 @@ export function gatedGateway() {
   return { respond, asked: asked.promise, answer: () => open.resolve() };
 }
 
+/** `promise`, and whether it has settled yet. */
+export function settled<T>(promise: Promise<T>): { promise: Promise<T>; done: boolean } {
+  const state = { promise, done: false };
+  void promise.finally(() => (state.done = true));
+  return state;
+}
+
 /** Lets every promise that can settle without a timer or I/O settle (setImmediate is never mocked here). */
 export async function turns(): Promise<void> {
   for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setImmediate(resolve));

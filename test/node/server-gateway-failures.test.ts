@@ -6,6 +6,7 @@ import {
   answerSuccess,
   delay,
   makeHandler,
+  PATIENT,
   post,
   readError,
   type Responder,
@@ -175,7 +176,9 @@ const FAILURES: Failure[] = [
 describe('createSessionHandler: gateway failures', () => {
   for (const failure of FAILURES) {
     it(`maps ${failure.name} to ${failure.status} ${failure.code}`, async () => {
-      const { handler, calls, events } = makeHandler({ timeoutMs: 50 }, failure.respond);
+      // A short wait only where the time-out is the failure under test: the others must not run into it on a loaded machine.
+      const timeoutMs = failure.outcome === 'timeout' ? 50 : PATIENT.timeoutMs;
+      const { handler, calls, events } = makeHandler({ timeoutMs }, failure.respond);
       const error = await readError(await handler(post(failure.request ?? USSD_REQUEST)), failure.status, failure.code);
       assert.match(error.message, failure.message);
       assert.equal(calls.length, 1);
@@ -190,7 +193,7 @@ describe('createSessionHandler: gateway failures', () => {
 
   it('maps a refused connection on a closed 127.0.0.1 port to 502 gateway_unreachable', async () => {
     const port = await closedPort();
-    const { handler, events } = makeHandler({ baseUrl: `http://127.0.0.1:${port}`, fetch: globalThis.fetch, timeoutMs: 2_000 });
+    const { handler, events } = makeHandler({ ...PATIENT, baseUrl: `http://127.0.0.1:${port}`, fetch: globalThis.fetch });
     await readError(await handler(post(USSD_REQUEST)), 502, 'gateway_unreachable');
     const gatewayEvent = events.find((event) => event.type === 'gateway');
     assert.deepEqual(
@@ -248,7 +251,7 @@ describe('createSessionHandler: gateway failures', () => {
           response.writeHead(307, { location: `${elsewhere}/steal` }).end();
         }),
       );
-      const { handler } = makeHandler({ baseUrl: gateway, fetch: globalThis.fetch, timeoutMs: 2_000 });
+      const { handler } = makeHandler({ ...PATIENT, baseUrl: gateway, fetch: globalThis.fetch });
       await readError(await handler(post(USSD_REQUEST)), 502, 'gateway_error');
       assert.deepEqual(seen, []);
     } finally {

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import { after, describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { createSessionHandler, type SessionHandlerOptions } from '../../src/server/index.js';
-import { ORDER, readError, TRANSFER_REQUEST, USSD_REQUEST, ussdEnvelope } from './server-fixtures.js';
+import { ORDER, PATIENT, readError, TRANSFER_REQUEST, USSD_REQUEST, ussdEnvelope } from './server-fixtures.js';
 
 const servers: Server[] = [];
 
@@ -114,8 +114,8 @@ describe('createSessionHandler: a gateway fault, then a retry with the same key'
         accessToken: SANDBOX_ACCESS_TOKEN,
         // A resolver that gives a new reference each time it is asked: only the stored order keeps the retry on one payment.
         order: () => ({ ...ORDER, paymentReference: `fault-${crypto.randomUUID()}` }),
-        // Generous for a loaded machine: only the hang waits it out.
-        timeoutMs: 2_000,
+        // Generous for a loaded machine: 30 s where the gateway answers, so only the hang waits its limit out.
+        timeoutMs: fault.status === 504 ? 5_000 : PATIENT.timeoutMs,
       });
       const url = await listen(getRequestListener(handler));
       const key = `fault-${crypto.randomUUID()}`;
