@@ -28,6 +28,16 @@ function pageLanguage(node: Element): string {
   return '';
 }
 
+/** One formatter per locale tag and currency: each `new Intl.NumberFormat` costs a few tenths of a millisecond. */
+const amountFormats = new Map<string, Intl.NumberFormat>();
+
+function amountFormat(tag: string, currency: string): Intl.NumberFormat {
+  const key = `${tag} ${currency}`;
+  let formatter = amountFormats.get(key);
+  if (!formatter) amountFormats.set(key, (formatter = new Intl.NumberFormat(tag, { style: 'currency', currency })));
+  return formatter;
+}
+
 /** How long a copy button says "Copied". */
 const COPIED_FOR_MS = 2_000;
 
@@ -576,7 +586,7 @@ export class PayWidget extends LitElement {
     // `fr` + `CI` → `fr-CI`; a locale that names its own region (`en-GB`) is used as written.
     const tag = this.language.includes('-') ? this.language : `${this.language}-${text(this.country)}`;
     try {
-      return new Intl.NumberFormat(tag, { style: 'currency', currency }).format(value);
+      return amountFormat(tag, currency).format(value);
     } catch {
       return `${currency} ${amount}`;
     }
