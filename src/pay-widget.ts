@@ -192,7 +192,11 @@ export class PayWidget extends LitElement {
       emit(this, 'pay-error', { paymentType: this.selectedType, code: 'validation', message: invalid.message, retryable: false });
       return;
     }
-    this.payment.submit(this.buildRequest());
+    if (this.payment.submit(this.buildRequest())) {
+      // The busy form disables its controls, which takes the focus off the one that has it either way.
+      // Leaving it first spares Chromium a synchronous style and layout pass (about 2 ms) in that fix-up.
+      (this.shadowRoot?.activeElement as HTMLElement | null)?.blur();
+    }
   }
 
   /** Back to the form for a new payment; typed values stay, the next submit is a new attempt. */
