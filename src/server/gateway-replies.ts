@@ -1,6 +1,6 @@
 import { redactEnvelope, type GatewayOutcome, type TokenFailure } from './gateway.js';
+import { errorReply, jsonReply, type Reply } from './http.js';
 import { GENERIC_FAILURE } from './session-replies.js';
-import { errorReply, jsonReply, type Reply } from './reply.js';
 
 /**
  * What the idempotency store keeps of an attempt that reached the gateway: `done`, a definitive

@@ -3,7 +3,7 @@ import { QUERY_VERSIONS, queryPath, TOKEN_PATH, type QueryVersion } from '../htt
 import { INITIATE_PATH } from '../http/initiate-path.js';
 import { PAYMENTS_PATTERNS, type PaymentType } from '../rules.js';
 import type { GatewayRequest } from '../schemas.js';
-import { createRedactor } from './redact.js';
+import { createRedactor } from './http.js';
 import type { PaymentState } from './stores.js';
 
 /**

@@ -1,6 +1,5 @@
-import { sleep } from './deadline.js';
+import { sleep, type Reply } from './http.js';
 import { ABANDONED_REPLY, answerAtDeadline, inUse, type AttemptProgress, type PaymentSteps } from './payment-steps.js';
-import type { Reply } from './reply.js';
 import type { SessionReplies } from './session-replies.js';
 import type { IdempotencyRecord, IdempotencyStore } from './stores.js';
 

@@ -24,10 +24,10 @@ export type {
   PaymentStore,
   StoredReply,
 } from './stores.js';
-export { ERROR_STATUS } from './errors.js';
-export type { ErrorCode, FieldErrors } from './errors.js';
+export { ERROR_STATUS } from './http.js';
+export type { ErrorCode, FieldErrors } from './http.js';
 export type { SessionEvent, SessionEventListener } from './session-events.js';
-export type { AllowedOrigins, CorsOptions } from './cors.js';
+export type { AllowedOrigins, CorsOptions } from './http.js';
 export { INITIATE_PATH } from '../http/initiate-path.js';
 export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../schemas.js';
 export { createGateway, paymentStateOf } from './gateway.js';

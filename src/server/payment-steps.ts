@@ -1,13 +1,18 @@
 import type { GatewayRequest, SessionRequest } from '../schemas.js';
 import { RateLimitError, type BeforeInitiate } from './before-initiate.js';
-import { withDeadline, type AbortFlag } from './deadline.js';
-import type { Gateway, InitiateOutcome, TokenFailure } from './gateway.js';
-import { NOT_SET_UP, outcomeDetail, replyForOutcome, replyForTokenFailure, type GatewayReply, type OrderSummary } from './gateway-replies.js';
+import {
+  NOT_SET_UP,
+  outcomeDetail,
+  replyForOutcome,
+  replyForTokenFailure,
+  type GatewayReply,
+  type OrderSummary,
+} from './gateway-replies.js';
 import { buildGatewayRequest } from './gateway-request.js';
+import type { Gateway, InitiateOutcome, TokenFailure } from './gateway.js';
+import { errorReply, withDeadline, type AbortFlag, type Redactor, type Reply } from './http.js';
 import { checkOrder, OrderError, unsafeOrderUrls, type Order, type OrderResolver, type ResolvedOrder } from './order.js';
 import { randomReference, referenceForKey } from './payment-reference.js';
-import type { Redactor } from './redact.js';
-import { errorReply, type Reply } from './reply.js';
 import type { SessionEvent } from './session-events.js';
 import type { SessionReplies } from './session-replies.js';
 import type { StatusTokens } from './status-token.js';

@@ -1,6 +1,6 @@
 import type { PaymentType } from '../schemas.js';
-import type { FieldErrors } from './errors.js';
 import type { GatewayOutcome } from './gateway.js';
+import type { FieldErrors } from './http.js';
 
 /**
  * What `onEvent` receives: enough to log and alert on. Never the access token or the public key;

@@ -1,14 +1,10 @@
 import { isJsonContentType } from '../http/json-content-type.js';
 import { adapterClientAddress, type BeforeInitiate, type ClientAddress } from './before-initiate.js';
-import { createCorsPolicy, type AllowedOrigins } from './cors.js';
-import { corsEndpoint } from './endpoint.js';
 import { createGateway, type AccessToken, type Gateway } from './gateway.js';
+import { corsEndpoint, createCorsPolicy, createRedactor, readBodyText, type AllowedOrigins, type Reply } from './http.js';
 import { createIdempotentAttempt } from './idempotent-attempt.js';
 import type { OrderResolver } from './order.js';
 import { attemptWithoutKey, paymentSteps, withAttemptDeadline, type PaymentContext } from './payment-steps.js';
-import { readBodyText } from './read-body.js';
-import { createRedactor } from './redact.js';
-import type { Reply } from './reply.js';
 import { createEmitter, type SessionEventListener } from './session-events.js';
 import { createSessionReplies } from './session-replies.js';
 import { createStatusTokens, type StatusSecret } from './status-token.js';

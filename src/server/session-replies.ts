@@ -1,5 +1,4 @@
-import type { ErrorCode, FieldErrors } from './errors.js';
-import { errorReply, type Reply } from './reply.js';
+import { errorReply, type ErrorCode, type FieldErrors, type Reply } from './http.js';
 import type { SessionEvent } from './session-events.js';
 
 export const GENERIC_FAILURE = 'Something went wrong on our side. Please try again.';

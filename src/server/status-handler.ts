@@ -1,9 +1,7 @@
 import { PAYMENT_REFERENCE } from '../rules.js';
 import { statusResponseSchema, type StatusResponse } from '../schemas.js';
-import { createCorsPolicy, type AllowedOrigins } from './cors.js';
-import { corsEndpoint } from './endpoint.js';
 import type { Gateway } from './gateway.js';
-import { errorReply, jsonReply, type Reply } from './reply.js';
+import { corsEndpoint, createCorsPolicy, errorReply, jsonReply, type AllowedOrigins, type Reply } from './http.js';
 import { createEmitter } from './session-events.js';
 import type { PaymentHook } from './settle.js';
 import { createLedgerReader, type StatusEvent } from './status-ledger.js';

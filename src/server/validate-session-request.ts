@@ -5,7 +5,7 @@ import {
   type PaymentType,
   type SessionRequest,
 } from '../schemas.js';
-import type { FieldErrors } from './errors.js';
+import type { FieldErrors } from './http.js';
 
 export type SessionRequestCheck = { ok: true; request: SessionRequest } | { ok: false; fields: FieldErrors };
 

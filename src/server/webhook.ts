@@ -1,8 +1,7 @@
 import { isJsonContentType } from '../http/json-content-type.js';
 import { PAYMENT_REFERENCE } from '../rules.js';
-import { errorReply, jsonReply, toResponse, type Reply } from './reply.js';
-import { readBodyText } from './read-body.js';
 import type { Gateway, QueryOutcome } from './gateway.js';
+import { errorReply, jsonReply, readBodyText, toResponse, type Reply } from './http.js';
 import { settlePayment, type PaymentHook, type SettleEvent, type SettleResult } from './settle.js';
 import type { Payment, PaymentStore } from './stores.js';
 

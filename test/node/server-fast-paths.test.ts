@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AbortFlag, sleep } from '../../src/server/deadline.js';
+import { AbortFlag, sleep } from '../../src/server/http.js';
 import { referenceForKey, subtleReferenceForKey } from '../../src/server/payment-reference.js';
-import { createRedactor } from '../../src/server/redact.js';
+import { createRedactor } from '../../src/server/http.js';
 
 describe('referenceForKey', () => {
   it('is synchronous in Node and equals the Web Crypto digest', async () => {
