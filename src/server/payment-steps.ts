@@ -8,8 +8,7 @@ import {
   type GatewayReply,
   type OrderSummary,
 } from './gateway-replies.js';
-import { buildGatewayRequest } from './gateway-request.js';
-import type { Gateway, InitiateOutcome, TokenFailure } from './gateway.js';
+import { buildGatewayRequest, type Gateway, type InitiateOutcome, type TokenFailure } from './gateway.js';
 import { errorReply, withDeadline, type AbortFlag, type Redactor, type Reply } from './http.js';
 import { checkOrder, OrderError, unsafeOrderUrls, type Order, type OrderResolver, type ResolvedOrder } from './order.js';
 import { randomReference, referenceForKey } from './payment-reference.js';
