@@ -10,8 +10,16 @@ import {
 } from './gateway-replies.js';
 import { buildGatewayRequest, type Gateway, type InitiateOutcome, type TokenFailure } from './gateway.js';
 import { errorReply, withDeadline, type AbortFlag, type Redactor, type Reply } from './http.js';
-import { checkOrder, OrderError, unsafeOrderUrls, type Order, type OrderResolver, type ResolvedOrder } from './order.js';
-import { randomReference, referenceForKey } from './payment-reference.js';
+import {
+  checkOrder,
+  OrderError,
+  randomReference,
+  referenceForKey,
+  unsafeOrderUrls,
+  type Order,
+  type OrderResolver,
+  type ResolvedOrder,
+} from './order.js';
 import type { SessionEvent } from './session-events.js';
 import type { SessionReplies } from './session-replies.js';
 import type { StatusTokens } from './status-token.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AbortFlag, sleep } from '../../src/server/http.js';
-import { referenceForKey, subtleReferenceForKey } from '../../src/server/payment-reference.js';
+import { referenceForKey, subtleReferenceForKey } from '../../src/server/order.js';
 import { createRedactor } from '../../src/server/http.js';
 
 describe('referenceForKey', () => {
