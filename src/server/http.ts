@@ -457,3 +457,18 @@ function replaceAll(text: string, forms: readonly string[]): string {
   for (const form of forms) if (result.includes(form)) result = result.split(form).join(REDACTED);
   return result;
 }
+
+/** A logging hook must never break a payment or a settlement: its throws and rejections are swallowed. */
+export function createEmitter<Event>(
+  listener: ((event: Event) => void | Promise<void>) | undefined,
+): (event: Event) => void {
+  if (!listener) return () => {};
+  return (event) => {
+    try {
+      const result = listener(event);
+      if (result && typeof result.then === 'function') result.then(undefined, () => {});
+    } catch {
+      // ignored on purpose, see above
+    }
+  };
+}

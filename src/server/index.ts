@@ -5,14 +5,14 @@
 export { createSessionHandler } from './session-handler.js';
 export type { AccessToken, SessionHandler, SessionHandlerOptions } from './session-handler.js';
 export type { OrderSummary } from './gateway-replies.js';
-export { createStatusHandler } from './status-handler.js';
-export type { StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status-handler.js';
-export type { StatusEvent } from './status-ledger.js';
+export { createStatusHandler } from './status.js';
+export type { StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status.js';
+export type { StatusEvent } from './status.js';
 export { OrderError } from './order.js';
 export type { Order, OrderContext, OrderErrorOptions, OrderResolver, ResolvedOrder } from './order.js';
 export { RateLimitError } from './before-initiate.js';
 export type { BeforeInitiate, BeforeInitiateContext, ClientAddress, RateLimitErrorOptions } from './before-initiate.js';
-export type { StatusSecret } from './status-token.js';
+export type { StatusSecret } from './status.js';
 export { createMemoryIdempotencyStore, createMemoryPaymentStore, isValidIdempotencyKey } from './stores.js';
 export type {
   IdempotencyRecord,

@@ -22,7 +22,7 @@ import {
 } from './order.js';
 import type { SessionEvent } from './session-events.js';
 import type { SessionReplies } from './session-replies.js';
-import type { StatusTokens } from './status-token.js';
+import type { StatusTokens } from './status.js';
 import type { PaymentStore } from './stores.js';
 
 export type AttemptStage = 'admit' | 'duplicate' | 'lock' | 'store' | 'order' | 'gateway' | 'ledger';

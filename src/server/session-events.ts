@@ -36,18 +36,3 @@ export type SessionEvent =
     };
 
 export type SessionEventListener = (event: SessionEvent) => void | Promise<void>;
-
-/** A logging hook must never break a payment: its throws and rejections are swallowed. */
-export function createEmitter<Event = SessionEvent>(
-  listener: ((event: Event) => void | Promise<void>) | undefined,
-): (event: Event) => void {
-  if (!listener) return () => {};
-  return (event) => {
-    try {
-      const result = listener(event);
-      if (result && typeof result.then === 'function') result.then(undefined, () => {});
-    } catch {
-      // ignored on purpose, see above
-    }
-  };
-}

@@ -1,13 +1,13 @@
 import { isJsonContentType } from '../http/json-content-type.js';
 import { adapterClientAddress, type BeforeInitiate, type ClientAddress } from './before-initiate.js';
 import { createGateway, type AccessToken, type Gateway } from './gateway.js';
-import { corsEndpoint, createCorsPolicy, createRedactor, readBodyText, type AllowedOrigins, type Reply } from './http.js';
+import { corsEndpoint, createCorsPolicy, createEmitter, createRedactor, readBodyText, type AllowedOrigins, type Reply } from './http.js';
 import { createIdempotentAttempt } from './idempotent-attempt.js';
 import type { OrderResolver } from './order.js';
 import { attemptWithoutKey, paymentSteps, withAttemptDeadline, type PaymentContext } from './payment-steps.js';
-import { createEmitter, type SessionEventListener } from './session-events.js';
+import type { SessionEventListener } from './session-events.js';
 import { createSessionReplies } from './session-replies.js';
-import { createStatusTokens, type StatusSecret } from './status-token.js';
+import { createStatusTokens, type StatusSecret } from './status.js';
 import {
   assertStore,
   createMemoryIdempotencyStore,

@@ -1,12 +1,9 @@
 import { PAYMENT_REFERENCE } from '../rules.js';
 import { statusResponseSchema, type StatusResponse } from '../schemas.js';
-import type { Gateway } from './gateway.js';
-import { corsEndpoint, createCorsPolicy, errorReply, jsonReply, type AllowedOrigins, type Reply } from './http.js';
-import { createEmitter } from './session-events.js';
-import type { PaymentHook } from './settle.js';
-import { createLedgerReader, type StatusEvent } from './status-ledger.js';
-import { createStatusTokens, type StatusSecret } from './status-token.js';
-import { assertStore, PAYMENT_STORE_METHODS, type PaymentStore } from './stores.js';
+import type { Gateway, QueryOutcome } from './gateway.js';
+import { corsEndpoint, createCorsPolicy, createEmitter, errorReply, jsonReply, type AllowedOrigins, type Reply } from './http.js';
+import { errorName, settlePayment, type PaymentHook, type SettleEvent } from './settle.js';
+import { assertStore, PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores.js';
 
 export type StatusLookupContext = {
   request: Request;
@@ -180,4 +177,163 @@ function ledgerLookup(options: StatusHandlerOptions, timeoutMs: number): StatusL
     recheckWaitMs: timeoutMs / 2,
   });
   return (paymentReference) => read(paymentReference);
+}
+
+/**
+ * The status handler's answer from the ledger. A `PENDING` entry nobody has asked the gateway about
+ * for `recheckAfterMs` is re-queried by one poll, the one whose compare-and-set on its `checkedAt`
+ * lands (here or on another instance), and settled through the same transition as the webhook's, so
+ * `onPaid` runs once per reference whichever path wins. The other polls answer what they read.
+ */
+
+/** What `onEvent` hears from the status handler: references, codes and amounts, never a token, key or customer detail. */
+export type StatusEvent =
+  | { type: 'verified'; paymentReference: string; state: Payment['state']; code: string }
+  /** The re-query got no readable answer: the entry stays as it was until the next interval. */
+  | { type: 'unverified'; paymentReference: string; reason: string; httpStatus?: number }
+  | SettleEvent;
+
+export type LedgerStatus = { status: Payment['state']; amount: string; currency: string };
+
+export type LedgerReaderOptions = {
+  payments: PaymentStore;
+  gateway: Pick<Gateway, 'query'>;
+  /** Without it no poll settles a payment (the webhook handler does, with its own `onPaid`), so none re-queries. */
+  onPaid: PaymentHook | undefined;
+  onFailed: PaymentHook | undefined;
+  emit: (event: StatusEvent) => void;
+  recheckAfterMs: number;
+  /** How long a poll waits for its re-query before answering what the ledger said; the re-query goes on. */
+  recheckWaitMs: number;
+  now?: () => number;
+};
+
+export type LedgerReader = (paymentReference: string) => Promise<LedgerStatus | undefined>;
+
+export function createLedgerReader(options: LedgerReaderOptions): LedgerReader {
+  const { payments, gateway, onPaid, emit, recheckAfterMs } = options;
+  const now = options.now ?? Date.now;
+
+  function isDue(entry: Payment): boolean {
+    return onPaid !== undefined && entry.state === 'PENDING' && now() - (entry.checkedAt ?? entry.createdAt) >= recheckAfterMs;
+  }
+
+  /** Claims this interval's query for `entry`, asks the gateway and settles; what the ledger says afterwards. */
+  async function recheck(entry: Payment): Promise<Payment> {
+    const reference = entry.paymentReference;
+    const claim: Payment = { ...entry, checkedAt: now() };
+    try {
+      if (!(await payments.update(claim))) return entry; // another poll, here or elsewhere, asks this time
+    } catch (error) {
+      emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: errorName(error) });
+      return entry;
+    }
+    const claimed: Payment = { ...claim, version: entry.version + 1 };
+    let outcome: QueryOutcome;
+    try {
+      outcome = await gateway.query(reference);
+    } catch {
+      outcome = { kind: 'unverified', reason: 'unreadable' };
+    }
+    if (outcome.kind !== 'answer') {
+      emit({ type: 'unverified', paymentReference: reference, reason: outcome.reason, ...(outcome.httpStatus ? { httpStatus: outcome.httpStatus } : {}) });
+      return claimed;
+    }
+    emit({ type: 'verified', paymentReference: reference, state: outcome.state, code: outcome.code });
+    const result = await settlePayment(claimed, outcome, { payments, onPaid: onPaid!, onFailed: options.onFailed, emit, now });
+    return result.kind === 'missing' ? claimed : result.payment;
+  }
+
+  /** The re-query's result, or `entry` once `recheckWaitMs` passed. */
+  function withinWait(rechecking: Promise<Payment>, entry: Payment): Promise<Payment> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<Payment>((resolve) => {
+      timer = setTimeout(() => resolve(entry), options.recheckWaitMs);
+    });
+    return Promise.race([rechecking, waited]).finally(() => clearTimeout(timer));
+  }
+
+  return async (paymentReference) => {
+    const entry = await payments.get(paymentReference);
+    if (!entry) return undefined;
+    const current = isDue(entry) ? await withinWait(recheck(entry).catch(() => entry), entry) : entry;
+    return { status: current.state, amount: current.amount, currency: current.currency };
+  };
+}
+
+/**
+ * `order.statusToken`: proof that whoever polls `status-url` for a reference got it from the session
+ * endpoint, so references (often order numbers) cannot be enumerated. An HMAC-SHA256 over the
+ * reference and an expiry, through WebCrypto so that edge runtimes work:
+ *
+ *   <expiry, seconds since the epoch>.<base64url HMAC of "<reference>\n<expiry>">
+ */
+
+/** At least 32 bytes: a string (counted as UTF-8) or raw bytes. */
+export type StatusSecret = string | Uint8Array;
+
+export type StatusTokens = {
+  sign(paymentReference: string): Promise<string>;
+  /** False for a missing, malformed, forged or expired token. */
+  verify(paymentReference: string, token: string | null): Promise<boolean>;
+};
+
+export const MIN_SECRET_BYTES = 32;
+/** How long a token works by default: a customer may keep the page open for a day. */
+export const DEFAULT_STATUS_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+
+const TOKEN = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
+const encoder = new TextEncoder();
+
+/** Refuses a missing or short secret with a TypeError that says what to pass; `who` names the caller. */
+export function secretBytes(secret: unknown, who: string): Uint8Array<ArrayBuffer> {
+  const bytes = typeof secret === 'string' ? encoder.encode(secret) : secret instanceof Uint8Array ? new Uint8Array(secret) : undefined;
+  if (!bytes || bytes.byteLength < MIN_SECRET_BYTES) {
+    throw new TypeError(
+      `${who}: pass statusSecret, a random secret of at least ${MIN_SECRET_BYTES} bytes kept in your configuration ` +
+        `(e.g. the output of \`openssl rand -base64 32\`), the same one to the session and status handlers` +
+        (bytes ? ` (the one given has ${bytes.byteLength} bytes)` : ''),
+    );
+  }
+  return bytes;
+}
+
+export function createStatusTokens(
+  secret: StatusSecret,
+  options: { ttlMs?: number; now?: () => number; who: string },
+): StatusTokens {
+  const bytes = secretBytes(secret, options.who);
+  const ttlMs = options.ttlMs ?? DEFAULT_STATUS_TOKEN_TTL_MS;
+  const now = options.now ?? Date.now;
+  let key: Promise<CryptoKey> | undefined;
+  const hmacKey = () =>
+    (key ??= crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+  const signed = (paymentReference: string, expiry: string) => encoder.encode(`${paymentReference}\n${expiry}`);
+
+  return {
+    async sign(paymentReference) {
+      const expiry = String(Math.ceil((now() + ttlMs) / 1000));
+      const mac = await crypto.subtle.sign('HMAC', await hmacKey(), signed(paymentReference, expiry));
+      return `${expiry}.${base64url(new Uint8Array(mac))}`;
+    },
+    async verify(paymentReference, token) {
+      const match = token === null ? null : TOKEN.exec(token);
+      if (!match) return false;
+      const [, expiry, mac] = match as unknown as [string, string, string];
+      if (Number(expiry) * 1000 <= now()) return false;
+      // `verify` recomputes the HMAC and compares it in constant time (no early exit on a mismatch).
+      return crypto.subtle.verify('HMAC', await hmacKey(), fromBase64url(mac), signed(paymentReference, expiry));
+    },
+  };
+}
+
+function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }
