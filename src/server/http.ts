@@ -1,3 +1,8 @@
+/**
+ * The HTTP plumbing every endpoint shares, in the order a request meets it: the error codes and
+ * JSON replies, the endpoint shell (preflight, origin check, crash guard), the CORS policy, body
+ * reading, the one deadline helper, the redaction of secrets, and the guard around logging hooks.
+ */
 import type { ErrorBody } from '../schemas.js';
 
 /**

@@ -2,16 +2,17 @@
  * `pay-widget/server`: the merchant's session endpoint and status endpoint, as Fetch-API handlers.
  * Never imports Lit; runs on Node 20+, Deno, Bun and edge workers.
  */
-export { createSessionHandler } from './session-handler.js';
-export type { AccessToken, SessionHandler, SessionHandlerOptions } from './session-handler.js';
-export type { OrderSummary } from './gateway-replies.js';
+export { createSessionHandler } from './session.js';
+export type { AccessToken, SessionHandler, SessionHandlerOptions } from './session.js';
+export type { OrderSummary } from './attempt.js';
 export { createStatusHandler } from './status.js';
 export type { StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status.js';
 export type { StatusEvent } from './status.js';
 export { OrderError } from './order.js';
 export type { Order, OrderContext, OrderErrorOptions, OrderResolver, ResolvedOrder } from './order.js';
-export { RateLimitError } from './before-initiate.js';
-export type { BeforeInitiate, BeforeInitiateContext, ClientAddress, RateLimitErrorOptions } from './before-initiate.js';
+export { RateLimitError } from './order.js';
+export type { BeforeInitiate, BeforeInitiateContext, RateLimitErrorOptions } from './order.js';
+export type { ClientAddress } from './session.js';
 export type { StatusSecret } from './status.js';
 export { createMemoryIdempotencyStore, createMemoryPaymentStore, isValidIdempotencyKey } from './stores.js';
 export type {
@@ -26,7 +27,7 @@ export type {
 } from './stores.js';
 export { ERROR_STATUS } from './http.js';
 export type { ErrorCode, FieldErrors } from './http.js';
-export type { SessionEvent, SessionEventListener } from './session-events.js';
+export type { SessionEvent, SessionEventListener } from './session.js';
 export type { AllowedOrigins, CorsOptions } from './http.js';
 export { INITIATE_PATH } from '../http/initiate-path.js';
 export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../schemas.js';

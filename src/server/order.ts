@@ -1,3 +1,8 @@
+/**
+ * What the merchant's code decides: the order it charges (`OrderResolver`, refused with
+ * `OrderError`), the paymentReference derived when it names none, and `beforeInitiate` (refused with
+ * `RateLimitError`).
+ */
 import * as z from 'zod/mini';
 import { HINT_PATTERNS, PAYMENT_REFERENCE } from '../rules.js';
 import { chargeAmountSchema, type SessionRequest } from '../schemas.js';
@@ -176,4 +181,50 @@ export async function subtleReferenceForKey(key: string): Promise<string> {
 /** For a request without an Idempotency-Key (only when `requireIdempotencyKey` is false). */
 export function randomReference(): string {
   return `pw-${crypto.randomUUID()}`;
+}
+
+/** What `beforeInitiate` is told about a validated request, before any order is resolved. */
+export type BeforeInitiateContext = {
+  request: Request;
+  /** The validated body. */
+  body: SessionRequest;
+  /** The client's address as the server adapter gives it (see {@link ClientAddress}), or undefined. */
+  clientAddress: string | undefined;
+};
+
+/**
+ * Rate limits and fraud rules. Throw a {@link RateLimitError} to answer 429 with `Retry-After`, or an
+ * `OrderError` to refuse the request with its 4xx; anything else thrown answers 500.
+ */
+export type BeforeInitiate = (context: BeforeInitiateContext) => void | Promise<void>;
+
+export type RateLimitErrorOptions = {
+  /** Sent as `Retry-After`; rounded up to whole seconds, at least 1. */
+  retryAfterSeconds: number;
+  message?: string;
+};
+
+const RATE_LIMIT_BRAND = Symbol.for('pay-widget.RateLimitError');
+
+/** Thrown by `beforeInitiate` to answer 429 `rate_limited` with a `Retry-After` header. */
+export class RateLimitError extends Error {
+  readonly retryAfterSeconds: number;
+
+  /** Also true for one made by another copy of this package, where `instanceof` says no. */
+  static is(error: unknown): error is RateLimitError {
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      (error as { [RATE_LIMIT_BRAND]?: unknown })[RATE_LIMIT_BRAND] === true &&
+      typeof (error as { retryAfterSeconds?: unknown }).retryAfterSeconds === 'number'
+    );
+  }
+
+  constructor(options: RateLimitErrorOptions) {
+    super(options.message ?? 'Too many payment attempts.');
+    this.name = 'RateLimitError';
+    const seconds = Math.ceil(Number(options?.retryAfterSeconds));
+    this.retryAfterSeconds = Number.isFinite(seconds) && seconds >= 1 ? seconds : 1;
+    Object.defineProperty(this, RATE_LIMIT_BRAND, { value: true });
+  }
 }

@@ -1,3 +1,7 @@
+/**
+ * The status endpoint: the status token check, then the ledger (re-querying a stale PENDING and
+ * settling it) or the merchant's own lookup; then the ledger reader and the signed status tokens.
+ */
 import { PAYMENT_REFERENCE } from '../rules.js';
 import { statusResponseSchema, type StatusResponse } from '../schemas.js';
 import type { Gateway, QueryOutcome } from './gateway.js';
