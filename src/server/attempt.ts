@@ -3,13 +3,12 @@
  * record in the ledger), the request's one deadline, the Idempotency-Key claim that runs them at most
  * once per key, and the replies they give (the gateway's outcomes in the customer's words).
  */
-import type { GatewayRequest, SessionRequest } from '../schemas.js';
+import type { SessionRequest } from '../schemas.js';
 import {
   buildGatewayRequest,
   redactEnvelope,
   type Gateway,
   type GatewayOutcome,
-  type InitiateOutcome,
   type TokenFailure,
 } from './gateway.js';
 import {
@@ -154,7 +153,8 @@ export function paymentSteps(
       progress.stage = 'gateway';
       const started = performance.now();
       const gatewayRequest = buildGatewayRequest(sessionRequest, order, context.gateway.publicKey);
-      const outcome = await initiateUntil(context.gateway, gatewayRequest, progress.signal);
+      // Past the deadline the gateway call is ended early, as a time-out.
+      const outcome = await context.gateway.initiate(gatewayRequest, { signal: progress.signal.signal });
       if (outcome.kind === 'token-failed') return tokenFailed(outcome);
       const detail = outcomeDetail(outcome, redact);
       context.emit({
@@ -221,17 +221,6 @@ export function paymentSteps(
     } catch (error) {
       replies.report('ledger', error);
     }
-  }
-}
-
-/** `gateway.initiate`, ended early (as a time-out) when the attempt's deadline passes. */
-async function initiateUntil(gateway: Pick<Gateway, 'initiate'>, body: GatewayRequest, flag: AbortFlag): Promise<InitiateOutcome> {
-  const controller = new AbortController();
-  const unsubscribe = flag.onAbort(() => controller.abort());
-  try {
-    return await gateway.initiate(body, { signal: controller.signal });
-  } finally {
-    unsubscribe();
   }
 }
 

@@ -290,17 +290,25 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
 }
 
 /**
- * A one-shot abort flag with listeners, for the attempt's deadline. An `AbortController` would do,
- * but in Node 20 each one costs ~5 µs and each listener on its signal a few more, per request; this
- * costs next to nothing. The gateway call turns it into a real `AbortSignal` for `fetch` with the
- * one controller it already needs for its own time-out.
+ * A one-shot abort flag with listeners, for a deadline (see {@link withDeadline}). `signal` turns it
+ * into an `AbortSignal` for `fetch` and the merchant's own calls, made only when one is asked for.
  */
 export class AbortFlag {
   #aborted = false;
   #listeners: (() => void)[] | undefined;
+  #controller: AbortController | undefined;
 
   get aborted(): boolean {
     return this.#aborted;
+  }
+
+  /** Aborts with the flag; its reason is a `TimeoutError`, as for `AbortSignal.timeout`. */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      const controller = (this.#controller = new AbortController());
+      this.onAbort(() => controller.abort(new DOMException('The deadline passed.', 'TimeoutError')));
+    }
+    return this.#controller.signal;
   }
 
   /** Calls `listener` once when aborted (at once if already); returns a function that unsubscribes it. */
@@ -341,7 +349,8 @@ export function sleep(ms: number, signal?: AbortFlag): Promise<void> {
 
 /**
  * Runs `work` with a flag that aborts after `ms`. If `work` has not settled by then, the answer is
- * `onTimeout()`, given at that moment; `work` is left to notice the flag and stop.
+ * `onTimeout()` (or what it throws), given at that moment; `work` is left to notice the flag and
+ * stop. The one time-out of every endpoint: the attempt, the status lookup, the webhook's query.
  */
 export async function withDeadline<T>(
   ms: number,
@@ -350,10 +359,14 @@ export async function withDeadline<T>(
 ): Promise<T> {
   const flag = new AbortFlag();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<T>((resolve) => {
+  const expired = new Promise<T>((resolve, reject) => {
     timer = setTimeout(() => {
       flag.abort();
-      resolve(onTimeout());
+      try {
+        resolve(onTimeout());
+      } catch (error) {
+        reject(error);
+      }
     }, ms);
   });
   try {
@@ -385,7 +398,7 @@ export type Redactor = {
   add(token: string): void;
   /** `value` with every known secret, and each of `extra` (this request's customer details), replaced. */
   text(value: string, extra?: readonly string[]): string;
-  /** `text` with a fixed `extra`, whose encodings are worked out once, on first use. */
+  /** `text` with a fixed `extra`, whose encodings are worked out once. */
   withExtra(extra: readonly string[]): (value: string) => string;
 };
 
@@ -394,19 +407,10 @@ export function createRedactor(permanent: readonly string[]): Redactor {
   const fixed = [...known].map(encodings);
   // A Map keeps insertion order: the first key is the token used longest ago.
   const tokens = new Map<string, string[]>();
-  // Most text holds no secret: one scan for any form of any known secret (or `Bearer`) answers that,
-  // where the full pass below costs a dozen scans. Rebuilt only when the remembered tokens change.
-  let anySecret = screen();
-
-  function screen(): RegExp {
-    const forms = [...fixed, ...tokens.values()].flat().map(escapeRegExp);
-    return new RegExp(['bearer', ...forms].join('|'), 'i');
-  }
 
   function withExtra(extra: readonly string[]): (value: string) => string {
-    let extraForms: string[][] | undefined;
+    const extraForms = extra.filter((secret) => secret.length > 0).map(encodings);
     return (value) => {
-      extraForms ??= extra.filter((secret) => secret.length > 0).map(encodings);
       let result = redactKnown(value);
       for (const forms of extraForms) result = replaceAll(result, forms);
       return result;
@@ -421,7 +425,6 @@ export function createRedactor(permanent: readonly string[]): Redactor {
       tokens.set(token, forms ?? encodings(token));
       if (forms) return;
       if (tokens.size > MAX_REMEMBERED_TOKENS) tokens.delete(tokens.keys().next().value!);
-      anySecret = screen();
     },
     text: (value, extra = []) => (extra.length ? withExtra(extra)(value) : redactKnown(value)),
     withExtra,
@@ -429,17 +432,11 @@ export function createRedactor(permanent: readonly string[]): Redactor {
 
   /** The Bearer pattern, then each permanent secret, then each remembered token, in that order. */
   function redactKnown(value: string): string {
-    // Exact: when no form occurs and `Bearer` is absent, the passes below replace nothing.
-    if (!anySecret.test(value)) return value;
     let result = value.replace(BEARER, `$1${REDACTED}`);
     for (const forms of fixed) result = replaceAll(result, forms);
     for (const forms of tokens.values()) result = replaceAll(result, forms);
     return result;
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 }
 
 /** The ways a secret gets written into JSON, URLs and form bodies, longest first. */

@@ -5,7 +5,16 @@
 import { PAYMENT_REFERENCE } from '../rules.js';
 import { statusResponseSchema, type StatusResponse } from '../schemas.js';
 import type { Gateway, QueryOutcome } from './gateway.js';
-import { corsEndpoint, createCorsPolicy, createEmitter, errorReply, jsonReply, type AllowedOrigins, type Reply } from './http.js';
+import {
+  corsEndpoint,
+  createCorsPolicy,
+  createEmitter,
+  errorReply,
+  jsonReply,
+  withDeadline,
+  type AllowedOrigins,
+  type Reply,
+} from './http.js';
 import { errorName, settlePayment, type PaymentHook, type SettleEvent } from './settle.js';
 import { assertStore, PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores.js';
 
@@ -122,23 +131,14 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
   }
 
   /** `lookup`, abandoned after `timeoutMs`: a hung database must not hold every poll open. */
-  async function lookupWithin(paymentReference: string, request: Request): Promise<unknown> {
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new LookupTimeoutError(`lookup took longer than ${timeoutMs} ms`);
-        controller.abort(error);
-        reject(error);
-      }, timeoutMs);
-    });
-    try {
-      // Called inside the race so a synchronous throw is a rejection like any other.
-      const found = Promise.resolve().then(() => lookup!(paymentReference, { request, signal: controller.signal }));
-      return await Promise.race([found, timedOut]);
-    } finally {
-      clearTimeout(timer);
-    }
+  function lookupWithin(paymentReference: string, request: Request): Promise<unknown> {
+    return withDeadline(
+      timeoutMs,
+      async (flag) => lookup!(paymentReference, { request, signal: flag.signal }),
+      () => {
+        throw new LookupTimeoutError(`lookup took longer than ${timeoutMs} ms`);
+      },
+    );
   }
 
   function report(error: unknown): void {
@@ -250,11 +250,7 @@ export function createLedgerReader(options: LedgerReaderOptions): LedgerReader {
 
   /** The re-query's result, or `entry` once `recheckWaitMs` passed. */
   function withinWait(rechecking: Promise<Payment>, entry: Payment): Promise<Payment> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const waited = new Promise<Payment>((resolve) => {
-      timer = setTimeout(() => resolve(entry), options.recheckWaitMs);
-    });
-    return Promise.race([rechecking, waited]).finally(() => clearTimeout(timer));
+    return withDeadline(options.recheckWaitMs, () => rechecking, () => entry);
   }
 
   return async (paymentReference) => {

@@ -1,7 +1,7 @@
 import { isJsonContentType } from '../http/json-content-type.js';
 import { PAYMENT_REFERENCE } from '../rules.js';
 import type { Gateway, QueryOutcome } from './gateway.js';
-import { errorReply, jsonReply, readBodyText, toResponse, type Reply } from './http.js';
+import { createEmitter, errorReply, jsonReply, readBodyText, toResponse, withDeadline, type Reply } from './http.js';
 import { settlePayment, type PaymentHook, type SettleEvent, type SettleResult } from './settle.js';
 import type { Payment, PaymentStore } from './stores.js';
 
@@ -60,7 +60,7 @@ type Verdict = 'done' | 'retry';
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   assertOptions(options);
   const verifyTimeoutMs = options.verifyTimeoutMs ?? 3_000;
-  const emit = safeEmitter(options.onEvent);
+  const emit = createEmitter(options.onEvent);
   // Duplicates arriving together share one verification: one query, one settlement attempt.
   const verifying = new Map<string, Promise<Verdict>>();
 
@@ -157,22 +157,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 }
 
 /** The gateway's answer, or `timeout` once `ms` passed, even from a `query` that ignores its signal. */
-async function queryWithin(gateway: Pick<Gateway, 'query'>, reference: string, ms: number): Promise<QueryOutcome> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<QueryOutcome>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve({ kind: 'unverified', reason: 'timeout' });
-    }, ms);
-  });
-  try {
-    return await Promise.race([gateway.query(reference, { signal: controller.signal }), late]);
-  } catch {
-    return { kind: 'unverified', reason: 'unreadable' };
-  } finally {
-    clearTimeout(timer);
-  }
+function queryWithin(gateway: Pick<Gateway, 'query'>, reference: string, ms: number): Promise<QueryOutcome> {
+  return withDeadline<QueryOutcome>(
+    ms,
+    async (flag) => {
+      try {
+        return await gateway.query(reference, { signal: flag.signal });
+      } catch {
+        return { kind: 'unverified', reason: 'unreadable' };
+      }
+    },
+    () => ({ kind: 'unverified', reason: 'timeout' }),
+  );
 }
 
 /**
@@ -206,18 +202,6 @@ function readNotifications(text: string): Notification[] | undefined {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function safeEmitter(listener: WebhookHandlerOptions['onEvent']): (event: WebhookEvent) => void {
-  if (!listener) return () => {};
-  return (event) => {
-    try {
-      const result = listener(event);
-      if (result && typeof result.then === 'function') result.then(undefined, () => {});
-    } catch {
-      // A logging hook must never break a settlement.
-    }
-  };
 }
 
 function assertOptions(options: WebhookHandlerOptions): void {
