@@ -3,7 +3,7 @@ import { QUERY_VERSIONS, queryPath, TOKEN_PATH, type QueryVersion } from '../htt
 import { INITIATE_PATH } from '../http/initiate-path.js';
 import { PAYMENTS_PATTERNS, type PaymentType } from '../rules.js';
 import type { GatewayRequest, SessionRequest } from '../schemas.js';
-import { createRedactor } from './http.js';
+import { createRedactor, isRecord, parseJson } from './http.js';
 import type { ResolvedOrder } from './order.js';
 import type { PaymentState } from './stores.js';
 
@@ -477,18 +477,6 @@ function httpStatusOf(failure: TokenFailure): { httpStatus?: number } {
 
 function isOk(status: number): boolean {
   return status >= 200 && status < 300;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** §4: `data.message`, then `message`, then `error` (a string, or an object's `message`). */

@@ -289,6 +289,19 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
   return all;
 }
 
+/** The one JSON reader, for request bodies and gateway answers: the value, or undefined for text that is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * A one-shot abort flag with listeners, for a deadline (see {@link withDeadline}). `signal` turns it
  * into an `AbortSignal` for `fetch` and the merchant's own calls, made only when one is asked for.

@@ -3,17 +3,21 @@
  * Never imports Lit; runs on Node 20+, Deno, Bun and edge workers.
  */
 export { createSessionHandler } from './session.js';
-export type { AccessToken, SessionHandler, SessionHandlerOptions } from './session.js';
+export type { AccessToken, ClientAddress, SessionEvent, SessionEventListener, SessionHandler, SessionHandlerOptions } from './session.js';
 export type { OrderSummary } from './attempt.js';
+export { OrderError, RateLimitError } from './order.js';
+export type {
+  BeforeInitiate,
+  BeforeInitiateContext,
+  Order,
+  OrderContext,
+  OrderErrorOptions,
+  OrderResolver,
+  RateLimitErrorOptions,
+  ResolvedOrder,
+} from './order.js';
 export { createStatusHandler } from './status.js';
-export type { StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status.js';
-export type { StatusEvent } from './status.js';
-export { OrderError } from './order.js';
-export type { Order, OrderContext, OrderErrorOptions, OrderResolver, ResolvedOrder } from './order.js';
-export { RateLimitError } from './order.js';
-export type { BeforeInitiate, BeforeInitiateContext, RateLimitErrorOptions } from './order.js';
-export type { ClientAddress } from './session.js';
-export type { StatusSecret } from './status.js';
+export type { StatusEvent, StatusHandlerOptions, StatusLookup, StatusLookupContext, StatusSecret } from './status.js';
 export { createMemoryIdempotencyStore, createMemoryPaymentStore, isValidIdempotencyKey } from './stores.js';
 export type {
   IdempotencyRecord,
@@ -26,9 +30,7 @@ export type {
   StoredReply,
 } from './stores.js';
 export { ERROR_STATUS } from './http.js';
-export type { ErrorCode, FieldErrors } from './http.js';
-export type { SessionEvent, SessionEventListener } from './session.js';
-export type { AllowedOrigins, CorsOptions } from './http.js';
+export type { AllowedOrigins, CorsOptions, ErrorCode, FieldErrors } from './http.js';
 export { INITIATE_PATH } from '../http/initiate-path.js';
 export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../schemas.js';
 export { createGateway, paymentStateOf } from './gateway.js';

@@ -25,6 +25,7 @@ import {
   createCorsPolicy,
   createEmitter,
   createRedactor,
+  parseJson,
   readBodyText,
   type AllowedOrigins,
   type FieldErrors,
@@ -216,12 +217,8 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
         ? replies.reject('payload_too_large', `The body is larger than ${maxBodyBytes} bytes.`)
         : replies.reject('invalid_json', 'The body could not be read.');
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(body.text);
-    } catch {
-      return replies.reject('invalid_json', 'The body is not valid JSON.');
-    }
+    const json = parseJson(body.text);
+    if (json === undefined) return replies.reject('invalid_json', 'The body is not valid JSON.');
     const check = validateSessionRequest(json);
     if (!check.ok) return replies.reject('validation', 'Some fields are missing or invalid.', { fields: check.fields });
 

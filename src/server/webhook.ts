@@ -1,7 +1,17 @@
 import { isJsonContentType } from '../http/json-content-type.js';
 import { PAYMENT_REFERENCE } from '../rules.js';
 import type { Gateway, QueryOutcome } from './gateway.js';
-import { createEmitter, errorReply, jsonReply, readBodyText, toResponse, withDeadline, type Reply } from './http.js';
+import {
+  createEmitter,
+  errorReply,
+  isRecord,
+  jsonReply,
+  parseJson,
+  readBodyText,
+  toResponse,
+  withDeadline,
+  type Reply,
+} from './http.js';
 import { settlePayment, type PaymentHook, type SettleEvent, type SettleResult } from './settle.js';
 import type { Payment, PaymentStore } from './stores.js';
 
@@ -177,12 +187,7 @@ function queryWithin(gateway: Pick<Gateway, 'query'>, reference: string, ms: num
  * `data.paymentReference`, then `data.externalReference`. Undefined for any other shape.
  */
 function readNotifications(text: string): Notification[] | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const json = parseJson(text);
   if (!isRecord(json) || !Array.isArray(json.notificationItems)) return undefined;
   const items = json.notificationItems;
   if (items.length === 0 || items.length > MAX_ITEMS) return undefined;
@@ -198,10 +203,6 @@ function readNotifications(text: string): Notification[] | undefined {
     notifications.push({ eventType, candidates: [...new Set(candidates)] });
   }
   return notifications;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function assertOptions(options: WebhookHandlerOptions): void {
