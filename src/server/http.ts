@@ -411,7 +411,7 @@ export type Redactor = {
   add(token: string): void;
   /** `value` with every known secret, and each of `extra` (this request's customer details), replaced. */
   text(value: string, extra?: readonly string[]): string;
-  /** `text` with a fixed `extra`, whose encodings are worked out once. */
+  /** `text` with a fixed `extra`, whose encodings are worked out once, on first use. */
   withExtra(extra: readonly string[]): (value: string) => string;
 };
 
@@ -422,8 +422,10 @@ export function createRedactor(permanent: readonly string[]): Redactor {
   const tokens = new Map<string, string[]>();
 
   function withExtra(extra: readonly string[]): (value: string) => string {
-    const extraForms = extra.filter((secret) => secret.length > 0).map(encodings);
+    // Worked out on first use, after the request's deadline is set: most requests redact nothing.
+    let extraForms: string[][] | undefined;
     return (value) => {
+      extraForms ??= extra.filter((secret) => secret.length > 0).map(encodings);
       let result = redactKnown(value);
       for (const forms of extraForms) result = replaceAll(result, forms);
       return result;
