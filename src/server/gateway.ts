@@ -2,8 +2,9 @@ import { readEnvelope } from '../envelope.js';
 import { QUERY_VERSIONS, queryPath, TOKEN_PATH, type QueryVersion } from '../http/gateway-paths.js';
 import { INITIATE_PATH } from '../http/initiate-path.js';
 import { PAYMENTS_PATTERNS, type PaymentType } from '../rules.js';
-import type { GatewayRequest } from '../schemas.js';
-import { createRedactor } from './redact.js';
+import type { GatewayRequest, SessionRequest } from '../schemas.js';
+import { createRedactor, isRecord, parseJson } from './http.js';
+import type { ResolvedOrder } from './order.js';
 import type { PaymentState } from './stores.js';
 
 /**
@@ -478,18 +479,6 @@ function isOk(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /** §4: `data.message`, then `message`, then `error` (a string, or an object's `message`). */
 function gatewayMessage(json: unknown): string | undefined {
   if (!isRecord(json)) return undefined;
@@ -524,4 +513,26 @@ function assertOptions(options: GatewayOptions): void {
   if (timeout !== undefined && !(typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0)) {
     fail('timeoutMs must be a positive finite number');
   }
+}
+
+/**
+ * The spec's request (2.1): customer fields from the widget, money and references from the server's
+ * order, `bankCode` for USSD only.
+ */
+export function buildGatewayRequest(request: SessionRequest, order: ResolvedOrder, publicKey: string): GatewayRequest {
+  const body: GatewayRequest = {
+    publicKey,
+    amount: order.amount,
+    fullName: request.fullName,
+    mobileNumber: request.mobileNumber,
+    email: request.email,
+    currency: order.currency,
+    country: order.country,
+    paymentReference: order.paymentReference,
+    callbackUrl: order.callbackUrl,
+    redirectUrl: order.redirectUrl,
+    paymentType: request.paymentType,
+  };
+  if (request.paymentType === 'USSD') body.bankCode = request.bankCode;
+  return body;
 }

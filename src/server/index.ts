@@ -2,17 +2,22 @@
  * `pay-widget/server`: the merchant's session endpoint and status endpoint, as Fetch-API handlers.
  * Never imports Lit; runs on Node 20+, Deno, Bun and edge workers.
  */
-export { createSessionHandler } from './session-handler.js';
-export type { AccessToken, SessionHandler, SessionHandlerOptions } from './session-handler.js';
-export type { OrderSummary } from './gateway-replies.js';
-export { createStatusHandler } from './status-handler.js';
-export type { StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status-handler.js';
-export type { StatusEvent } from './status-ledger.js';
-export { OrderError } from './order.js';
-export type { Order, OrderContext, OrderErrorOptions, OrderResolver, ResolvedOrder } from './order.js';
-export { RateLimitError } from './before-initiate.js';
-export type { BeforeInitiate, BeforeInitiateContext, ClientAddress, RateLimitErrorOptions } from './before-initiate.js';
-export type { StatusSecret } from './status-token.js';
+export { createSessionHandler } from './session.js';
+export type { AccessToken, ClientAddress, SessionEvent, SessionEventListener, SessionHandler, SessionHandlerOptions } from './session.js';
+export type { OrderSummary } from './attempt.js';
+export { OrderError, RateLimitError } from './order.js';
+export type {
+  BeforeInitiate,
+  BeforeInitiateContext,
+  Order,
+  OrderContext,
+  OrderErrorOptions,
+  OrderResolver,
+  RateLimitErrorOptions,
+  ResolvedOrder,
+} from './order.js';
+export { createStatusHandler } from './status.js';
+export type { StatusEvent, StatusHandlerOptions, StatusLookup, StatusLookupContext, StatusSecret } from './status.js';
 export { createMemoryIdempotencyStore, createMemoryPaymentStore, isValidIdempotencyKey } from './stores.js';
 export type {
   IdempotencyRecord,
@@ -24,10 +29,8 @@ export type {
   PaymentStore,
   StoredReply,
 } from './stores.js';
-export { ERROR_STATUS } from './errors.js';
-export type { ErrorCode, FieldErrors } from './errors.js';
-export type { SessionEvent, SessionEventListener } from './session-events.js';
-export type { AllowedOrigins, CorsOptions } from './cors.js';
+export { ERROR_STATUS } from './http.js';
+export type { AllowedOrigins, CorsOptions, ErrorCode, FieldErrors } from './http.js';
 export { INITIATE_PATH } from '../http/initiate-path.js';
 export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../schemas.js';
 export { createGateway, paymentStateOf } from './gateway.js';

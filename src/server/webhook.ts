@@ -1,8 +1,17 @@
 import { isJsonContentType } from '../http/json-content-type.js';
 import { PAYMENT_REFERENCE } from '../rules.js';
-import { errorReply, jsonReply, toResponse, type Reply } from './reply.js';
-import { readBodyText } from './read-body.js';
 import type { Gateway, QueryOutcome } from './gateway.js';
+import {
+  createEmitter,
+  errorReply,
+  isRecord,
+  jsonReply,
+  parseJson,
+  readBodyText,
+  toResponse,
+  withDeadline,
+  type Reply,
+} from './http.js';
 import { settlePayment, type PaymentHook, type SettleEvent, type SettleResult } from './settle.js';
 import type { Payment, PaymentStore } from './stores.js';
 
@@ -61,7 +70,7 @@ type Verdict = 'done' | 'retry';
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   assertOptions(options);
   const verifyTimeoutMs = options.verifyTimeoutMs ?? 3_000;
-  const emit = safeEmitter(options.onEvent);
+  const emit = createEmitter(options.onEvent);
   // Duplicates arriving together share one verification: one query, one settlement attempt.
   const verifying = new Map<string, Promise<Verdict>>();
 
@@ -158,22 +167,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 }
 
 /** The gateway's answer, or `timeout` once `ms` passed, even from a `query` that ignores its signal. */
-async function queryWithin(gateway: Pick<Gateway, 'query'>, reference: string, ms: number): Promise<QueryOutcome> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<QueryOutcome>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve({ kind: 'unverified', reason: 'timeout' });
-    }, ms);
-  });
-  try {
-    return await Promise.race([gateway.query(reference, { signal: controller.signal }), late]);
-  } catch {
-    return { kind: 'unverified', reason: 'unreadable' };
-  } finally {
-    clearTimeout(timer);
-  }
+function queryWithin(gateway: Pick<Gateway, 'query'>, reference: string, ms: number): Promise<QueryOutcome> {
+  return withDeadline<QueryOutcome>(
+    ms,
+    async (flag) => {
+      try {
+        return await gateway.query(reference, { signal: flag.signal });
+      } catch {
+        return { kind: 'unverified', reason: 'unreadable' };
+      }
+    },
+    () => ({ kind: 'unverified', reason: 'timeout' }),
+  );
 }
 
 /**
@@ -182,12 +187,7 @@ async function queryWithin(gateway: Pick<Gateway, 'query'>, reference: string, m
  * `data.paymentReference`, then `data.externalReference`. Undefined for any other shape.
  */
 function readNotifications(text: string): Notification[] | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const json = parseJson(text);
   if (!isRecord(json) || !Array.isArray(json.notificationItems)) return undefined;
   const items = json.notificationItems;
   if (items.length === 0 || items.length > MAX_ITEMS) return undefined;
@@ -203,22 +203,6 @@ function readNotifications(text: string): Notification[] | undefined {
     notifications.push({ eventType, candidates: [...new Set(candidates)] });
   }
   return notifications;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function safeEmitter(listener: WebhookHandlerOptions['onEvent']): (event: WebhookEvent) => void {
-  if (!listener) return () => {};
-  return (event) => {
-    try {
-      const result = listener(event);
-      if (result && typeof result.then === 'function') result.then(undefined, () => {});
-    } catch {
-      // A logging hook must never break a settlement.
-    }
-  };
 }
 
 function assertOptions(options: WebhookHandlerOptions): void {

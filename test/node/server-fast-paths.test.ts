@@ -4,9 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AbortFlag, sleep } from '../../src/server/deadline.js';
-import { referenceForKey, subtleReferenceForKey } from '../../src/server/payment-reference.js';
-import { createRedactor } from '../../src/server/redact.js';
+import { AbortFlag, createRedactor, sleep } from '../../src/server/http.js';
+import { referenceForKey, subtleReferenceForKey } from '../../src/server/order.js';
 
 describe('referenceForKey', () => {
   it('is synchronous in Node and equals the Web Crypto digest', async () => {

@@ -1,17 +1,38 @@
+/**
+ * The session endpoint: options, then the request read top to bottom (method, content type,
+ * Idempotency-Key, body, validation), handed to the payment attempt (attempt.ts); then the body's
+ * validation and what `onEvent` hears.
+ */
 import { isJsonContentType } from '../http/json-content-type.js';
-import { adapterClientAddress, type BeforeInitiate, type ClientAddress } from './before-initiate.js';
-import { createCorsPolicy, type AllowedOrigins } from './cors.js';
-import { corsEndpoint } from './endpoint.js';
-import { createGateway, type AccessToken, type Gateway } from './gateway.js';
-import { createIdempotentAttempt } from './idempotent-attempt.js';
-import type { OrderResolver } from './order.js';
-import { attemptWithoutKey, paymentSteps, withAttemptDeadline, type PaymentContext } from './payment-steps.js';
-import { readBodyText } from './read-body.js';
-import { createRedactor } from './redact.js';
-import type { Reply } from './reply.js';
-import { createEmitter, type SessionEventListener } from './session-events.js';
-import { createSessionReplies } from './session-replies.js';
-import { createStatusTokens, type StatusSecret } from './status-token.js';
+import {
+  PAYMENT_TYPES,
+  transferSessionRequestSchema,
+  ussdSessionRequestSchema,
+  type PaymentType,
+  type SessionRequest,
+} from '../schemas.js';
+import {
+  attemptWithoutKey,
+  createIdempotentAttempt,
+  createSessionReplies,
+  paymentSteps,
+  withAttemptDeadline,
+  type PaymentContext,
+} from './attempt.js';
+import { createGateway, type AccessToken, type Gateway, type GatewayOutcome } from './gateway.js';
+import {
+  corsEndpoint,
+  createCorsPolicy,
+  createEmitter,
+  createRedactor,
+  parseJson,
+  readBodyText,
+  type AllowedOrigins,
+  type FieldErrors,
+  type Reply,
+} from './http.js';
+import type { BeforeInitiate, OrderResolver } from './order.js';
+import { createStatusTokens, type StatusSecret } from './status.js';
 import {
   assertStore,
   createMemoryIdempotencyStore,
@@ -22,7 +43,6 @@ import {
   type IdempotencyStore,
   type PaymentStore,
 } from './stores.js';
-import { validateSessionRequest } from './validate-session-request.js';
 
 export type { AccessToken } from './gateway.js';
 
@@ -197,12 +217,8 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
         ? replies.reject('payload_too_large', `The body is larger than ${maxBodyBytes} bytes.`)
         : replies.reject('invalid_json', 'The body could not be read.');
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(body.text);
-    } catch {
-      return replies.reject('invalid_json', 'The body is not valid JSON.');
-    }
+    const json = parseJson(body.text);
+    if (json === undefined) return replies.reject('invalid_json', 'The body is not valid JSON.');
     const check = validateSessionRequest(json);
     if (!check.ok) return replies.reject('validation', 'Some fields are missing or invalid.', { fields: check.fields });
 
@@ -255,3 +271,94 @@ function assertOptions(options: SessionHandlerOptions): void {
     }
   }
 }
+
+export type SessionRequestCheck = { ok: true; request: SessionRequest } | { ok: false; fields: FieldErrors };
+
+const FIELD_MESSAGES: Record<string, string> = {
+  paymentType: `Choose one of ${PAYMENT_TYPES.join(', ')}.`,
+  fullName: 'Enter a full name of 2 to 100 characters.',
+  email: 'Enter a valid e-mail address.',
+  mobileNumber: 'Enter a mobile number of 7 to 15 digits, optionally starting with +.',
+  bankCode: 'Choose a bank (a code of 3 to 6 digits).',
+  amount: 'Enter an amount such as 1500 or 1500.50.',
+  currency: 'Use a three-letter currency code such as NGN.',
+  country: 'Use a two-letter country code such as NG.',
+  paymentReference: 'Use up to 64 letters, digits, or . _ : - for the payment reference.',
+};
+
+/**
+ * Checks a parsed JSON body against the session-endpoint contract and names every bad field.
+ * A `bankCode` sent with TRANSFER is dropped by the TRANSFER schema, so it can never be forwarded.
+ */
+export function validateSessionRequest(body: unknown): SessionRequestCheck {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, fields: { body: 'Send a JSON object.' } };
+  }
+  const paymentType = (body as { paymentType?: unknown }).paymentType;
+  if (!isPaymentType(paymentType)) return { ok: false, fields: { paymentType: FIELD_MESSAGES.paymentType! } };
+
+  const schema = paymentType === 'USSD' ? ussdSessionRequestSchema : transferSessionRequestSchema;
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return { ok: true, request: parsed.data };
+
+  const fields: FieldErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? 'body');
+    const missing = (body as Record<string, unknown>)[field] === undefined;
+    fields[field] ??= missing ? 'This field is required.' : (FIELD_MESSAGES[field] ?? issue.message);
+  }
+  return { ok: false, fields };
+}
+
+function isPaymentType(value: unknown): value is PaymentType {
+  return (PAYMENT_TYPES as readonly unknown[]).includes(value);
+}
+
+/**
+ * Finds the client's address. `env` is the handler's second argument, whatever the adapter passes:
+ * the default reads `env.incoming.socket.remoteAddress` (@hono/node-server's `getRequestListener` and
+ * `serve`) and `env.remoteAddr.hostname` (`Deno.serve`). Behind a proxy, pass your own that reads
+ * the header your proxy sets (and only that proxy can set).
+ */
+export type ClientAddress = (request: Request, env: unknown) => string | undefined;
+
+export const adapterClientAddress: ClientAddress = (_request, env) => {
+  const given = env as { incoming?: { socket?: { remoteAddress?: unknown } }; remoteAddr?: { hostname?: unknown } } | undefined;
+  const address = given?.incoming?.socket?.remoteAddress ?? given?.remoteAddr?.hostname;
+  return typeof address === 'string' ? address : undefined;
+};
+
+/**
+ * What `onEvent` receives: enough to log and alert on. Never the access token or the public key;
+ * the customer's e-mail, mobile number and full name are redacted from every `detail`, wherever a
+ * gateway or an order resolver quoted them.
+ */
+export type SessionEvent =
+  | { type: 'rejected'; status: number; code: string; fields?: FieldErrors }
+  | {
+      type: 'gateway';
+      outcome: GatewayOutcome['kind'];
+      paymentType: PaymentType;
+      paymentReference: string;
+      amount: string;
+      currency: string;
+      durationMs: number;
+      httpStatus?: number;
+      /** The gateway's message, or the network error code (`ECONNREFUSED`, …). */
+      detail?: string;
+    }
+  | { type: 'replayed'; idempotencyKey: string; status: number }
+  | { type: 'rate-limited'; retryAfterSeconds: number }
+  | { type: 'initiated'; paymentReference: string; paymentType: PaymentType; amount: string; currency: string }
+  | {
+      type: 'internal-error';
+      /**
+       * `deadline`: the attempt as a whole ran past `attemptTimeoutMs`; `detail` says where it was.
+       * `config`: the order's callbackUrl or redirectUrl is not https: (nothing was forwarded).
+       * `ledger`: recording an initiated payment failed (the customer still got the instructions).
+       */
+      where: 'order' | 'config' | 'token' | 'store' | 'ledger' | 'beforeInitiate' | 'handler' | 'deadline';
+      detail: string;
+    };
+
+export type SessionEventListener = (event: SessionEvent) => void | Promise<void>;
