@@ -75,13 +75,7 @@ export class OrderError extends Error {
    * versions installed, or a bundled and an external copy), where `instanceof` says no.
    */
   static is(error: unknown): error is OrderError {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as { [ORDER_ERROR_BRAND]?: unknown })[ORDER_ERROR_BRAND] === true &&
-      typeof (error as { message?: unknown }).message === 'string' &&
-      typeof (error as { status?: unknown }).status === 'number'
-    );
+    return hasBrand(error, ORDER_ERROR_BRAND) && typeof error.message === 'string' && typeof error.status === 'number';
   }
 
   constructor(message: string, options: OrderErrorOptions = {}) {
@@ -212,12 +206,7 @@ export class RateLimitError extends Error {
 
   /** Also true for one made by another copy of this package, where `instanceof` says no. */
   static is(error: unknown): error is RateLimitError {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as { [RATE_LIMIT_BRAND]?: unknown })[RATE_LIMIT_BRAND] === true &&
-      typeof (error as { retryAfterSeconds?: unknown }).retryAfterSeconds === 'number'
-    );
+    return hasBrand(error, RATE_LIMIT_BRAND) && typeof error.retryAfterSeconds === 'number';
   }
 
   constructor(options: RateLimitErrorOptions) {
@@ -227,4 +216,9 @@ export class RateLimitError extends Error {
     this.retryAfterSeconds = Number.isFinite(seconds) && seconds >= 1 ? seconds : 1;
     Object.defineProperty(this, RATE_LIMIT_BRAND, { value: true });
   }
+}
+
+/** Whether `error` carries `brand`, which every copy of this package in the process sets alike. */
+function hasBrand(error: unknown, brand: symbol): error is Record<PropertyKey, unknown> {
+  return typeof error === 'object' && error !== null && (error as Record<PropertyKey, unknown>)[brand] === true;
 }
