@@ -79,7 +79,7 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
 
   it('pays by USSD and completes through the webhook: the customer paid → webhook → ledger → status poll → pay-complete', async () => {
     await page.goto(demo!.url, { waitUntil: 'load' });
-    await page.waitForSelector('pierce/input[name="paymentType"][value="USSD"]');
+    await page.waitForSelector('pierce/input[name="paymentType"][value="USSD"]', { visible: true });
     await page.evaluate(() => {
       const seen: unknown[] = [];
       (window as unknown as { completed: unknown[] }).completed = seen;
@@ -93,7 +93,7 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     await page.select('pierce/#bankCode', '058');
     await page.click('pierce/button[part~="submit"]');
 
-    const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]');
+    const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]', { visible: true });
     const code = (await dialCode!.evaluate((element) => element.textContent ?? '')).trim();
     assert.match(code, /^\*\d+(\*\d+)*#$/, `a dial code of * and # around digit groups, got ${code}`);
     assert.match(code, /^\*737\*/, 'GTBank (058) dials *737*');
@@ -143,14 +143,14 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
 
   it('pays by transfer: account number, the bank declined, "Payment failed"', async () => {
     await page.click('pierce/section[part~="result"] button'); // "Make another payment"
-    await page.waitForSelector('pierce/input[name="paymentType"][value="TRANSFER"]');
+    await page.waitForSelector('pierce/input[name="paymentType"][value="TRANSFER"]', { visible: true });
     await page.click('pierce/input[name="paymentType"][value="TRANSFER"]');
     // The typed details survive a reset; the bank list is not shown for a transfer.
     assert.equal(await page.$eval('pierce/#fullName', (input) => (input as HTMLInputElement).value), 'Ada Obi');
     assert.equal(await page.$('pierce/#bankCode'), null);
     await page.click('pierce/button[part~="submit"]');
 
-    const account = await page.waitForSelector('pierce/[part~="account-number"]');
+    const account = await page.waitForSelector('pierce/[part~="account-number"]', { visible: true });
     assert.match((await account!.evaluate((element) => element.textContent ?? '')).trim(), /^\d{10}$/);
 
     await page.waitForSelector('#simulate-failure:not([disabled])');

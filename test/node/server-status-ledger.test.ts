@@ -172,10 +172,17 @@ describe('createStatusHandler({ payments })', () => {
     const payments = createMemoryPaymentStore();
     await payments.insert(entry());
     const paid: Payment[] = [];
-    const { gateway } = countingGateway(PAID, 200);
-    const handler = createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid: (p) => void paid.push(p), timeoutMs: 40 });
+    let settled!: () => void;
+    const onPaidRan = new Promise<void>((resolve) => (settled = resolve));
+    // The query answers long after the handler's 40 ms, however slow the machine.
+    const { gateway } = countingGateway(PAID, 1_000);
+    const onPaid = (payment: Payment) => {
+      paid.push(payment);
+      settled();
+    };
+    const handler = createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid, timeoutMs: 40 });
     assert.equal(((await (await handler(await poll())).json()) as { status: string }).status, 'PENDING');
-    await delay(300);
+    await onPaidRan;
     assert.equal((await payments.get(REFERENCE))?.state, 'SUCCESS');
     assert.equal(paid.length, 1);
   });
