@@ -1,6 +1,5 @@
 import { readEnvelope } from '../envelope.js';
-import { QUERY_VERSIONS, queryPath, TOKEN_PATH, type QueryVersion } from '../http/gateway-paths.js';
-import { INITIATE_PATH } from '../http/initiate-path.js';
+import { INITIATE_PATH, QUERY_VERSIONS, queryPath, TOKEN_PATH, type QueryVersion } from '../http/gateway-paths.js';
 import { PAYMENTS_PATTERNS, type PaymentType } from '../rules.js';
 import type { GatewayRequest, SessionRequest } from '../schemas.js';
 import { createRedactor, isRecord, parseJson } from './http.js';
