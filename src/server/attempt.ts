@@ -12,6 +12,7 @@ import {
   type TokenFailure,
 } from './gateway.js';
 import {
+  errorName,
   errorReply,
   jsonReply,
   sleep,
@@ -467,7 +468,7 @@ export type SessionReplies = {
 /** `redact` removes the secrets, and this request's customer details, from what `onEvent` sees. */
 export function createSessionReplies(emit: (event: SessionEvent) => void, redact: (text: string) => string): SessionReplies {
   function report(where: InternalWhere, error: unknown): void {
-    const name = error instanceof Error ? error.name : typeof error;
+    const name = errorName(error);
     // A token source's own error may quote the token before the redactor has ever seen it.
     const detail = where === 'token' || !(error instanceof Error) ? name : `${name}: ${error.message}`;
     emit({ type: 'internal-error', where, detail: redact(detail) });

@@ -1,4 +1,5 @@
 import type { QueryAnswer } from './gateway.js';
+import { errorName } from './http.js';
 import type { Payment, PaymentStore } from './stores.js';
 
 /**
@@ -141,9 +142,4 @@ async function runHook(payment: Payment, context: SettleContext): Promise<void> 
     // The ledger has moved and will not move again: the hook's failure is the merchant's to act on.
     context.emit({ type: 'internal-error', where: paid ? 'onPaid' : 'onFailed', paymentReference: payment.paymentReference, detail: errorName(error) });
   }
-}
-
-/** Only the error's class: a message may quote anything. */
-export function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
 }

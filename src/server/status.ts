@@ -9,13 +9,14 @@ import {
   corsEndpoint,
   createCorsPolicy,
   createEmitter,
+  errorName,
   errorReply,
   jsonReply,
   withDeadline,
   type AllowedOrigins,
   type Reply,
 } from './http.js';
-import { errorName, settlePayment, type PaymentHook, type SettleEvent } from './settle.js';
+import { settlePayment, type PaymentHook, type SettleEvent } from './settle.js';
 import { assertStore, PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores.js';
 
 export type StatusLookupContext = {
