@@ -283,7 +283,7 @@ function valueOf(record: Record<string, unknown>, name: RegExp): unknown {
 // ─── reading the gateway's answers ───────────────────────────────────────────────────────────────
 
 /** The initiation's answer (spec 2.2–2.4, companion §4) as an outcome. */
-export function readInitiation(answer: Exchange, paymentType: PaymentType): GatewayOutcome {
+function readInitiation(answer: Exchange, paymentType: PaymentType): GatewayOutcome {
   if (answer.kind !== 'answer') return answer;
   const httpStatus = answer.status;
   const json = parseJson(answer.text);
@@ -417,7 +417,7 @@ export type AbortSubscription = (abort: () => void) => () => void;
  * One request with a time-out that also covers a body that trickles in. Redirects are not followed:
  * one would carry the token or the customer's details to another address.
  */
-export async function exchange(
+async function exchange(
   fetchFn: typeof globalThis.fetch,
   url: string,
   init: RequestInit,

@@ -117,7 +117,7 @@ function targetState(entry: Payment, answer: QueryAnswer): 'PENDING' | 'SUCCESS'
 }
 
 /** Compares as exact decimals, so `"5000.00"` equals `5000` and `10.15` equals `"10.150"`. */
-export function sameAmount(ledger: string, gateway: number | string | undefined): boolean {
+function sameAmount(ledger: string, gateway: number | string | undefined): boolean {
   if (gateway === undefined) return false;
   const a = canonicalDecimal(ledger);
   return a !== undefined && a === canonicalDecimal(String(gateway));

@@ -215,7 +215,7 @@ export type LedgerReaderOptions = {
 
 export type LedgerReader = (paymentReference: string) => Promise<LedgerStatus | undefined>;
 
-export function createLedgerReader(options: LedgerReaderOptions): LedgerReader {
+function createLedgerReader(options: LedgerReaderOptions): LedgerReader {
   const { payments, gateway, onPaid, emit, recheckAfterMs } = options;
   const now = options.now ?? Date.now;
 
@@ -279,15 +279,15 @@ export type StatusTokens = {
   verify(paymentReference: string, token: string | null): Promise<boolean>;
 };
 
-export const MIN_SECRET_BYTES = 32;
+const MIN_SECRET_BYTES = 32;
 /** How long a token works by default: a customer may keep the page open for a day. */
-export const DEFAULT_STATUS_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_STATUS_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
 const TOKEN = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 const encoder = new TextEncoder();
 
 /** Refuses a missing or short secret with a TypeError that says what to pass; `who` names the caller. */
-export function secretBytes(secret: unknown, who: string): Uint8Array<ArrayBuffer> {
+function secretBytes(secret: unknown, who: string): Uint8Array<ArrayBuffer> {
   const bytes = typeof secret === 'string' ? encoder.encode(secret) : secret instanceof Uint8Array ? new Uint8Array(secret) : undefined;
   if (!bytes || bytes.byteLength < MIN_SECRET_BYTES) {
     throw new TypeError(
