@@ -101,6 +101,8 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
   }
   if (typeof lookup !== 'function') throw new TypeError('createStatusHandler: give exactly one of payments (the ledger) and lookup');
   const cors = createCorsPolicy(options.allowedOrigins, METHODS, { allowedHeaders: options.allowedHeaders });
+  /** A logging hook: it must not change the answer. */
+  const report = createEmitter(options.onError);
 
   async function handle(request: Request): Promise<Reply> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -140,14 +142,6 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
         throw new LookupTimeoutError(`lookup took longer than ${timeoutMs} ms`);
       },
     );
-  }
-
-  function report(error: unknown): void {
-    try {
-      options.onError?.(error);
-    } catch {
-      // a logging hook must not change the answer
-    }
   }
 
   function failed(error: unknown): Reply {
