@@ -12,6 +12,7 @@ import {
   type TokenFailure,
 } from './gateway.js';
 import {
+  errorName,
   errorReply,
   jsonReply,
   sleep,
@@ -72,7 +73,7 @@ export type PaymentContext = {
 };
 
 /** The answer given in place of an attempt the deadline abandoned; nobody receives it. */
-export const ABANDONED_REPLY = errorReply('gateway_timeout', 'Abandoned.');
+const ABANDONED_REPLY = errorReply('gateway_timeout', 'Abandoned.');
 const ABANDONED: GatewayReply = { reply: ABANDONED_REPLY };
 
 const STAGE_WORDS: Record<AttemptStage, string> = {
@@ -252,14 +253,14 @@ function deadlineReply(progress: AttemptProgress, ms: number, replies: SessionRe
 const TIMED_OUT = errorReply('gateway_timeout', 'The payment could not be started in time. Please try again.');
 
 /** What a request's caller got when its deadline passed (its duplicates get the same), without reporting it again. */
-export function answerAtDeadline(progress: AttemptProgress): Reply {
+function answerAtDeadline(progress: AttemptProgress): Reply {
   return progress.answer ?? (progress.stage === 'lock' ? IN_USE : TIMED_OUT);
 }
 
 const IN_USE_MESSAGE = 'A request with this Idempotency-Key is in progress.';
 const IN_USE = errorReply('idempotency_key_in_use', IN_USE_MESSAGE, undefined, { 'retry-after': '1' });
 
-export function inUse(replies: SessionReplies): Reply {
+function inUse(replies: SessionReplies): Reply {
   return replies.reject('idempotency_key_in_use', IN_USE_MESSAGE, {
     headers: { 'retry-after': '1' },
   });
@@ -441,7 +442,7 @@ function storeDown(replies: SessionReplies, error: unknown): Reply {
   return replies.reject('server_busy', STORE_DOWN, { headers: { 'retry-after': '5' } });
 }
 
-export const GENERIC_FAILURE = 'Something went wrong on our side. Please try again.';
+const GENERIC_FAILURE = 'Something went wrong on our side. Please try again.';
 
 export type InternalWhere = Extract<SessionEvent, { type: 'internal-error' }>['where'];
 
@@ -467,7 +468,7 @@ export type SessionReplies = {
 /** `redact` removes the secrets, and this request's customer details, from what `onEvent` sees. */
 export function createSessionReplies(emit: (event: SessionEvent) => void, redact: (text: string) => string): SessionReplies {
   function report(where: InternalWhere, error: unknown): void {
-    const name = error instanceof Error ? error.name : typeof error;
+    const name = errorName(error);
     // A token source's own error may quote the token before the redactor has ever seen it.
     const detail = where === 'token' || !(error instanceof Error) ? name : `${name}: ${error.message}`;
     emit({ type: 'internal-error', where, detail: redact(detail) });
@@ -515,7 +516,7 @@ export type GatewayReply = { reply: Reply; keep?: Keep };
 export type OrderSummary = { paymentReference: string; amount: string; currency: string; statusToken?: string };
 
 /** The longest gateway message passed to `onEvent`, counted after redaction. */
-export const MAX_MESSAGE_LENGTH = 300;
+const MAX_MESSAGE_LENGTH = 300;
 
 /**
  * The customer's words for each outcome. The gateway's own text only ever goes to `onEvent`: it may
@@ -535,15 +536,15 @@ const CUSTOMER_MESSAGES = {
 } as const;
 
 /** For a merchant's misconfiguration: nothing the customer can fix, nothing forwarded. */
-export const NOT_SET_UP = 'Payments are not set up correctly on this site. Please contact the merchant.';
+const NOT_SET_UP = 'Payments are not set up correctly on this site. Please contact the merchant.';
 
 /** Redacts first, then shortens: a cut made first could leave a secret's prefix for redaction to miss. */
-export function shortened(message: string, redact: (text: string) => string): string {
+function shortened(message: string, redact: (text: string) => string): string {
   return redact(message).slice(0, MAX_MESSAGE_LENGTH);
 }
 
 /** What `onEvent` hears of an outcome: the gateway's message, redacted, or the network error code. */
-export function outcomeDetail(outcome: GatewayOutcome, redact: (text: string) => string): string | undefined {
+function outcomeDetail(outcome: GatewayOutcome, redact: (text: string) => string): string | undefined {
   switch (outcome.kind) {
     case 'unreachable':
       return outcome.reason;
@@ -565,7 +566,7 @@ function isDefinitiveStatus(httpStatus: number): boolean {
 }
 
 /** `order` goes into the success body; `redact` cleans the envelope's strings of every secret. */
-export function replyForOutcome(outcome: GatewayOutcome, redact: (text: string) => string, order: OrderSummary): GatewayReply {
+function replyForOutcome(outcome: GatewayOutcome, redact: (text: string) => string, order: OrderSummary): GatewayReply {
   switch (outcome.kind) {
     case 'success':
       return { reply: jsonReply(200, { ...redactEnvelope(outcome.envelope, redact), order }), keep: 'done' };
@@ -601,7 +602,7 @@ export function replyForOutcome(outcome: GatewayOutcome, redact: (text: string) 
  * No token, so no initiation went out (or the gateway refused it with a 401): nothing is kept, and
  * the retry asks afresh. Keys the gateway refuses are the merchant's to fix.
  */
-export function replyForTokenFailure(failure: TokenFailure): GatewayReply {
+function replyForTokenFailure(failure: TokenFailure): GatewayReply {
   switch (failure.reason) {
     case 'timeout':
       return { reply: errorReply('gateway_timeout', CUSTOMER_MESSAGES.timeout) };

@@ -1,6 +1,5 @@
 import { readEnvelope } from '../envelope.js';
-import { QUERY_VERSIONS, queryPath, TOKEN_PATH, type QueryVersion } from '../http/gateway-paths.js';
-import { INITIATE_PATH } from '../http/initiate-path.js';
+import { INITIATE_PATH, QUERY_VERSIONS, queryPath, TOKEN_PATH, type QueryVersion } from '../http/gateway-paths.js';
 import { PAYMENTS_PATTERNS, type PaymentType } from '../rules.js';
 import type { GatewayRequest, SessionRequest } from '../schemas.js';
 import { createRedactor, isRecord, parseJson } from './http.js';
@@ -284,7 +283,7 @@ function valueOf(record: Record<string, unknown>, name: RegExp): unknown {
 // ─── reading the gateway's answers ───────────────────────────────────────────────────────────────
 
 /** The initiation's answer (spec 2.2–2.4, companion §4) as an outcome. */
-export function readInitiation(answer: Exchange, paymentType: PaymentType): GatewayOutcome {
+function readInitiation(answer: Exchange, paymentType: PaymentType): GatewayOutcome {
   if (answer.kind !== 'answer') return answer;
   const httpStatus = answer.status;
   const json = parseJson(answer.text);
@@ -418,7 +417,7 @@ export type AbortSubscription = (abort: () => void) => () => void;
  * One request with a time-out that also covers a body that trickles in. Redirects are not followed:
  * one would carry the token or the customer's details to another address.
  */
-export async function exchange(
+async function exchange(
   fetchFn: typeof globalThis.fetch,
   url: string,
   init: RequestInit,

@@ -475,6 +475,11 @@ function replaceAll(text: string, forms: readonly string[]): string {
   return result;
 }
 
+/** Only the error's class, for `onEvent`: a message may quote anything. */
+export function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
+
 /** A logging hook must never break a payment or a settlement: its throws and rejections are swallowed. */
 export function createEmitter<Event>(
   listener: ((event: Event) => void | Promise<void>) | undefined,

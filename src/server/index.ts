@@ -31,7 +31,7 @@ export type {
 } from './stores.js';
 export { ERROR_STATUS } from './http.js';
 export type { AllowedOrigins, CorsOptions, ErrorCode, FieldErrors } from './http.js';
-export { INITIATE_PATH } from '../http/initiate-path.js';
+export { INITIATE_PATH } from '../http/gateway-paths.js';
 export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../schemas.js';
 export { createGateway, paymentStateOf } from './gateway.js';
 export type {

@@ -290,7 +290,7 @@ const FIELD_MESSAGES: Record<string, string> = {
  * Checks a parsed JSON body against the session-endpoint contract and names every bad field.
  * A `bankCode` sent with TRANSFER is dropped by the TRANSFER schema, so it can never be forwarded.
  */
-export function validateSessionRequest(body: unknown): SessionRequestCheck {
+function validateSessionRequest(body: unknown): SessionRequestCheck {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, fields: { body: 'Send a JSON object.' } };
   }
@@ -322,7 +322,7 @@ function isPaymentType(value: unknown): value is PaymentType {
  */
 export type ClientAddress = (request: Request, env: unknown) => string | undefined;
 
-export const adapterClientAddress: ClientAddress = (_request, env) => {
+const adapterClientAddress: ClientAddress = (_request, env) => {
   const given = env as { incoming?: { socket?: { remoteAddress?: unknown } }; remoteAddr?: { hostname?: unknown } } | undefined;
   const address = given?.incoming?.socket?.remoteAddress ?? given?.remoteAddr?.hostname;
   return typeof address === 'string' ? address : undefined;

@@ -1,4 +1,5 @@
 import type { QueryAnswer } from './gateway.js';
+import { errorName } from './http.js';
 import type { Payment, PaymentStore } from './stores.js';
 
 /**
@@ -116,7 +117,7 @@ function targetState(entry: Payment, answer: QueryAnswer): 'PENDING' | 'SUCCESS'
 }
 
 /** Compares as exact decimals, so `"5000.00"` equals `5000` and `10.15` equals `"10.150"`. */
-export function sameAmount(ledger: string, gateway: number | string | undefined): boolean {
+function sameAmount(ledger: string, gateway: number | string | undefined): boolean {
   if (gateway === undefined) return false;
   const a = canonicalDecimal(ledger);
   return a !== undefined && a === canonicalDecimal(String(gateway));
@@ -141,9 +142,4 @@ async function runHook(payment: Payment, context: SettleContext): Promise<void> 
     // The ledger has moved and will not move again: the hook's failure is the merchant's to act on.
     context.emit({ type: 'internal-error', where: paid ? 'onPaid' : 'onFailed', paymentReference: payment.paymentReference, detail: errorName(error) });
   }
-}
-
-/** Only the error's class: a message may quote anything. */
-export function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
 }

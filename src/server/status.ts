@@ -9,13 +9,14 @@ import {
   corsEndpoint,
   createCorsPolicy,
   createEmitter,
+  errorName,
   errorReply,
   jsonReply,
   withDeadline,
   type AllowedOrigins,
   type Reply,
 } from './http.js';
-import { errorName, settlePayment, type PaymentHook, type SettleEvent } from './settle.js';
+import { settlePayment, type PaymentHook, type SettleEvent } from './settle.js';
 import { assertStore, PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores.js';
 
 export type StatusLookupContext = {
@@ -100,6 +101,8 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
   }
   if (typeof lookup !== 'function') throw new TypeError('createStatusHandler: give exactly one of payments (the ledger) and lookup');
   const cors = createCorsPolicy(options.allowedOrigins, METHODS, { allowedHeaders: options.allowedHeaders });
+  /** A logging hook: it must not change the answer. */
+  const report = createEmitter(options.onError);
 
   async function handle(request: Request): Promise<Reply> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -139,14 +142,6 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
         throw new LookupTimeoutError(`lookup took longer than ${timeoutMs} ms`);
       },
     );
-  }
-
-  function report(error: unknown): void {
-    try {
-      options.onError?.(error);
-    } catch {
-      // a logging hook must not change the answer
-    }
   }
 
   function failed(error: unknown): Reply {
@@ -214,7 +209,7 @@ export type LedgerReaderOptions = {
 
 export type LedgerReader = (paymentReference: string) => Promise<LedgerStatus | undefined>;
 
-export function createLedgerReader(options: LedgerReaderOptions): LedgerReader {
+function createLedgerReader(options: LedgerReaderOptions): LedgerReader {
   const { payments, gateway, onPaid, emit, recheckAfterMs } = options;
   const now = options.now ?? Date.now;
 
@@ -278,15 +273,15 @@ export type StatusTokens = {
   verify(paymentReference: string, token: string | null): Promise<boolean>;
 };
 
-export const MIN_SECRET_BYTES = 32;
+const MIN_SECRET_BYTES = 32;
 /** How long a token works by default: a customer may keep the page open for a day. */
-export const DEFAULT_STATUS_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_STATUS_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
 const TOKEN = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 const encoder = new TextEncoder();
 
 /** Refuses a missing or short secret with a TypeError that says what to pass; `who` names the caller. */
-export function secretBytes(secret: unknown, who: string): Uint8Array<ArrayBuffer> {
+function secretBytes(secret: unknown, who: string): Uint8Array<ArrayBuffer> {
   const bytes = typeof secret === 'string' ? encoder.encode(secret) : secret instanceof Uint8Array ? new Uint8Array(secret) : undefined;
   if (!bytes || bytes.byteLength < MIN_SECRET_BYTES) {
     throw new TypeError(

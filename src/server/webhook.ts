@@ -75,20 +75,20 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const verifying = new Map<string, Promise<Verdict>>();
 
   async function handle(request: Request): Promise<Reply> {
-    if (request.method !== 'POST') return reject(405, 'method', errorReply('method_not_allowed', 'Use POST.', undefined, { allow: 'POST' }));
+    if (request.method !== 'POST') return reject('method', errorReply('method_not_allowed', 'Use POST.', undefined, { allow: 'POST' }));
     if (!isJsonContentType(request.headers.get('content-type'))) {
-      return reject(415, 'content-type', errorReply('unsupported_media_type', 'Send the notification as application/json.'));
+      return reject('content-type', errorReply('unsupported_media_type', 'Send the notification as application/json.'));
     }
     // The body's arrival counts against the same budget as the verification: the gateway waits 5 s in all.
     const body = await readBodyText(request, MAX_BODY_BYTES, verifyTimeoutMs);
     if (!body.ok && body.reason === 'too-large') {
-      return reject(413, 'too-large', errorReply('payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes.`));
+      return reject('too-large', errorReply('payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes.`));
     }
     if (!body.ok && body.reason === 'timeout') {
-      return reject(408, 'slow-body', errorReply('request_timeout', 'The notification body took too long to arrive.'));
+      return reject('slow-body', errorReply('request_timeout', 'The notification body took too long to arrive.'));
     }
     const notifications = body.ok ? readNotifications(body.text) : undefined;
-    if (!notifications) return reject(400, 'malformed', errorReply('invalid_json', 'The body is not a gateway notification.'));
+    if (!notifications) return reject('malformed', errorReply('invalid_json', 'The body is not a gateway notification.'));
 
     const verdicts = await Promise.all(notifications.map(handleNotification));
     if (verdicts.includes('retry')) return errorReply('server_busy', 'The payment could not be verified yet; deliver it again.');
@@ -96,8 +96,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return jsonReply(200, { ackReference: ack !== null && ACK_REFERENCE.test(ack) ? ack : `ack-${crypto.randomUUID()}`, status: 'received' });
   }
 
-  function reject(status: number, reason: Extract<WebhookEvent, { type: 'webhook-rejected' }>['reason'], reply: Reply): Reply {
-    emit({ type: 'webhook-rejected', status, reason });
+  function reject(reason: Extract<WebhookEvent, { type: 'webhook-rejected' }>['reason'], reply: Reply): Reply {
+    emit({ type: 'webhook-rejected', status: reply.status, reason });
     return reply;
   }
 
