@@ -56,14 +56,17 @@ export function sizeOfCode(code: string): Size {
   return { raw: bytes, min: bytes, gzip: gzip(code), brotli: brotli(code), files: [] };
 }
 
-/** An ES module in dist/ and every local chunk it imports, statically or dynamically. */
+/**
+ * An ES module in dist/ and every local chunk it imports statically: what a page loads for it. Chunks
+ * behind a dynamic `import()` (the locales other than English) load only when asked for.
+ */
 function withLocalChunks(entry: string): string[] {
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
     const code = readFileSync(file, 'utf8');
-    for (const match of code.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+    for (const match of code.matchAll(/(?:\bfrom|\bimport)\s*["'](\.{1,2}\/[^"']+)["']/g)) {
       visit(resolve(dirname(file), match[1]!));
     }
   };
