@@ -1,24 +1,15 @@
 import { getRequestListener } from '@hono/node-server';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { createSessionHandler, type SessionHandlerOptions } from '../../src/server/index.js';
+import { loopbackServers } from './loopback.js';
 import { ORDER, PATIENT, readError, TRANSFER_REQUEST, USSD_REQUEST, ussdEnvelope } from './server-fixtures.js';
 
-const servers: Server[] = [];
+const { listen, close } = loopbackServers();
 
-async function listen(listener: RequestListener): Promise<string> {
-  const server = createServer(listener);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-}
-
-after(async () => {
-  for (const server of servers) server.closeAllConnections();
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-});
+after(close);
 
 /** The session handler mounted through @hono/node-server, calling the in-process sandbox; counts what the sandbox is asked. */
 async function merchantOnSandbox(options: Partial<SessionHandlerOptions> = {}) {

@@ -1,17 +1,17 @@
 import { getRequestListener } from '@hono/node-server';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { readEnvelope } from '../../src/schemas.js';
 import { createSessionHandler, createStatusHandler } from '../../src/server/index.js';
 import { ORDER, readError, TRANSFER_REQUEST, USSD_REQUEST, STATUS_SECRET } from './server-fixtures.js';
+import { loopbackServers } from './loopback.js';
 
 /** Both the gateway and the merchant server are real HTTP servers on 127.0.0.1. */
 describe('createSessionHandler mounted in Node http', () => {
   // The sandbox's slow answer (magic amount 504) takes a minute: far beyond any time-out below.
   const sandbox = createSandboxGateway({ slowMs: 60_000 });
-  const servers: Server[] = [];
+  const { listen, close } = loopbackServers();
   let merchant = '';
 
   before(async () => {
@@ -35,21 +35,7 @@ describe('createSessionHandler mounted in Node http', () => {
     merchant = await listen(getRequestListener((request) => routes[new URL(request.url).pathname]!(request)));
   });
 
-  after(async () => {
-    await Promise.all(
-      servers.map((server) => {
-        server.closeAllConnections();
-        return new Promise((resolve) => server.close(resolve));
-      }),
-    );
-  });
-
-  async function listen(listener: ReturnType<typeof getRequestListener>): Promise<string> {
-    const server = createServer(listener);
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  }
+  after(close);
 
   const postSession = (body: unknown, headers: Record<string, string> = {}, path = '/session') =>
     fetch(`${merchant}${path}`, {

@@ -1,18 +1,18 @@
 import { getRequestListener } from '@hono/node-server';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY, type SandboxGateway, type WebhookAttempt } from '../../src/sandbox/index.js';
 import { createGateway, createWebhookHandler, type Gateway, type WebhookEvent } from '../../src/server/index.js';
 import { createMemoryPaymentStore, type Payment, type PaymentStore } from '../../src/server/stores.js';
 import { initiationBody } from './gateway-fixtures.js';
+import { loopbackServers } from './loopback.js';
 
 /**
  * The whole loop over real sockets on 127.0.0.1: the gateway (the sandbox) and the merchant's
  * webhook endpoint are two HTTP servers; nothing is in-process but the test's own bookkeeping.
  */
 describe('the payment loop against the sandbox over HTTP', () => {
-  const servers: Server[] = [];
+  const { listen, close } = loopbackServers();
   let time = 1_700_000_000_000;
   let sandbox: SandboxGateway;
   let gateway: Gateway;
@@ -49,20 +49,8 @@ describe('the payment loop against the sandbox over HTTP', () => {
 
   after(async () => {
     sandbox.close();
-    await Promise.all(
-      servers.map((server) => {
-        server.closeAllConnections();
-        return new Promise((resolve) => server.close(resolve));
-      }),
-    );
+    await close();
   });
-
-  async function listen(listener: ReturnType<typeof getRequestListener>): Promise<string> {
-    const server = createServer(listener);
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  }
 
   /** What the session handler does: initiate with the gateway, then record the payment PENDING. */
   async function startPayment(paymentReference: string): Promise<void> {
