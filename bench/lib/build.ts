@@ -8,11 +8,13 @@
  *   vanilla-form      bench/contenders/vanilla-form.ts, built exactly as the script tag is
  *
  * "Exactly as the script tag": vite.config.ts in its script-tag mode, with the entry swapped, plus
- * the same minification of html`` literals applied to the contenders' own files.
+ * the same minification of html`` literals applied to the contenders' own files, and the same
+ * compile hint on the first line (vite.config.ts, COMPILE_HINT).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
+import { COMPILE_HINT } from '../../vite.config.js';
 import { root } from './paths.js';
 
 export type Contender = { id: string; label: string; tag: string; code: string };
@@ -59,7 +61,8 @@ function asScriptTag(entry: string, { css = '', minify = true }: { css?: string;
       outDir: join(root, 'bench', '.cache', 'build'),
       ...(minify ? {} : { minify: false }),
       lib: { entry: join(root, entry), formats: ['iife'], name: 'BenchContender', fileName: () => 'contender.js' },
-      rolldownOptions: { output: { postBanner: '', ...(minify ? {} : { minify: false }) } }, // no licence line: not the script tag
+      // The script tag's compile hint, as its first line; no licence line: not the script tag.
+      rolldownOptions: { output: { postBanner: COMPILE_HINT, ...(minify ? {} : { minify: false }) } },
     },
   });
 }

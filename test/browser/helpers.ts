@@ -2,7 +2,7 @@
  * Shared helpers for the <pay-widget> browser tests: the fixture, a recording `fetch` stub, the
  * spec's sample envelopes, form filling through real DOM events, and shadow-root look-ups.
  */
-import { fixture, oneEvent } from '@open-wc/testing';
+import { fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import '../../src/index.js';
 import type { PayEventMap, PayEventName, PayWidget } from '../../src/index.js';
 import type { CustomerField } from '../../src/schemas.js';
@@ -289,6 +289,15 @@ export async function fillTransfer(el: PayWidget): Promise<void> {
 /** Clicks the pay button, as a customer does. */
 export function clickSubmit(el: PayWidget): void {
   part<HTMLButtonElement>(el, 'submit')!.click();
+}
+
+/**
+ * Resolves once the form shows that it is busy. After a submit from the form that takes a moment
+ * (BUSY_AFTER_MS in pay-widget.ts): a quick answer goes straight to its result.
+ */
+export async function busyShown(el: PayWidget): Promise<void> {
+  await waitUntil(() => part(el, 'form')?.getAttribute('aria-busy') === 'true', 'the form never showed that it was busy', { timeout: 2_000 });
+  await el.updateComplete;
 }
 
 /** A typed `oneEvent`: resolves with the next `name` event the widget fires. */

@@ -13,6 +13,7 @@ import { loadTranslation } from '../../src/messages/load.js';
 import { messages as pcm } from '../../src/messages/pcm.js';
 import { messages as yo } from '../../src/messages/yo.js';
 import {
+  busyShown,
   clickSubmit,
   control,
   deferred,
@@ -160,7 +161,7 @@ describe('<pay-widget> locales', function () {
         const submitted = nextEvent(el, 'pay-submit');
         clickSubmit(el);
         await submitted;
-        await el.updateComplete;
+        await busyShown(el);
         expect(part(el, 'submit')!.textContent!.trim()).to.equal(m.submitting);
         await expectShown(el, locale, ['submitting']);
         answer.resolve(json(ussdEnvelope()));

@@ -1,6 +1,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { emulateMedia, executeServerCommand, sendKeys, sendMouse } from '@web/test-runner-commands';
 import {
+  busyShown,
   bankSearch,
   button,
   clickSubmit,
@@ -76,8 +77,7 @@ describe('<pay-widget>', () => {
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000' });
       await fillUssd(el);
       clickSubmit(el);
-      await el.updateComplete;
-      expect(part(el, 'form')!.getAttribute('aria-busy')).to.equal('true');
+      await busyShown(el);
       await expectAccessible(el);
       const initiated = nextEvent(el, 'pay-initiated');
       answer.resolve(json(ussdEnvelope()));

@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { PayErrorCode } from '../../src/index.js';
 import {
+  busyShown,
   BANK_CODE,
   button,
   clickSubmit,
@@ -13,6 +14,7 @@ import {
   fillUssd,
   focused,
   hang,
+  holdTimers,
   idempotencyKeys,
   heading,
   json,
@@ -380,6 +382,9 @@ describe('<pay-widget>', () => {
 
       expect(calls).to.have.length(1);
       expect(submits).to.equal(1);
+      await busyShown(el);
+      submitButton.click();
+      expect(calls).to.have.length(1);
       expect(submitButton.closest('fieldset')!.disabled, 'the form is disabled while the request is out').to.equal(true);
 
       const initiated = nextEvent(el, 'pay-initiated');
@@ -388,17 +393,59 @@ describe('<pay-widget>', () => {
       expect(calls).to.have.length(1);
     });
 
-    it('shows progress while the request is out', async () => {
+    it('shows progress, after a moment, while the request is out', async () => {
       const answer = deferred<Response>();
       stubFetch(route({ session: () => answer.promise }));
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000' });
       await fillTransfer(el);
-      clickSubmit(el);
+      control(el, 'email').focus();
+      control(el, 'email').form!.requestSubmit();
       await el.updateComplete;
-      expect(part(el, 'form')!.getAttribute('aria-busy')).to.equal('true');
+      expect(part(el, 'form')!.getAttribute('aria-busy'), 'at first the form stays as it was').to.equal('false');
+
+      await busyShown(el);
       expect(part(el, 'submit')!.textContent).to.contain('Starting your payment…');
       expect(root(el).querySelector('[role="status"]')!.textContent).to.equal('Starting your payment…');
+      expect(part<HTMLButtonElement>(el, 'submit')!.closest('fieldset')!.disabled).to.equal(true);
+      expect(focused(el), 'the focus left the control before it was disabled').to.equal(null);
+      expect(control(el, 'email').value, 'what was typed is still shown').to.equal(CUSTOMER.email);
       answer.resolve(json(transferEnvelope()));
+      await nextEvent(el, 'pay-initiated');
+    });
+
+    it('goes straight from the form to the result when the answer is quick, with no busy state between', async () => {
+      holdTimers(100); // the answer comes before the form would show that it is busy, however loaded the machine
+      stubFetch(route({ session: () => json(ussdEnvelope()) }));
+      const el = await widget({ 'session-url': SESSION_URL, amount: '5000' });
+      await fillUssd(el);
+      const seen: string[] = [];
+      const observer = new MutationObserver(() => {
+        const form = part(el, 'form');
+        if (form?.getAttribute('aria-busy') === 'true') seen.push('aria-busy');
+        if (form?.querySelector('fieldset')!.disabled) seen.push('disabled');
+        if (root(el).querySelector('[role="status"]')!.textContent === 'Starting your payment…') seen.push('announced');
+      });
+      observer.observe(root(el), { subtree: true, childList: true, attributes: true, characterData: true });
+      await submitUntil(el, 'pay-initiated');
+      observer.disconnect();
+
+      expect(seen).to.deep.equal([]);
+      expect(part(el, 'dial-code')!.textContent).to.equal(USSD_PAYMENTS.ussdDailCode);
+      expect(heading(el)!.textContent).to.equal('Dial this code to pay');
+    });
+
+    it('shows progress at once for a retry from the error screen', async () => {
+      const answer = deferred<Response>();
+      stubFetch(route({ session: (_, index) => (index === 0 ? Promise.reject(new TypeError('Failed to fetch')) : answer.promise) }));
+      const el = await widget();
+      await fillUssd(el);
+      await submitUntil(el, 'pay-error');
+      button(el, 'Try again')!.click();
+      await el.updateComplete;
+      expect(part(el, 'form')!.getAttribute('aria-busy'), 'no editable form flashes between the error and the progress').to.equal('true');
+      expect(part<HTMLButtonElement>(el, 'submit')!.closest('fieldset')!.disabled).to.equal(true);
+      answer.resolve(json(ussdEnvelope()));
+      await nextEvent(el, 'pay-initiated');
     });
 
     it('sends nothing when a pay-submit listener calls preventDefault()', async () => {
