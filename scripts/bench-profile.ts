@@ -69,7 +69,15 @@ async function traced(page: Page, run: () => Promise<unknown>): Promise<{ traceE
 
 /** "<contender> <figure>" → one summary per traced load. */
 const collected: Record<string, TraceSummary[]> = {};
-const collect = (id: string, figure: string, summary: TraceSummary) => (collected[`${id} ${figure}`] ??= []).push(summary);
+let incomplete = 0;
+/** Adds one load's summary; a trace that lost one of the marks (it happens, rarely) is left out and counted. */
+function collect(id: string, figure: string, summary: () => TraceSummary): void {
+  try {
+    (collected[`${id} ${figure}`] ??= []).push(summary());
+  } catch {
+    incomplete += 1;
+  }
+}
 
 try {
   for (let round = 0; round < LOADS; round += 1) {
@@ -79,12 +87,12 @@ try {
       const modules = await moduleOf(contender);
       if (ONLY.has('first-render')) {
         const trace = await inFreshContext(browser, (page) => traced(page, () => firstRender(page, url('/first-render'))));
-        collect(contender.id, 'script (compile, top-level run, define)', summarize(trace.traceEvents, 'bench:start', 'bench:script-end', modules));
-        collect(contender.id, 'first update (script end → form)', summarize(trace.traceEvents, 'bench:script-end', 'bench:form', modules));
+        collect(contender.id, 'script (compile, top-level run, define)', () => summarize(trace.traceEvents, 'bench:start', 'bench:script-end', modules));
+        collect(contender.id, 'first update (script end → form)', () => summarize(trace.traceEvents, 'bench:script-end', 'bench:form', modules));
       }
       if (ONLY.has('submit')) {
         const trace = await inFreshContext(browser, (page) => traced(page, () => submitToResult(page, url('/submit'), contender.tag)));
-        collect(contender.id, 'submit → dial code laid out', summarize(trace.traceEvents, 'bench:click', 'bench:result', modules));
+        collect(contender.id, 'submit → dial code laid out', () => summarize(trace.traceEvents, 'bench:click', 'bench:result', modules));
       }
     }
   }
@@ -108,5 +116,6 @@ for (const [key, summaries] of Object.entries(collected)) {
   console.log(`  top ${TOP} functions by sampled self time:`);
   for (const [name, t] of Object.entries(s.functions).sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`    ${ms(t)} ms  ${name}`);
 }
+if (incomplete) console.log(`\n${incomplete} traced loads left out: a mark was missing from the trace`);
 writeFileSync(join(cacheDir, 'profile.json'), JSON.stringify({ loads: LOADS, report }, null, 2));
 console.log(`\nAll figures: ${join(cacheDir, 'profile.json')}`);
