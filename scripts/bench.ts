@@ -18,6 +18,8 @@
  *    - page load: the mark just before `<script src>` → the form;
  *    - submit: a mouse click on pay → the dial code laid out, against a session endpoint on
  *      127.0.0.1 that answers at once; beside a raw `fetch` + `JSON.parse` of the same request;
+ *      and the part of it beside the network (the session request's resource timing: click → its
+ *      start, its response's end → the result);
  *    - for each of these also the main thread's CPU time between the same two marks (from a trace
  *      of the marks): on a busy machine the wall clock mostly measures waiting for a core;
  *    - JS heap per element: 50 elements on a page, after a full GC (`Runtime.getHeapUsage`).
@@ -83,6 +85,7 @@ const samples = {
   pageLoad: {} as Samples,
   submit: {} as Samples,
   submitFrame: {} as Samples,
+  submitBesideNetwork: {} as Samples,
   heapJs: {} as Samples,
   heapEmbedder: {} as Samples,
 };
@@ -130,6 +133,7 @@ function tasks(server: BenchServer): Task[] {
           const { result, cpu } = await withCpuClock(page, () => submitToResult(page, url(`/submit/${c.id}`), c.tag));
           push(samples.submit, c.id, result.laidOut);
           push(samples.submitFrame, c.id, result.nextFrame);
+          push(samples.submitBesideNetwork, c.id, result.besideNetwork);
           push(samples.submitCpu, c.id, cpu('bench:click', 'bench:result'));
         }),
     });
@@ -154,6 +158,7 @@ function tasks(server: BenchServer): Task[] {
         const { result, cpu } = await withCpuClock(page, () => rawFetch(page, url('/submit/raw')));
         push(samples.submit, 'raw', result.laidOut);
         push(samples.submitFrame, 'raw', result.nextFrame);
+        push(samples.submitBesideNetwork, 'raw', result.besideNetwork);
         push(samples.submitCpu, 'raw', cpu('bench:click', 'bench:raw-done'));
       }),
   });
@@ -211,6 +216,7 @@ const figures = {
   pageLoad: stats(samples.pageLoad),
   submit: stats(samples.submit),
   submitFrame: stats(samples.submitFrame),
+  submitBesideNetwork: stats(samples.submitBesideNetwork),
   heapJs: stats(samples.heapJs),
   heapEmbedder: stats(samples.heapEmbedder),
 };
@@ -244,6 +250,12 @@ const rows: Cell[][] = [
     ...ids.map((id) => ms(figures.submitCpu[id])),
     figures.submitCpu.raw ? `raw fetch + JSON.parse: ${ms(figures.submitCpu.raw)}` : '',
     overRaw(figures.submitCpu),
+  ],
+  [
+    '  of which beside the network: click → request sent, answer → result, ms',
+    ...ids.map((id) => ms(figures.submitBesideNetwork[id])),
+    figures.submitBesideNetwork.raw ? `raw: ${ms(figures.submitBesideNetwork.raw)}` : '',
+    overRaw(figures.submitBesideNetwork),
   ],
   ['  click → next animation frame, ms', ...ids.map((id) => ms(figures.submitFrame[id])), figures.submitFrame.raw ? `raw: ${ms(figures.submitFrame.raw)}` : '', ''],
   ['JS heap per element, 50 on a page, KiB', ...ids.map((id) => kib(figures.heapJs[id])), '', ''],

@@ -71,7 +71,13 @@ export async function firstRender(page: Page, url: string): Promise<FirstRender>
   return { render: form! - start!, script: scriptEnd === undefined ? undefined : scriptEnd - start!, intl };
 }
 
-export type Submit = { laidOut: number; nextFrame: number };
+/**
+ * `laidOut`: click → result; `nextFrame`: click → the next animation frame's callback;
+ * `besideNetwork`: the part of `laidOut` spent outside the request, from the resource timing of the
+ * session request: click → the request's start, plus its response's end → result. What the page
+ * itself costs, without the round trip through the network stack and the server.
+ */
+export type Submit = { laidOut: number; nextFrame: number; besideNetwork: number | undefined };
 
 /**
  * /submit/<id>: the bank chosen, everything settled, then a real mouse click on the pay button.
@@ -104,9 +110,11 @@ export async function submitToResult(page: Page, url: string, tag: string): Prom
         if (!code) return;
         observer.disconnect();
         code.getBoundingClientRect();
-        const laidOut = performance.now() - clicked;
+        const laidOutAt = performance.now();
         performance.mark('bench:result');
-        requestAnimationFrame(() => resolve({ laidOut, nextFrame: performance.now() - clicked }));
+        const request = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/session')) as PerformanceResourceTiming | undefined;
+        const besideNetwork = request ? request.startTime - clicked + (laidOutAt - request.responseEnd) : undefined;
+        requestAnimationFrame(() => resolve({ laidOut: laidOutAt - clicked, nextFrame: performance.now() - clicked, besideNetwork }));
       });
       observer.observe(root, { childList: true, subtree: true, characterData: true });
     });
@@ -136,7 +144,9 @@ export async function rawFetch(page: Page, url: string): Promise<Submit> {
         const done = list.getEntriesByName('bench:raw-done')[0];
         if (!done) return;
         observer.disconnect();
-        requestAnimationFrame(() => resolve({ laidOut: done.startTime - clicked, nextFrame: performance.now() - clicked }));
+        const request = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/session')) as PerformanceResourceTiming | undefined;
+        const besideNetwork = request ? request.startTime - clicked + (done.startTime - request.responseEnd) : undefined;
+        requestAnimationFrame(() => resolve({ laidOut: done.startTime - clicked, nextFrame: performance.now() - clicked, besideNetwork }));
       }).observe({ entryTypes: ['mark'] });
     });
     const rect = document.getElementById('pay')!.getBoundingClientRect();
