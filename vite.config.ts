@@ -162,8 +162,8 @@ function localeFilesBesideScript(): Plugin {
  * V8's explicit compile hint (Chrome 136+; other engines read a comment): compile every function of
  * the script tag while the script is loaded (off the main thread when it streams) instead of when
  * each is first called. Most of the script runs in the first render and the first submit, and
- * compiling a function lazily parses it twice. `npm run bench`, first render: about -1.3 ms of main-thread CPU;
- * submit: about -2 ms. It must be the file's first line.
+ * compiling a function lazily parses it twice. `npm run bench`, main-thread CPU: first render about
+ * -1.3 ms, submit about -2 ms (bench/FINDINGS.md). It must be the file's first line.
  */
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 
