@@ -86,9 +86,8 @@ export type Submit = { laidOut: number; nextFrame: number; besideNetwork: number
 
 /**
  * /submit/<id>: the bank chosen, everything settled, then a real mouse click on the pay button.
- * From the click (a capturing listener, before any of the element's own) to the dial code in the
- * shadow root with its layout done (getBoundingClientRect), and to the next animation frame's
- * callback (what else the update left to do before the frame can be drawn).
+ * Ends when the dial code is in the shadow root with its layout done (getBoundingClientRect):
+ * the mark `bench:result`.
  */
 export async function submitToResult(page: Page, url: string, tag: string): Promise<Submit> {
   await page.goto(url, { waitUntil: 'load' });
@@ -100,65 +99,64 @@ export async function submitToResult(page: Page, url: string, tag: string): Prom
     select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    (window as unknown as { benchSubmit: Promise<Submit> }).benchSubmit = new Promise((resolve) => {
-      let clicked = 0;
-      addEventListener(
-        'click',
-        () => {
-          clicked = performance.now();
-          performance.mark('bench:click'); // for scripts/bench-profile.ts
-        },
-        { capture: true, once: true },
-      );
+    (window as unknown as { benchDone: Promise<void> }).benchDone = new Promise((resolve) => {
       const observer = new MutationObserver(() => {
         const code = root.querySelector('[part~="dial-code"]');
         if (!code) return;
         observer.disconnect();
         code.getBoundingClientRect();
-        const laidOutAt = performance.now();
         performance.mark('bench:result');
-        const request = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/session')) as PerformanceResourceTiming | undefined;
-        const besideNetwork = request ? request.startTime - clicked + (laidOutAt - request.responseEnd) : undefined;
-        requestAnimationFrame(() => resolve({ laidOut: laidOutAt - clicked, nextFrame: performance.now() - clicked, besideNetwork }));
+        requestAnimationFrame(() => {
+          performance.mark('bench:frame');
+          resolve();
+        });
       });
       observer.observe(root, { childList: true, subtree: true, characterData: true });
     });
     const rect = root.querySelector('button[type=submit]')!.getBoundingClientRect();
     return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
   }, tag, CUSTOMER.bankCode);
-  await page.mouse.click(box.x, box.y);
-  return page.evaluate(() => (window as unknown as { benchSubmit: Promise<Submit> }).benchSubmit);
+  return clickAndTime(page, box, 'bench:result');
 }
 
-/** /submit/raw: from the click to the parsed JSON, with fetch and nothing else. */
+/** /submit/raw: a click, then fetch and JSON.parse and nothing else; the page marks `bench:raw-done`. */
 export async function rawFetch(page: Page, url: string): Promise<Submit> {
   await page.goto(url, { waitUntil: 'load' });
   const box = await page.evaluate(async () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    (window as unknown as { benchSubmit: Promise<Submit> }).benchSubmit = new Promise((resolve) => {
-      let clicked = 0;
-      addEventListener(
-        'click',
-        () => {
-          clicked = performance.now();
-          performance.mark('bench:click');
-        },
-        { capture: true, once: true },
-      );
+    (window as unknown as { benchDone: Promise<void> }).benchDone = new Promise((resolve) => {
       new PerformanceObserver((list, observer) => {
-        const done = list.getEntriesByName('bench:raw-done')[0];
-        if (!done) return;
+        if (list.getEntriesByName('bench:raw-done').length === 0) return;
         observer.disconnect();
-        const request = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/session')) as PerformanceResourceTiming | undefined;
-        const besideNetwork = request ? request.startTime - clicked + (done.startTime - request.responseEnd) : undefined;
-        requestAnimationFrame(() => resolve({ laidOut: done.startTime - clicked, nextFrame: performance.now() - clicked, besideNetwork }));
+        requestAnimationFrame(() => {
+          performance.mark('bench:frame');
+          resolve();
+        });
       }).observe({ entryTypes: ['mark'] });
     });
     const rect = document.getElementById('pay')!.getBoundingClientRect();
     return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
   });
+  return clickAndTime(page, box, 'bench:raw-done');
+}
+
+/**
+ * The one way both submits are timed: a real mouse click at `box`, marked `bench:click` by a
+ * capturing listener (before any of the page's own); then, once the page's `benchDone` settles
+ * (it marks `bench:frame` in the animation frame after `end`), the figures from the marks and the
+ * session request's resource timing.
+ */
+async function clickAndTime(page: Page, box: { x: number; y: number }, end: string): Promise<Submit> {
+  await page.evaluate(() => addEventListener('click', () => performance.mark('bench:click'), { capture: true, once: true }));
   await page.mouse.click(box.x, box.y);
-  return page.evaluate(() => (window as unknown as { benchSubmit: Promise<Submit> }).benchSubmit);
+  await page.evaluate(() => (window as unknown as { benchDone: Promise<void> }).benchDone);
+  // No named functions inside evaluate(): tsx would wrap them in a helper the page does not have.
+  return page.evaluate((end) => {
+    const [click, done, frame] = ['bench:click', end, 'bench:frame'].map((name) => performance.getEntriesByName(name)[0]!.startTime) as [number, number, number];
+    const request = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/session')) as PerformanceResourceTiming | undefined;
+    const besideNetwork = request ? request.startTime - click + (done - request.responseEnd) : undefined;
+    return { laidOut: done - click, nextFrame: frame - click, besideNetwork };
+  }, end);
 }
 
 export type Heap = { jsBytes: number; embedderBytes: number | undefined };
