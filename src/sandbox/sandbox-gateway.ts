@@ -1,7 +1,7 @@
-import { isJsonContentType } from '../http/json-content-type.js';
+import { isJsonContentType } from '../wire/json-content-type.js';
 import { CUSTOMER_FIELD_PATTERNS } from '../rules.js';
 import { gatewayRequestSchema, type GatewayRequest, type PaymentStatus, type StatusResponse } from '../schemas.js';
-import { INITIATE_PATH, QUERY_PATH_PATTERN, TOKEN_PATH } from '../http/gateway-paths.js';
+import { INITIATE_PATH, QUERY_PATH_PATTERN, TOKEN_PATH } from '../wire/gateway-paths.js';
 import {
   failure,
   incompleteEnvelope,

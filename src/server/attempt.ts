@@ -11,18 +11,10 @@ import {
   type GatewayOutcome,
   type TokenFailure,
 } from './gateway.js';
-import {
-  errorName,
-  errorReply,
-  jsonReply,
-  sleep,
-  withDeadline,
-  type AbortFlag,
-  type ErrorCode,
-  type FieldErrors,
-  type Redactor,
-  type Reply,
-} from './http.js';
+import { sleep, withDeadline, type AbortFlag } from './http/deadline.js';
+import { errorName } from './http/emitter.js';
+import type { Redactor } from './http/redact.js';
+import { errorReply, jsonReply, type ErrorCode, type FieldErrors, type Reply } from './http/reply.js';
 import {
   checkOrder,
   OrderError,
@@ -258,7 +250,7 @@ function answerAtDeadline(progress: AttemptProgress): Reply {
 }
 
 const IN_USE_MESSAGE = 'A request with this Idempotency-Key is in progress.';
-const IN_USE = errorReply('idempotency_key_in_use', IN_USE_MESSAGE, undefined, { 'retry-after': '1' });
+const IN_USE = errorReply('idempotency_key_in_use', IN_USE_MESSAGE, { headers: { 'retry-after': '1' } });
 
 function inUse(replies: SessionReplies): Reply {
   return replies.reject('idempotency_key_in_use', IN_USE_MESSAGE, {
@@ -475,7 +467,7 @@ export function createSessionReplies(emit: (event: SessionEvent) => void, redact
   }
 
   function reject(code: ErrorCode, message: string, options: RejectOptions = {}): Reply {
-    const reply = errorReply(code, message, options.fields, options.headers);
+    const reply = errorReply(code, message, options);
     if (options.status !== undefined) reply.status = options.status;
     emit({ type: 'rejected', status: reply.status, code, ...(options.fields ? { fields: options.fields } : {}) });
     return reply;

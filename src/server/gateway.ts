@@ -1,8 +1,9 @@
 import { readEnvelope } from '../envelope.js';
-import { INITIATE_PATH, QUERY_VERSIONS, queryPath, TOKEN_PATH, type QueryVersion } from '../http/gateway-paths.js';
+import { INITIATE_PATH, QUERY_VERSIONS, queryPath, TOKEN_PATH, type QueryVersion } from '../wire/gateway-paths.js';
 import { PAYMENTS_PATTERNS, type PaymentType } from '../rules.js';
 import type { GatewayRequest, SessionRequest } from '../schemas.js';
-import { createRedactor, isRecord, parseJson } from './http.js';
+import { isRecord, parseJson } from './http/json.js';
+import { createRedactor } from './http/redact.js';
 import type { ResolvedOrder } from './order.js';
 import type { PaymentState } from './stores.js';
 

@@ -29,9 +29,10 @@ export type {
   PaymentStore,
   StoredReply,
 } from './stores.js';
-export { ERROR_STATUS } from './http.js';
-export type { AllowedOrigins, CorsOptions, ErrorCode, FieldErrors } from './http.js';
-export { INITIATE_PATH } from '../http/gateway-paths.js';
+export { ERROR_STATUS } from './http/reply.js';
+export type { AllowedOrigins, CorsOptions } from './http/cors.js';
+export type { ErrorCode, FieldErrors } from './http/reply.js';
+export { INITIATE_PATH } from '../wire/gateway-paths.js';
 export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../schemas.js';
 export { createGateway, paymentStateOf } from './gateway.js';
 export type {
@@ -44,7 +45,7 @@ export type {
   QueryUnverified,
   TokenFailure,
 } from './gateway.js';
-export type { QueryVersion } from '../http/gateway-paths.js';
+export type { QueryVersion } from '../wire/gateway-paths.js';
 export { createWebhookHandler } from './webhook.js';
 export type { WebhookEvent, WebhookHandler, WebhookHandlerOptions } from './webhook.js';
 export type { PaymentHook, SettleEvent } from './settle.js';

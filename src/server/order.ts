@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { HINT_PATTERNS, PAYMENT_REFERENCE } from '../rules.js';
 import { chargeAmountSchema, type SessionRequest } from '../schemas.js';
-import type { FieldErrors } from './http.js';
+import type { FieldErrors } from './http/reply.js';
 
 /** What the merchant charges, decided on the server. */
 export type Order = {

@@ -3,7 +3,6 @@
  * Idempotency-Key, body, validation), handed to the payment attempt (attempt.ts); then the body's
  * validation and what `onEvent` hears.
  */
-import { isJsonContentType } from '../http/json-content-type.js';
 import {
   PAYMENT_TYPES,
   transferSessionRequestSchema,
@@ -20,21 +19,15 @@ import {
   type PaymentContext,
 } from './attempt.js';
 import { createGateway, type AccessToken, type Gateway, type GatewayOutcome } from './gateway.js';
-import {
-  corsEndpoint,
-  createCorsPolicy,
-  createEmitter,
-  createRedactor,
-  parseJson,
-  readBodyText,
-  type AllowedOrigins,
-  type FieldErrors,
-  type Reply,
-} from './http.js';
+import { readJsonBody, requireJson, requireMethod } from './http/checks.js';
+import { createCorsPolicy, type AllowedOrigins } from './http/cors.js';
+import { createEmitter } from './http/emitter.js';
+import { corsEndpoint } from './http/endpoint.js';
+import { createRedactor } from './http/redact.js';
+import type { FieldErrors, Reply } from './http/reply.js';
 import type { BeforeInitiate, OrderResolver } from './order.js';
 import { createStatusTokens, type StatusSecret } from './status.js';
 import {
-  assertStore,
   createMemoryIdempotencyStore,
   createMemoryPaymentStore,
   IDEMPOTENCY_STORE_METHODS,
@@ -43,6 +36,7 @@ import {
   type IdempotencyStore,
   type PaymentStore,
 } from './stores.js';
+import { assertStore } from './options.js';
 
 export type { AccessToken } from './gateway.js';
 
@@ -193,12 +187,8 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
 
   async function handle(request: Request, env: unknown): Promise<Reply> {
     const started = performance.now();
-    if (request.method !== 'POST') {
-      return replies.reject('method_not_allowed', 'Use POST.', { headers: { allow: METHODS } });
-    }
-    if (!isJsonContentType(request.headers.get('content-type'))) {
-      return replies.reject('unsupported_media_type', 'Send the body as application/json.');
-    }
+    const problem = requireMethod(request, METHODS) ?? requireJson(request);
+    if (problem) return replies.reject(problem.code, problem.message, { headers: problem.headers });
     const key = request.headers.get('idempotency-key');
     if (key === null && requireKey) {
       return replies.reject('missing_idempotency_key', 'Send an Idempotency-Key header with the request.', {
@@ -210,15 +200,9 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
         fields: { 'Idempotency-Key': 'Use 8 to 255 visible ASCII characters, such as a UUID.' },
       });
     }
-    const body = await readBodyText(request, maxBodyBytes, deadlineMs);
-    if (!body.ok) {
-      if (body.reason === 'timeout') return replies.reject('request_timeout', 'The request body took too long to arrive. Please try again.');
-      return body.reason === 'too-large'
-        ? replies.reject('payload_too_large', `The body is larger than ${maxBodyBytes} bytes.`)
-        : replies.reject('invalid_json', 'The body could not be read.');
-    }
-    const json = parseJson(body.text);
-    if (json === undefined) return replies.reject('invalid_json', 'The body is not valid JSON.');
+    const body = await readJsonBody(request, { maxBytes: maxBodyBytes, timeoutMs: deadlineMs });
+    if (!body.ok) return replies.reject(body.problem.code, body.problem.message);
+    const json = body.json;
     const check = validateSessionRequest(json);
     if (!check.ok) return replies.reject('validation', 'Some fields are missing or invalid.', { fields: check.fields });
 

@@ -1,5 +1,5 @@
 import type { QueryAnswer } from './gateway.js';
-import { errorName } from './http.js';
+import { errorName } from './http/emitter.js';
 import type { Payment, PaymentStore } from './stores.js';
 
 /**

@@ -5,19 +5,14 @@
 import { PAYMENT_REFERENCE } from '../rules.js';
 import { statusResponseSchema, type StatusResponse } from '../schemas.js';
 import type { Gateway, QueryOutcome } from './gateway.js';
-import {
-  corsEndpoint,
-  createCorsPolicy,
-  createEmitter,
-  errorName,
-  errorReply,
-  jsonReply,
-  withDeadline,
-  type AllowedOrigins,
-  type Reply,
-} from './http.js';
+import { createCorsPolicy, type AllowedOrigins } from './http/cors.js';
+import { withDeadline } from './http/deadline.js';
+import { createEmitter, errorName } from './http/emitter.js';
+import { corsEndpoint } from './http/endpoint.js';
+import { errorReply, jsonReply, type Reply } from './http/reply.js';
 import { settlePayment, type PaymentHook, type SettleEvent } from './settle.js';
-import { assertStore, PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores.js';
+import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores.js';
+import { assertStore } from './options.js';
 
 export type StatusLookupContext = {
   request: Request;
@@ -106,13 +101,13 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
 
   async function handle(request: Request): Promise<Reply> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return errorReply('method_not_allowed', 'Use GET.', undefined, { allow: METHODS });
+      return errorReply('method_not_allowed', 'Use GET.', { headers: { allow: METHODS } });
     }
     const query = new URL(request.url).searchParams;
     const paymentReference = query.get('paymentReference');
     if (!paymentReference || !PAYMENT_REFERENCE.test(paymentReference)) {
       return errorReply('validation', 'The paymentReference query parameter is missing or invalid.', {
-        paymentReference: paymentReference ? 'Use up to 128 letters, digits, or . _ : / -.' : 'This field is required.',
+        fields: { paymentReference: paymentReference ? 'Use up to 128 letters, digits, or . _ : / -.' : 'This field is required.' },
       });
     }
     if (!(await tokens.verify(paymentReference, query.get('statusToken')))) return errorReply('not_found', NOT_FOUND);

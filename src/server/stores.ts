@@ -194,14 +194,5 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
   };
 }
 
-/**
- * Refuses, when a handler is created, a store that lacks a method: JavaScript callers can pass
- * anything, and a store without `claim` would let two instances pay for one key.
- */
-export function assertStore(store: unknown, methods: readonly string[], what: string): void {
-  const missing = methods.filter((name) => typeof (store as Record<string, unknown> | null)?.[name] !== 'function');
-  if (missing.length > 0) throw new TypeError(`${what} lacks ${missing.map((name) => `${name}()`).join(', ')}`);
-}
-
 export const IDEMPOTENCY_STORE_METHODS = ['claim', 'release', 'get', 'set'] as const;
 export const PAYMENT_STORE_METHODS = ['get', 'insert', 'update'] as const;

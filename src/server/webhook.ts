@@ -1,17 +1,11 @@
-import { isJsonContentType } from '../http/json-content-type.js';
+import { isJsonContentType } from '../wire/json-content-type.js';
 import { PAYMENT_REFERENCE } from '../rules.js';
 import type { Gateway, QueryOutcome } from './gateway.js';
-import {
-  createEmitter,
-  errorReply,
-  isRecord,
-  jsonReply,
-  parseJson,
-  readBodyText,
-  toResponse,
-  withDeadline,
-  type Reply,
-} from './http.js';
+import { readBodyText } from './http/body.js';
+import { withDeadline } from './http/deadline.js';
+import { createEmitter } from './http/emitter.js';
+import { isRecord, parseJson } from './http/json.js';
+import { errorReply, jsonReply, toResponse, type Reply } from './http/reply.js';
 import { settlePayment, type PaymentHook, type SettleEvent, type SettleResult } from './settle.js';
 import type { Payment, PaymentStore } from './stores.js';
 
@@ -75,7 +69,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const verifying = new Map<string, Promise<Verdict>>();
 
   async function handle(request: Request): Promise<Reply> {
-    if (request.method !== 'POST') return reject('method', errorReply('method_not_allowed', 'Use POST.', undefined, { allow: 'POST' }));
+    if (request.method !== 'POST') return reject('method', errorReply('method_not_allowed', 'Use POST.', { headers: { allow: 'POST' } }));
     if (!isJsonContentType(request.headers.get('content-type'))) {
       return reject('content-type', errorReply('unsupported_media_type', 'Send the notification as application/json.'));
     }

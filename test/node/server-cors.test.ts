@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createStatusHandler } from '../../src/server/index.js';
-import { createCorsPolicy } from '../../src/server/http.js';
+import { createCorsPolicy } from '../../src/server/http/cors.js';
 import { makeHandler, post, readError, SESSION_URL, USSD_REQUEST, STATUS_SECRET } from './server-fixtures.js';
 
 const SHOP = 'https://shop.example';

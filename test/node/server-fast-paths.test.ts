@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AbortFlag, createRedactor, sleep } from '../../src/server/http.js';
+import { AbortFlag, sleep } from '../../src/server/http/deadline.js';
+import { createRedactor } from '../../src/server/http/redact.js';
 import { referenceForKey, subtleReferenceForKey } from '../../src/server/order.js';
 
 describe('referenceForKey', () => {

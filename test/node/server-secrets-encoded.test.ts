@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRedactor, MAX_REMEMBERED_TOKENS } from '../../src/server/http.js';
+import { createRedactor, MAX_REMEMBERED_TOKENS } from '../../src/server/http/redact.js';
 import { makeHandler, ORDER, post, type Responder, transferEnvelope, TRANSFER_REQUEST } from './server-fixtures.js';
 
 /** Secrets with the characters that encodings change: `/`, `+`, `=`. */

@@ -1,0 +1,73 @@
+/** The error catalogue every endpoint answers from, and the JSON replies it is sent as. */
+import type { ErrorBody } from '../../schemas.js';
+
+/**
+ * Every error the session and status endpoints answer with, and its HTTP status. The body is always
+ * the session-endpoint contract's `{ status: "ERROR", error: { code, message, fields? } }`.
+ */
+export const ERROR_STATUS = {
+  method_not_allowed: 405,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  invalid_json: 400,
+  validation: 400,
+  invalid_idempotency_key: 400,
+  missing_idempotency_key: 400,
+  origin_not_allowed: 403,
+  not_found: 404,
+  request_timeout: 408,
+  idempotency_key_in_use: 409,
+  idempotency_key_reused: 422,
+  order_refused: 422,
+  duplicate_reference: 422,
+  rate_limited: 429,
+  payment_declined: 402,
+  gateway_error: 502,
+  gateway_unreachable: 502,
+  invalid_gateway_response: 502,
+  gateway_timeout: 504,
+  internal: 500,
+  config: 500,
+  server_busy: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Field name → what is wrong with it, in words a customer can act on. */
+export type FieldErrors = Record<string, string>;
+
+/**
+ * An answer before it becomes a `Response`: plain data, so the idempotency store can keep it and
+ * the CORS headers are added in one place.
+ */
+export type Reply = { status: number; body: string; headers?: Record<string, string> };
+
+export function jsonReply(status: number, value: unknown, headers?: Record<string, string>): Reply {
+  return { status, body: JSON.stringify(value), headers };
+}
+
+export type ErrorReplyOptions = {
+  /** Field name → what is wrong with it, for a `validation`-style answer. */
+  fields?: FieldErrors;
+  headers?: Record<string, string>;
+};
+
+export function errorReply(code: ErrorCode, message: string, options: ErrorReplyOptions = {}): Reply {
+  const { fields, headers } = options;
+  const body: ErrorBody = { status: 'ERROR', error: fields ? { code, message, fields } : { code, message } };
+  return jsonReply(ERROR_STATUS[code], body, headers);
+}
+
+export function toResponse(reply: Reply, extraHeaders: Record<string, string>): Response {
+  // 204 and 304 must not carry a body, not even an empty one.
+  return new Response(reply.status === 204 || reply.status === 304 ? null : reply.body, {
+    status: reply.status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...reply.headers,
+      ...extraHeaders,
+    },
+  });
+}
