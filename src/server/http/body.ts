@@ -1,4 +1,5 @@
-/** Reading a request body within a size and a time limit. */
+// Reading a request body within a size and a time limit.
+
 export type BodyResult =
   | { ok: true; text: string }
   | { ok: false; reason: 'too-large' | 'unreadable' | 'timeout' };

@@ -1,9 +1,7 @@
-/**
- * The request checks every endpoint shares, in the order a request meets them: its method, its
- * content type, its body (size, read time, JSON). Each returns a {@link RequestProblem} or nothing;
- * the endpoint turns a problem into its own reply (our error body, or the gateway's in the sandbox)
- * and its own report.
- */
+// The request checks every endpoint shares, in the order a request meets them: its method, its
+// content type, its body (size, read time, JSON). Each returns a {@link RequestProblem} or nothing;
+// the endpoint turns a problem into its own reply (our error body, or the gateway's in the sandbox)
+// and its own report.
 import { isJsonContentType } from '../../wire/json-content-type.js';
 import { readBodyText } from './body.js';
 import { parseJson } from './json.js';

@@ -1,4 +1,5 @@
-/** The guarded `onEvent`: a logging hook never breaks a payment. */
+// The guarded `onEvent`: a logging hook never breaks a payment.
+
 /** Only the error's class, for `onEvent`: a message may quote anything. */
 export function errorName(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;

@@ -1,4 +1,4 @@
-/** The shell every endpoint shares: preflight, origin check, crash guard, CORS headers. */
+// The shell every endpoint shares: preflight, origin check, crash guard, CORS headers.
 import type { CorsPolicy } from './cors.js';
 import { toResponse, type Reply } from './reply.js';
 

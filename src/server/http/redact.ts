@@ -1,4 +1,5 @@
-/** Scrubbing secrets (keys, tokens, customer details) from text that leaves a handler. */
+// Scrubbing secrets (keys, tokens, customer details) from text that leaves a handler.
+
 const REDACTED = '[redacted]';
 
 /** How many tokens from a rotating token source are remembered, newest kept. */

@@ -1,4 +1,4 @@
-/** The error catalogue every endpoint answers from, and the JSON replies it is sent as. */
+// The error catalogue every endpoint answers from, and the JSON replies it is sent as.
 import type { ErrorBody } from '../../schemas.js';
 
 /**
