@@ -1,5 +1,5 @@
 // The request checks every endpoint shares, in the order a request meets them: its method, its
-// content type, its body (size, read time, JSON). Each returns a {@link RequestProblem} or nothing;
+// content type, its body (size, read time, JSON). Each returns a `RequestProblem` or nothing;
 // the endpoint turns a problem into its own reply (our error body, or the gateway's in the sandbox)
 // and its own report.
 import { isJsonContentType } from '../../wire/json-content-type.js';
