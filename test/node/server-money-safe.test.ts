@@ -8,7 +8,7 @@ import {
   type BeforeInitiateContext,
   type StatusLookup,
 } from '../../src/server/index.js';
-import { createStatusTokens } from '../../src/server/status.js';
+import { createStatusTokens } from '../../src/server/status/tokens.js';
 import {
   makeHandler,
   ORDER,
