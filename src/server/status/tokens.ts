@@ -57,8 +57,12 @@ export function createStatusTokens(
       if (!match) return false;
       const [, expiry, mac] = match as unknown as [string, string, string];
       if (Number(expiry) * 1000 <= now()) return false;
+      const macBytes = fromBase64url(mac);
+      // 43 characters carry 258 bits for the MAC's 256: only the canonical spelling (unused bits
+      // zero) is the token that was signed, so no other string is accepted for it.
+      if (base64url(macBytes) !== mac) return false;
       // `verify` recomputes the HMAC and compares it in constant time (no early exit on a mismatch).
-      return crypto.subtle.verify('HMAC', await hmacKey(), fromBase64url(mac), signed(paymentReference, expiry));
+      return crypto.subtle.verify('HMAC', await hmacKey(), macBytes, signed(paymentReference, expiry));
     },
   };
 }
