@@ -5,11 +5,10 @@
 import { PAYMENT_REFERENCE } from '../rules.js';
 import type { Gateway } from './gateway.js';
 import { readJsonBody, requireJson, requireMethod, type RequestProblem } from './http/checks.js';
-import { createEmitter } from './http/emitter.js';
 import { isRecord } from './http/json.js';
 import { errorReply, jsonReply, toResponse, type Reply } from './http/reply.js';
 import { assertStore, optionChecks } from './options.js';
-import { verifyAndSettle, type PaymentHook, type VerifyEvent } from './settle.js';
+import { scrubbedEmitter, verifyAndSettle, type PaymentHook, type VerifyEvent } from './settle.js';
 import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores.js';
 
 export type WebhookEvent =
@@ -58,7 +57,8 @@ type Verdict = 'done' | 'retry';
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   assertOptions(options);
   const verifyTimeoutMs = options.verifyTimeoutMs ?? 3_000;
-  const emit = createEmitter(options.onEvent);
+  // The gateway's answers and the notification are text from outside: scrubbed before they are reported.
+  const emit = scrubbedEmitter(options.onEvent, options.gateway);
   const settle = createNotificationSettler(options, emit, verifyTimeoutMs);
 
   async function handle(request: Request): Promise<Reply> {

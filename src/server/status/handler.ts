@@ -11,7 +11,7 @@ import { createEmitter, errorName } from '../http/emitter.js';
 import { corsEndpoint } from '../http/endpoint.js';
 import { errorReply, jsonReply, type Reply } from '../http/reply.js';
 import { assertStore, optionChecks } from '../options.js';
-import type { PaymentHook, VerifyEvent } from '../settle.js';
+import { scrubbedEmitter, type PaymentHook, type VerifyEvent } from '../settle.js';
 import { PAYMENT_STORE_METHODS, type PaymentStore } from '../stores.js';
 import { createLedgerReader } from './ledger-reader.js';
 import { createStatusTokens, type StatusSecret } from './tokens.js';
@@ -107,7 +107,8 @@ const NOT_FOUND = 'No payment has this reference.';
 export function createStatusHandler(options: StatusHandlerOptions): (request: Request) => Promise<Response> {
   const tokens = createStatusTokens(options?.statusSecret as StatusSecret, { who: 'createStatusHandler' });
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const emit = createEmitter(options.onEvent);
+  // The gateway's answers are text from outside: scrubbed before they are reported.
+  const emit = scrubbedEmitter(options.onEvent, options.gateway, [options.statusSecret]);
   const lookup = checkedLookup(options, timeoutMs, emit);
   const cors = createCorsPolicy(options.allowedOrigins, METHODS, { allowedHeaders: options.allowedHeaders });
   /** A logging hook: it must not change the answer. */
