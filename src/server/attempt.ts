@@ -28,7 +28,7 @@ import {
   type ResolvedOrder,
 } from './order.js';
 import type { SessionEvent } from './session.js';
-import type { StatusTokens } from './status.js';
+import type { StatusTokens } from './status/tokens.js';
 import type { IdempotencyRecord, IdempotencyStore, PaymentStore } from './stores.js';
 
 export type AttemptStage = 'admit' | 'duplicate' | 'lock' | 'store' | 'order' | 'gateway' | 'ledger';

@@ -16,8 +16,9 @@ export type {
   RateLimitErrorOptions,
   ResolvedOrder,
 } from './order.js';
-export { createStatusHandler } from './status.js';
-export type { StatusEvent, StatusHandlerOptions, StatusLookup, StatusLookupContext, StatusSecret } from './status.js';
+export { createStatusHandler } from './status/handler.js';
+export type { StatusEvent, StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status/handler.js';
+export type { StatusSecret } from './status/tokens.js';
 export { createMemoryIdempotencyStore, createMemoryPaymentStore, isValidIdempotencyKey } from './stores.js';
 export type {
   IdempotencyRecord,

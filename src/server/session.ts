@@ -26,7 +26,7 @@ import { corsEndpoint } from './http/endpoint.js';
 import { createRedactor } from './http/redact.js';
 import type { FieldErrors, Reply } from './http/reply.js';
 import type { BeforeInitiate, OrderResolver } from './order.js';
-import { createStatusTokens, type StatusSecret } from './status.js';
+import { createStatusTokens, type StatusSecret } from './status/tokens.js';
 import {
   createMemoryIdempotencyStore,
   createMemoryPaymentStore,

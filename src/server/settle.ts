@@ -1,13 +1,13 @@
-import type { QueryAnswer } from './gateway.js';
-import { errorName } from './http/emitter.js';
+// Settling is one transition, whichever endpoint learns of it first (a webhook, a status
+// re-query): the gateway's verified answer moves the ledger entry `PENDING → SUCCESS | FAILED` with
+// one compare-and-set, and only the request whose write lands calls `onPaid` (or `onFailed`). A
+// payment is paid only for the ledger's amount and currency. Also the settlement events, and their
+// reporting with the gateway's text scrubbed (`scrubbedEmitter`).
+import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
+import { withDeadline } from './http/deadline.js';
+import { createEmitter, errorName } from './http/emitter.js';
+import { createRedactor } from './http/redact.js';
 import type { Payment, PaymentStore } from './stores.js';
-
-/**
- * Settling is one transition, whichever endpoint learns of it first (a webhook, a status
- * re-query): the gateway's verified answer moves the ledger entry `PENDING → SUCCESS | FAILED` with
- * one compare-and-set, and only the request whose write lands calls `onPaid` (or `onFailed`). A
- * payment is paid only for the ledger's amount and currency.
- */
 
 export type PaymentHook = (payment: Payment) => void | Promise<void>;
 
@@ -47,9 +47,63 @@ export type SettleResult =
   /** The entry disappeared from the ledger meanwhile. */
   | { kind: 'missing' };
 
+/**
+ * What `onEvent` hears when an endpoint asks the gateway about a payment and settles it: the
+ * gateway's verdict, then the settlement's events.
+ */
+export type VerifyEvent =
+  | { type: 'verified'; paymentReference: string; state: Payment['state']; code: string }
+  /**
+   * The query got no readable answer (or none in time): the entry stays as it was. The webhook
+   * answers 503 so the gateway delivers again; the status handler asks again next interval.
+   */
+  | { type: 'unverified'; paymentReference: string; reason: string; httpStatus?: number }
+  | SettleEvent;
+
+export type VerifyContext = SettleContext & {
+  emit: (event: VerifyEvent) => void;
+  /** Give up on the query after this long (it then counts as unverified); without it, wait for the gateway's own time-out. */
+  queryTimeoutMs?: number;
+};
+
+export type VerifyResult = SettleResult | { kind: 'unverified' };
+
+/**
+ * Asks the gateway what became of `entry` (never trusting whoever told us to look), then settles it
+ * through {@link settlePayment}. An unreadable or late answer leaves the ledger untouched.
+ */
+export async function verifyAndSettle(entry: Payment, gateway: Pick<Gateway, 'query'>, context: VerifyContext): Promise<VerifyResult> {
+  const reference = entry.paymentReference;
+  const outcome = await queryGateway(gateway, reference, context.queryTimeoutMs);
+  if (outcome.kind !== 'answer') {
+    context.emit({ type: 'unverified', paymentReference: reference, reason: outcome.reason, ...(outcome.httpStatus ? { httpStatus: outcome.httpStatus } : {}) });
+    return { kind: 'unverified' };
+  }
+  context.emit({ type: 'verified', paymentReference: reference, state: outcome.state, code: outcome.code });
+  return settlePayment(entry, outcome, context);
+}
+
+/** The gateway's answer, or `timeout` once `timeoutMs` passed, even from a `query` that ignores its signal. */
+function queryGateway(gateway: Pick<Gateway, 'query'>, reference: string, timeoutMs: number | undefined): Promise<QueryOutcome> {
+  const ask = async (signal?: AbortSignal): Promise<QueryOutcome> => {
+    try {
+      return await (signal ? gateway.query(reference, { signal }) : gateway.query(reference));
+    } catch {
+      return { kind: 'unverified', reason: 'unreadable' };
+    }
+  };
+  if (timeoutMs === undefined) return ask();
+  return withDeadline<QueryOutcome>(
+    timeoutMs,
+    (flag) => ask(flag.signal),
+    () => ({ kind: 'unverified', reason: 'timeout' }),
+  );
+}
+
 /** A busy entry is re-read this often before giving up; giving up leaves it PENDING for the next try. */
 const MAX_ATTEMPTS = 8;
 
+/** Moves `entry` as `answer` says, with one compare-and-set; re-reads and retries a write that lost to a mere check. */
 export async function settlePayment(entry: Payment, answer: QueryAnswer, context: SettleContext): Promise<SettleResult> {
   const now = context.now ?? Date.now;
   const reference = entry.paymentReference;
@@ -142,4 +196,31 @@ async function runHook(payment: Payment, context: SettleContext): Promise<void> 
     // The ledger has moved and will not move again: the hook's failure is the merchant's to act on.
     context.emit({ type: 'internal-error', where: paid ? 'onPaid' : 'onFailed', paymentReference: payment.paymentReference, detail: errorName(error) });
   }
+}
+
+/**
+ * The guarded `onEvent` (see `createEmitter`), with every string in each event scrubbed of the
+ * secrets the handler knows: the gateway's public key (a `createGateway` object carries it), the
+ * given `secrets`, and whatever follows `Bearer `. The gateway's codes, currencies and messages,
+ * and a notification's fields, are text from outside that may quote anything.
+ */
+export function scrubbedEmitter<Event>(
+  listener: ((event: Event) => void | Promise<void>) | undefined,
+  gateway: unknown,
+  secrets: readonly unknown[] = [],
+): (event: Event) => void {
+  const emit = createEmitter(listener);
+  if (!listener) return emit;
+  const publicKey = (gateway as { publicKey?: unknown } | undefined)?.publicKey;
+  const redactor = createRedactor([publicKey, ...secrets].filter((secret): secret is string => typeof secret === 'string'));
+  return (event) => emit(scrubStrings(event, (text) => redactor.text(text)) as Event);
+}
+
+function scrubStrings(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => scrubStrings(item, redact));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubStrings(item, redact)]));
+  }
+  return value;
 }
