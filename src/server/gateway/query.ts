@@ -1,0 +1,77 @@
+// The payment query (spec/gateway-companion.md §2): the path and its version, and the answer read
+// into the ledger's terms. Only a readable 2xx `SUCCESS` envelope about this reference is an answer.
+import { queryPath, type QueryVersion } from '../../wire/gateway-paths.js';
+import { isRecord, parseJson } from '../http/json.js';
+import { paymentStateOf } from './codes.js';
+import { isOk, jsonHeaders, MAX_RAW_MESSAGE, type Exchange, type Send } from './exchange.js';
+import type { AuthorisedCall } from './token.js';
+import type { QueryOutcome } from './types.js';
+
+type QueryParts = {
+  baseUrl: string;
+  send: Send;
+  authorised: <T>(call: AuthorisedCall<T>) => Promise<T>;
+  /** The token, the keys and anything after `Bearer `, out of the gateway's words. */
+  redact: (text: string) => string;
+  /** The version asked first, and the one asked once when it answers 404. */
+  primary: QueryVersion;
+  fallback: QueryVersion;
+};
+
+/** `Gateway.query`: asks about `paymentReference`; after a 401, asks once more with a renewed token. */
+export function paymentQuery({ baseUrl, send, authorised, redact, primary, fallback }: QueryParts) {
+  return async (paymentReference: string, signal: AbortSignal | undefined): Promise<QueryOutcome> => {
+    const ask = async (token: string, version: QueryVersion) =>
+      send(baseUrl + queryPath(version, paymentReference), { method: 'GET', headers: jsonHeaders(token) }, signal);
+    const outcome = await authorised<QueryOutcome>({
+      call: async (token) => {
+        let answer = await ask(token, primary);
+        // A 404 names a path this gateway does not serve, not a payment's fate.
+        if (answer.kind === 'answer' && answer.status === 404 && !signal?.aborted) answer = await ask(token, fallback);
+        return readQueryAnswer(answer, paymentReference);
+      },
+      unauthorised: (outcome) => outcome.kind === 'unverified' && outcome.httpStatus === 401,
+      signal,
+      failed: (failure) => ({
+        kind: 'unverified',
+        reason: failure.reason,
+        ...(failure.httpStatus === undefined ? {} : { httpStatus: failure.httpStatus }),
+      }),
+    });
+    if (outcome.kind === 'answer') outcome.message = outcome.message && redact(outcome.message);
+    return outcome;
+  };
+}
+
+function readQueryAnswer(answer: Exchange, paymentReference: string): QueryOutcome {
+  if (answer.kind !== 'answer') return { kind: 'unverified', reason: answer.kind };
+  const httpStatus = answer.status;
+  if (!isOk(httpStatus)) return { kind: 'unverified', reason: 'http-error', httpStatus };
+  const json = parseJson(answer.text);
+  if (!isRecord(json) || json.status !== 'SUCCESS' || !isRecord(json.data)) {
+    return { kind: 'unverified', reason: 'unreadable', httpStatus };
+  }
+  const data = json.data;
+  const payments = isRecord(data.payments) ? data.payments : {};
+  const reference = payments.paymentReference;
+  if (typeof reference === 'string' && reference !== '' && reference !== paymentReference) {
+    return { kind: 'unverified', reason: 'other-reference', httpStatus };
+  }
+  const code = typeof data.code === 'string' ? data.code.trim() : '';
+  const breakdown = isRecord(payments.paymentBreakdown) ? payments.paymentBreakdown : {};
+  return {
+    kind: 'answer',
+    ...paymentStateOf(code),
+    code,
+    amount: amountOf(breakdown.amount) ?? amountOf(payments.amount),
+    currency: typeof payments.currency === 'string' ? payments.currency.trim() : undefined,
+    message: typeof data.message === 'string' ? data.message.trim().slice(0, MAX_RAW_MESSAGE) : undefined,
+  };
+}
+
+/** A JSON number or a numeric string (`"5000.00"`); anything else is no amount. */
+function amountOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+  return undefined;
+}
