@@ -1,5 +1,5 @@
 // The payment query (spec/gateway-companion.md §2): the path and its version, and the answer read
-// into the ledger's terms. Only a readable 2xx `SUCCESS` envelope about this reference is an answer.
+// into the ledger's terms. Only a readable 2xx `SUCCESS` envelope naming this reference is an answer.
 import { queryPath, type QueryVersion } from '../../wire/gateway-paths.js';
 import { isRecord, parseJson } from '../http/json.js';
 import { paymentStateOf } from './codes.js';
@@ -21,8 +21,10 @@ type QueryParts = {
 /** `Gateway.query`: asks about `paymentReference`; after a 401, asks once more with a renewed token. */
 export function paymentQuery({ baseUrl, send, authorised, redact, primary, fallback }: QueryParts) {
   return async (paymentReference: string, signal: AbortSignal | undefined): Promise<QueryOutcome> => {
+    const paths = { v2: queryPath('v2', paymentReference), v3: queryPath('v3', paymentReference) };
+    if (paths.v2 === undefined || paths.v3 === undefined) return { kind: 'unverified', reason: 'bad-reference' };
     const ask = async (token: string, version: QueryVersion) =>
-      send(baseUrl + queryPath(version, paymentReference), { method: 'GET', headers: jsonHeaders(token) }, signal);
+      send(baseUrl + paths[version], { method: 'GET', headers: jsonHeaders(token) }, signal);
     const outcome = await authorised<QueryOutcome>({
       call: async (token) => {
         let answer = await ask(token, primary);
@@ -53,10 +55,9 @@ function readQueryAnswer(answer: Exchange, paymentReference: string): QueryOutco
   }
   const data = json.data;
   const payments = isRecord(data.payments) ? data.payments : {};
-  const reference = payments.paymentReference;
-  if (typeof reference === 'string' && reference !== '' && reference !== paymentReference) {
-    return { kind: 'unverified', reason: 'other-reference', httpStatus };
-  }
+  // An answer that does not name the reference asked about is about something else: a path the
+  // URL resolved elsewhere (a list, another payment), never this payment's fate.
+  if (payments.paymentReference !== paymentReference) return { kind: 'unverified', reason: 'other-reference', httpStatus };
   const code = typeof data.code === 'string' ? data.code.trim() : '';
   const breakdown = isRecord(payments.paymentBreakdown) ? payments.paymentBreakdown : {};
   return {

@@ -59,10 +59,21 @@ export type QueryAnswer = {
   report?: 'unknown-code' | 'no-data' | 'generic-error' | 'partial-amount';
 };
 
-/** Anything that is not a readable answer: the ledger keeps its state (never SUCCESS, never FAILED). */
+/**
+ * Anything that is not a readable answer: the ledger keeps its state (never SUCCESS, never FAILED).
+ * `other-reference`: the answer did not name the reference asked about; `bad-reference`: the
+ * reference cannot be put in the query's path (empty, `.`, `..`), so nothing was sent.
+ */
 export type QueryUnverified = {
   kind: 'unverified';
-  reason: 'http-error' | 'unreadable' | 'other-reference' | 'timeout' | 'unreachable' | TokenFailure['reason'];
+  reason:
+    | 'http-error'
+    | 'unreadable'
+    | 'other-reference'
+    | 'bad-reference'
+    | 'timeout'
+    | 'unreachable'
+    | TokenFailure['reason'];
   httpStatus?: number;
 };
 
