@@ -59,15 +59,34 @@ function readQueryAnswer(answer: Exchange, paymentReference: string): QueryOutco
   // URL resolved elsewhere (a list, another payment), never this payment's fate.
   if (payments.paymentReference !== paymentReference) return { kind: 'unverified', reason: 'other-reference', httpStatus };
   const code = typeof data.code === 'string' ? data.code.trim() : '';
-  const breakdown = isRecord(payments.paymentBreakdown) ? payments.paymentBreakdown : {};
   return {
     kind: 'answer',
     ...paymentStateOf(code),
     code,
-    amount: amountOf(breakdown.amount) ?? amountOf(payments.amount),
+    amount: agreedAmount(payments),
     currency: typeof payments.currency === 'string' ? payments.currency.trim() : undefined,
     message: typeof data.message === 'string' ? data.message.trim().slice(0, MAX_RAW_MESSAGE) : undefined,
   };
+}
+
+/**
+ * §2: `paymentBreakdown.amount` when present (`payments.amount` may be the total with the fee), else
+ * `payments.amount`. When both are there they must agree: `payments.amount` is the breakdown's amount,
+ * or that plus its fee. Otherwise there is no amount, so the ledger's amount never matches and a
+ * paid code is an amount mismatch: which figure was charged is unknown.
+ */
+function agreedAmount(payments: Record<string, unknown>): number | undefined {
+  const breakdown = isRecord(payments.paymentBreakdown) ? payments.paymentBreakdown : {};
+  const ordered = amountOf(breakdown.amount);
+  const charged = amountOf(payments.amount);
+  if (ordered === undefined || charged === undefined) return ordered ?? charged;
+  const fee = amountOf(breakdown.fee) ?? amountOf(payments.fee) ?? 0;
+  return sameFigure(charged, ordered) || sameFigure(charged, ordered + fee) ? ordered : undefined;
+}
+
+/** Equal once rounded to a millionth: `10 + 0.15` is `10.15` as the gateway means it. */
+function sameFigure(a: number, b: number): boolean {
+  return Math.abs(a - b) < 1e-6;
 }
 
 /** A JSON number or a numeric string (`"5000.00"`); anything else is no amount. */

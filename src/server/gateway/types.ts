@@ -50,7 +50,11 @@ export type QueryAnswer = {
   state: PaymentState;
   /** `data.code` as sent (trimmed); empty when the answer had none. */
   code: string;
-  /** `paymentBreakdown.amount` when present (`payments.amount` may include the fee), else `payments.amount`. */
+  /**
+   * `paymentBreakdown.amount` when present (`payments.amount` may include the fee), else
+   * `payments.amount`; none when the two disagree (`payments.amount` neither the breakdown's amount
+   * nor that plus its fee), so a paid code is then an amount mismatch.
+   */
   amount: number | undefined;
   currency: string | undefined;
   /** `data.message`, with the token and keys removed. */
