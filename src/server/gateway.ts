@@ -44,6 +44,12 @@ export type GatewayOptions = {
   queryVersion?: QueryVersion;
   /** How long each request to the gateway may take, body included; default 15 000 ms. */
   timeoutMs?: number;
+  /**
+   * When the gateway refuses a renewed token too (a second 401), how long every call is answered at
+   * once with a `token-failed` outcome (`reason: 'refused'`, `repeated: true`) instead of asking
+   * again; then one call tries once more. Default 30 000 ms; 0 asks every time.
+   */
+  refusedBackoffMs?: number;
 };
 
 export type Gateway = {
@@ -71,7 +77,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     options.secretKey !== undefined
       ? keyTokenSource(send, baseUrl, options.secretKey, options.publicKey)
       : givenTokenSource(options.accessToken!);
-  const parts = { baseUrl, send, authorised: authoriser(tokens, redactor), redact: redactor.text };
+  const authorised = authoriser(tokens, redactor, options.refusedBackoffMs ?? 30_000);
+  const parts = { baseUrl, send, authorised, redact: redactor.text };
   const initiate = initiation(parts);
   const query = paymentQuery({ ...parts, primary, fallback });
 
@@ -96,4 +103,5 @@ function assertOptions(options: GatewayOptions): void {
   }
   if (options.queryVersion !== undefined && !QUERY_VERSIONS.includes(options.queryVersion)) check.fail("queryVersion must be 'v2' or 'v3'");
   check.positiveMs('timeoutMs', options.timeoutMs);
+  check.nonNegativeMs('refusedBackoffMs', options.refusedBackoffMs);
 }

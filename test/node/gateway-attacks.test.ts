@@ -2,10 +2,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PAYMENT_REFERENCE } from '../../src/rules.js';
-import { createGateway, type GatewayOptions, type SettleEvent } from '../../src/server/index.js';
+import {
+  createGateway,
+  createSessionHandler,
+  type GatewayOptions,
+  type SessionEvent,
+  type SettleEvent,
+} from '../../src/server/index.js';
 import { settlePayment } from '../../src/server/settle.js';
 import { createMemoryPaymentStore, type Payment } from '../../src/server/stores.js';
 import { BASE_URL, fakeGateway, json, PUBLIC_KEY, SECRET_KEY, tokenAnswer, type Seen } from './gateway-fixtures.js';
+import { ORDER, post, TRANSFER_REQUEST } from './server-fixtures.js';
 
 const TOKEN = 'tOk3n+One/AAAAbbbbCCCCdddd==';
 
@@ -95,4 +102,51 @@ describe('issue 16 item 5: two amounts that disagree', () => {
       assert.equal(paid.length, 1);
     });
   }
+});
+
+describe('issue 16 item 6: a token storm', () => {
+  /** Keys the gateway keeps refusing: every token it makes is new, and every initiation is a 401. */
+  function refusingGateway(options: Partial<GatewayOptions> = {}) {
+    let issued = 0;
+    const fake = fakeGateway((request) =>
+      request.path === '/api/v2/encrypt/keys'
+        ? tokenAnswer(`token-${++issued}`)
+        : json(401, { message: 'Invalid Authentication Token', error: 'INPUT' }),
+    );
+    const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, fetch: fake.fetch, ...options });
+    const events: SessionEvent[] = [];
+    let n = 0;
+    const handler = createSessionHandler({
+      gateway,
+      order: () => ({ ...ORDER, paymentReference: `order-${++n}` }),
+      onEvent: (event) => void events.push(event),
+    });
+    const initiations = () => fake.seen.filter((request) => request.path.endsWith('/initiates')).length;
+    /** What `onEvent` was told about the refusal: the gateway's 401s and the token failures. */
+    const reports = () => events.filter((event) => event.type === 'gateway' || (event.type === 'internal-error' && event.where === 'token'));
+    return { handler, gateway, tokenRequests: () => fake.tokenRequests().length, initiations, reports };
+  }
+
+  it('makes one renewal and two initiations for 100 session requests, answers the rest at once, and reports it once', async () => {
+    const { handler, tokenRequests, initiations, reports } = refusingGateway();
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i += 1) statuses.push((await handler(post(TRANSFER_REQUEST))).status);
+    assert.equal(tokenRequests(), 2);
+    assert.equal(initiations(), 2);
+    assert.ok(statuses.every((status) => status >= 500), String(statuses));
+    assert.equal(reports().length, 1, JSON.stringify(reports()));
+  });
+
+  it('tries once more after each back-off period: one renewal per period, 100 concurrent requests or not', async () => {
+    const { handler, gateway, tokenRequests, initiations, reports } = refusingGateway({ refusedBackoffMs: 40 });
+    await handler(post(TRANSFER_REQUEST));
+    await Promise.all(Array.from({ length: 100 }, () => handler(post(TRANSFER_REQUEST))));
+    assert.deepEqual([tokenRequests(), initiations(), reports().length], [2, 2, 1]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await Promise.all(Array.from({ length: 100 }, () => handler(post(TRANSFER_REQUEST))));
+    assert.deepEqual([tokenRequests(), initiations(), reports().length], [3, 4, 2]);
+    // The query is held back too: the reconciler and the status handler cannot storm either.
+    assert.deepEqual(await gateway.query('order-1'), { kind: 'unverified', reason: 'refused', httpStatus: 401 });
+    assert.equal(tokenRequests(), 3);
+  });
 });

@@ -77,23 +77,60 @@ export type AuthorisedCall<T> = {
   signal: AbortSignal | undefined;
 };
 
+/** How one attempt ended: `renewal`, a renewed token was refused too; `token`, the keys were refused. */
+type Attempt<T> = { outcome: T; refused?: 'renewal' | 'token' };
+
+/** The answer during a back-off: nothing is sent, and the refusal was reported when it came. */
+const REFUSED_AGAIN: TokenFailure = { kind: 'token-failed', reason: 'refused', httpStatus: 401, repeated: true };
+
 /**
  * Gets a token and makes the call; after a 401, renews the token once and makes the same call
  * again. Every token used is handed to `redactor`, so the gateway's words can be cleaned of it.
+ *
+ * When the renewed token is refused too, the keys are wrong, not stale: for `backoffMs` every call
+ * is answered at once with {@link REFUSED_AGAIN}, with no token request and no call (else each
+ * customer request would make a token request and two calls). Then one call tries again, alone:
+ * the others are still answered at once until it ends, so a period costs one renewal.
  */
-export function authoriser(tokens: TokenSource, redactor: Redactor) {
-  return async function authorised<T>({ call, unauthorised, failed, signal }: AuthorisedCall<T>): Promise<T> {
+export function authoriser(tokens: TokenSource, redactor: Redactor, backoffMs: number) {
+  let refusedUntil: number | undefined;
+  let probing = false;
+
+  async function attempt<T>({ call, unauthorised, failed, signal }: AuthorisedCall<T>): Promise<Attempt<T>> {
     const token = await untilAborted(tokens.current(), signal);
-    if (!token.ok) return failed(token.failure);
+    if (!token.ok) return { outcome: failed(token.failure), ...keysRefused(token.failure) };
     redactor.add(token.token);
     const outcome = await call(token.token);
-    if (!unauthorised(outcome) || signal?.aborted) return outcome;
+    if (!unauthorised(outcome) || signal?.aborted) return { outcome };
     const renewed = await untilAborted(tokens.renew(token.token), signal);
-    if (!renewed.ok) return failed(renewed.failure);
-    if (renewed.token === token.token) return outcome;
+    if (!renewed.ok) return { outcome: failed(renewed.failure), ...keysRefused(renewed.failure) };
+    if (renewed.token === token.token) return { outcome };
     redactor.add(renewed.token);
-    return call(renewed.token);
+    const again = await call(renewed.token);
+    return unauthorised(again) ? { outcome: again, refused: 'renewal' } : { outcome: again };
+  }
+
+  /** A refused renewal starts a back-off; after one, the trying call's end decides whether it goes on. */
+  function backOff<T>({ outcome, refused }: Attempt<T>, trying: boolean): T {
+    if (backoffMs > 0 && (refused === 'renewal' || (trying && refused === 'token'))) refusedUntil = Date.now() + backoffMs;
+    else if (trying) refusedUntil = undefined;
+    return outcome;
+  }
+
+  return async function authorised<T>(request: AuthorisedCall<T>): Promise<T> {
+    if (refusedUntil === undefined) return backOff(await attempt(request), false);
+    if (probing || Date.now() < refusedUntil) return request.failed(REFUSED_AGAIN);
+    probing = true;
+    try {
+      return backOff(await attempt(request), true);
+    } finally {
+      probing = false;
+    }
   };
+}
+
+function keysRefused(failure: TokenFailure): { refused?: 'token' } {
+  return failure.reason === 'refused' ? { refused: 'token' } : {};
 }
 
 /** §1: `data.EncryptedSecKey.encryptedKey`, the wrapper in any case, with or without its `p`. */

@@ -31,7 +31,8 @@ export type GatewayOutcome =
   | { kind: 'unreachable'; reason: string };
 
 /**
- * Why no bearer token could be had. `refused`: `encrypt/keys` answered outside 2xx (`httpStatus`);
+ * Why no bearer token could be had. `refused`: `encrypt/keys` answered outside 2xx (`httpStatus`),
+ * or the gateway refused a renewed token too and the back-off after it is running (`repeated`);
  * `unreadable`: it answered 2xx without a token; `source-failed`: the `accessToken` function threw
  * or gave no string.
  */
@@ -39,6 +40,12 @@ export type TokenFailure = {
   kind: 'token-failed';
   reason: 'refused' | 'unreadable' | 'timeout' | 'unreachable' | 'source-failed';
   httpStatus?: number;
+  /**
+   * Answered at once during the back-off (`GatewayOptions.refusedBackoffMs`) that follows a refused
+   * renewal: nothing was sent, and the refusal was already reported when it came. Report it again
+   * only when this is absent, so a broken configuration is reported once per period, not per request.
+   */
+  repeated?: true;
 };
 
 /** What `initiate` ends in: the session handler's outcomes, plus a token that could not be had. */
