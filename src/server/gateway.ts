@@ -62,6 +62,13 @@ export type Gateway = {
   initiate(body: GatewayRequest, options?: CallOptions): Promise<InitiateOutcome>;
   /** `GET /api/{v3|v2}/payments/query/{paymentReference}`, read into the ledger's terms. */
   query(paymentReference: string, options?: CallOptions): Promise<QueryOutcome>;
+  /**
+   * `text` with everything this gateway knows replaced by `[redacted]`: the public and secret keys,
+   * the given token, the tokens it has made or used (the last 16), and anything after `Bearer `, as
+   * written, JSON-escaped or URL-encoded. For handlers that pass the gateway's words or errors on
+   * (`onEvent`, logs); the secrets themselves are never properties of the gateway.
+   */
+  redact(text: string): string;
 };
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -87,6 +94,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     publicKey: options.publicKey,
     initiate: (body, { signal } = {}) => initiate(body, signal),
     query: (paymentReference, { signal } = {}) => query(paymentReference, signal),
+    redact: (text) => redactor.text(text),
   };
 }
 

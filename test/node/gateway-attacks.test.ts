@@ -11,7 +11,7 @@ import {
 } from '../../src/server/index.js';
 import { settlePayment } from '../../src/server/settle.js';
 import { createMemoryPaymentStore, type Payment } from '../../src/server/stores.js';
-import { BASE_URL, fakeGateway, json, PUBLIC_KEY, SECRET_KEY, tokenAnswer, type Seen } from './gateway-fixtures.js';
+import { BASE_URL, fakeGateway, initiationBody as initiation, json, PUBLIC_KEY, SECRET_KEY, tokenAnswer, type Seen } from './gateway-fixtures.js';
 import { ORDER, post, TRANSFER_REQUEST } from './server-fixtures.js';
 
 const TOKEN = 'tOk3n+One/AAAAbbbbCCCCdddd==';
@@ -148,5 +148,56 @@ describe('issue 16 item 6: a token storm', () => {
     // The query is held back too: the reconciler and the status handler cannot storm either.
     assert.deepEqual(await gateway.query('order-1'), { kind: 'unverified', reason: 'refused', httpStatus: 401 });
     assert.equal(tokenRequests(), 3);
+  });
+});
+
+describe('issue 16 item 3: redaction gaps (the gateway client)', () => {
+  /** Everything the gateway client knows and must never hand on. */
+  const secrets = [SECRET_KEY, PUBLIC_KEY, TOKEN, `${SECRET_KEY}.${PUBLIC_KEY}`];
+  /** A secret cut short still gives it away: no 10-character piece of one may survive. */
+  const pieces = secrets.flatMap((secret) => [secret, secret.slice(0, 10), encodeURIComponent(secret)]);
+  const leaks = (text: string) => pieces.filter((piece) => text.includes(piece));
+
+  it("scrubs the initiation envelope's status and message, redacting before it shortens", async () => {
+    for (const echo of [SECRET_KEY, PUBLIC_KEY, TOKEN]) {
+      const { gateway } = keyedGateway(() =>
+        json(200, { status: `PENDING ${'x'.repeat(20)}${echo}`, data: { code: 'S20', message: `key ${'y'.repeat(8175)}${echo}`, payments: {} } }),
+      );
+      const outcome = await gateway.initiate({ ...initiation(), paymentType: 'TRANSFER' });
+      assert.equal(outcome.kind, 'unconfirmed');
+      assert.deepEqual(leaks(JSON.stringify(outcome)), [], JSON.stringify(outcome).slice(0, 200));
+    }
+  });
+
+  it("scrubs the query answer's code, currency and message", async () => {
+    const { gateway } = keyedGateway(() =>
+      json(200, {
+        status: 'SUCCESS',
+        data: {
+          code: `S20 ${TOKEN}`,
+          message: `for ${SECRET_KEY}.${PUBLIC_KEY}`,
+          payments: { paymentReference: 'ORDER-1042', amount: 5000, currency: `NGN ${PUBLIC_KEY}` },
+        },
+      }),
+    );
+    const outcome = await gateway.query('ORDER-1042');
+    assert.equal(outcome.kind, 'answer');
+    assert.deepEqual(leaks(JSON.stringify(outcome)), [], JSON.stringify(outcome));
+    assert.equal(outcome.kind === 'answer' && outcome.state, 'PENDING');
+  });
+
+  it('redacts with everything it knows through gateway.redact, and shows no secret as a property', async () => {
+    const { gateway } = keyedGateway(() => json(401, { message: 'Invalid Authentication Token' }));
+    await gateway.initiate(initiation());
+    const text = `secret ${SECRET_KEY} public ${PUBLIC_KEY} tokens ${TOKEN} ${encodeURIComponent(TOKEN)} ${JSON.stringify(SECRET_KEY)}`;
+    const redacted = gateway.redact(text);
+    assert.deepEqual(leaks(redacted), [], redacted);
+    assert.match(redacted, /^secret \[redacted\] public \[redacted\] tokens \[redacted\]/);
+    // `publicKey` is a property by design (the session handler sends it); the secret key and tokens are not.
+    const properties = JSON.stringify(Object.entries(gateway));
+    assert.ok(!properties.includes(SECRET_KEY.slice(0, 10)) && !properties.includes(TOKEN.slice(0, 10)), properties);
+
+    const given = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, accessToken: 'merchant-token-123', fetch: fakeGateway(() => json(500, {})).fetch });
+    assert.equal(given.redact('Bearer x merchant-token-123'), 'Bearer [redacted] [redacted]');
   });
 });

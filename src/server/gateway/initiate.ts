@@ -29,23 +29,25 @@ export function initiation({ baseUrl, send, authorised, redact }: InitiationPart
         readInitiation(
           await send(baseUrl + INITIATE_PATH, { method: 'POST', headers: jsonHeaders(token), body: JSON.stringify(body) }, signal),
           body.paymentType,
+          redact,
         ),
       unauthorised: (outcome) => outcome.kind === 'http-error' && outcome.httpStatus === 401,
       signal,
       failed: (failure) => failure,
     });
-    if ('message' in outcome) outcome.message = outcome.message && redact(outcome.message);
-    if (outcome.kind === 'success') outcome.envelope = redactEnvelope(outcome.envelope, redact);
     return outcome;
   };
 }
 
-/** The initiation's answer (spec 2.2–2.4, companion §4) as an outcome. */
-function readInitiation(answer: Exchange, paymentType: PaymentType): GatewayOutcome {
+/**
+ * The initiation's answer (spec 2.2–2.4, companion §4) as an outcome. Every string from the gateway
+ * is `redact`ed before it is shortened or kept: the answer may echo anything it was sent.
+ */
+function readInitiation(answer: Exchange, paymentType: PaymentType, redact: (text: string) => string): GatewayOutcome {
   if (answer.kind !== 'answer') return answer;
   const httpStatus = answer.status;
   const json = parseJson(answer.text);
-  const message = gatewayMessage(json);
+  const message = gatewayMessage(json, redact);
 
   if (httpStatus === 402) return { kind: 'declined', httpStatus, message };
   if (!isOk(httpStatus)) {
@@ -55,13 +57,13 @@ function readInitiation(answer: Exchange, paymentType: PaymentType): GatewayOutc
   }
   if (json === undefined) return { kind: 'unreadable', httpStatus };
   const read = readEnvelope(json, paymentType);
-  if (read.ok) return { kind: 'success', httpStatus, envelope: checkedEnvelope(json, paymentType) };
+  if (read.ok) return { kind: 'success', httpStatus, envelope: redactEnvelope(checkedEnvelope(json, paymentType), redact) };
   if (isDuplicateReference(httpStatus, json, message)) return { kind: 'duplicate-reference', httpStatus, message };
   if (read.reason === 'not-success') {
     const status = String((json as { status: string }).status);
     return FINAL_FAILURE.test(status.trim())
       ? { kind: 'declined', httpStatus, message }
-      : { kind: 'unconfirmed', httpStatus, status: status.slice(0, 40), message };
+      : { kind: 'unconfirmed', httpStatus, status: redact(status).slice(0, 40), message };
   }
   if (read.reason === 'missing-fields') return { kind: 'missing-fields', httpStatus, message };
   return { kind: 'unreadable', httpStatus };
@@ -108,14 +110,14 @@ export function redactEnvelope(envelope: CheckedEnvelope, redact: (text: string)
   };
 }
 
-/** §4: `data.message`, then `message`, then `error` (a string, or an object's `message`). */
-function gatewayMessage(json: unknown): string | undefined {
+/** §4: `data.message`, then `message`, then `error` (a string, or an object's `message`), redacted. */
+function gatewayMessage(json: unknown, redact: (text: string) => string): string | undefined {
   if (!isRecord(json)) return undefined;
   const body = json as { data?: { message?: unknown }; message?: unknown; error?: unknown };
   const error = body.error as { message?: unknown } | string | undefined;
   const candidates = [body.data?.message, body.message, typeof error === 'string' ? error : error?.message];
   const found = candidates.find((value): value is string => typeof value === 'string' && value.trim() !== '');
-  return found?.trim().slice(0, MAX_RAW_MESSAGE);
+  return found && redact(found.trim()).slice(0, MAX_RAW_MESSAGE);
 }
 
 /**

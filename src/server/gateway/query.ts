@@ -30,7 +30,7 @@ export function paymentQuery({ baseUrl, send, authorised, redact, primary, fallb
         let answer = await ask(token, primary);
         // A 404 names a path this gateway does not serve, not a payment's fate.
         if (answer.kind === 'answer' && answer.status === 404 && !signal?.aborted) answer = await ask(token, fallback);
-        return readQueryAnswer(answer, paymentReference);
+        return readQueryAnswer(answer, paymentReference, redact);
       },
       unauthorised: (outcome) => outcome.kind === 'unverified' && outcome.httpStatus === 401,
       signal,
@@ -40,12 +40,12 @@ export function paymentQuery({ baseUrl, send, authorised, redact, primary, fallb
         ...(failure.httpStatus === undefined ? {} : { httpStatus: failure.httpStatus }),
       }),
     });
-    if (outcome.kind === 'answer') outcome.message = outcome.message && redact(outcome.message);
     return outcome;
   };
 }
 
-function readQueryAnswer(answer: Exchange, paymentReference: string): QueryOutcome {
+/** The answer as the ledger's terms; its strings `redact`ed (before shortening): it may echo anything it was sent. */
+function readQueryAnswer(answer: Exchange, paymentReference: string, redact: (text: string) => string): QueryOutcome {
   if (answer.kind !== 'answer') return { kind: 'unverified', reason: answer.kind };
   const httpStatus = answer.status;
   if (!isOk(httpStatus)) return { kind: 'unverified', reason: 'http-error', httpStatus };
@@ -62,10 +62,10 @@ function readQueryAnswer(answer: Exchange, paymentReference: string): QueryOutco
   return {
     kind: 'answer',
     ...paymentStateOf(code),
-    code,
+    code: redact(code),
     amount: agreedAmount(payments),
-    currency: typeof payments.currency === 'string' ? payments.currency.trim() : undefined,
-    message: typeof data.message === 'string' ? data.message.trim().slice(0, MAX_RAW_MESSAGE) : undefined,
+    currency: typeof payments.currency === 'string' ? redact(payments.currency.trim()) : undefined,
+    message: typeof data.message === 'string' ? redact(data.message.trim()).slice(0, MAX_RAW_MESSAGE) : undefined,
   };
 }
 
