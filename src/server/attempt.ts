@@ -174,10 +174,10 @@ export function paymentSteps(
     },
   };
 
-  /** Only the reason and status reach `onEvent`: the token itself is never reported. */
+  /** Only the reason and status reach `onEvent`: the token itself is never reported; a `repeated` refusal was already. */
   function tokenFailed(failure: TokenFailure): GatewayReply {
     const status = failure.httpStatus === undefined ? '' : ` (HTTP ${failure.httpStatus})`;
-    context.emit({ type: 'internal-error', where: 'token', detail: `no token: ${failure.reason}${status}` });
+    if (!failure.repeated) context.emit({ type: 'internal-error', where: 'token', detail: `no token: ${failure.reason}${status}` });
     return replyForTokenFailure(failure);
   }
 
