@@ -6,7 +6,6 @@
 import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
 import { withDeadline } from './http/deadline.js';
 import { createEmitter, errorName } from './http/emitter.js';
-import { createRedactor } from './http/redact.js';
 import type { Payment, PaymentStore } from './stores.js';
 
 export type PaymentHook = (payment: Payment) => void | Promise<void>;
@@ -196,31 +195,4 @@ async function runHook(payment: Payment, context: SettleContext): Promise<void> 
     // The ledger has moved and will not move again: the hook's failure is the merchant's to act on.
     context.emit({ type: 'internal-error', where: paid ? 'onPaid' : 'onFailed', paymentReference: payment.paymentReference, detail: errorName(error) });
   }
-}
-
-/**
- * The guarded `onEvent` (see `createEmitter`), with every string in each event scrubbed of the
- * secrets the handler knows: the gateway's public key (a `createGateway` object carries it), the
- * given `secrets`, and whatever follows `Bearer `. The gateway's codes, currencies and messages,
- * and a notification's fields, are text from outside that may quote anything.
- */
-export function scrubbedEmitter<Event>(
-  listener: ((event: Event) => void | Promise<void>) | undefined,
-  gateway: unknown,
-  secrets: readonly unknown[] = [],
-): (event: Event) => void {
-  const emit = createEmitter(listener);
-  if (!listener) return emit;
-  const publicKey = (gateway as { publicKey?: unknown } | undefined)?.publicKey;
-  const redactor = createRedactor([publicKey, ...secrets].filter((secret): secret is string => typeof secret === 'string'));
-  return (event) => emit(scrubStrings(event, (text) => redactor.text(text)) as Event);
-}
-
-function scrubStrings(value: unknown, redact: (text: string) => string): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map((item) => scrubStrings(item, redact));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubStrings(item, redact)]));
-  }
-  return value;
 }

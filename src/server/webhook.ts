@@ -8,7 +8,8 @@ import { readJsonBody, requireJson, requireMethod, type RequestProblem } from '.
 import { isRecord } from './http/json.js';
 import { errorReply, jsonReply, toResponse, type Reply } from './http/reply.js';
 import { assertStore, optionChecks } from './options.js';
-import { scrubbedEmitter, verifyAndSettle, type PaymentHook, type VerifyEvent } from './settle.js';
+import { scrubbedEmitter } from './http/emitter.js';
+import { verifyAndSettle, type PaymentHook, type VerifyEvent } from './settle.js';
 import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores.js';
 
 export type WebhookEvent =

@@ -70,6 +70,14 @@ describe('gateway text in onEvent is scrubbed (issue 16 item 3)', () => {
       );
     for (const reference of Object.keys(ECHOES)) await deliver({ reference });
     await deliver({ reference: PUBLIC_KEY });
+    // The secret key is known only to the gateway object, and its `redact` scrubs it.
+    await handler(
+      new Request('https://shop.test/pay/webhook', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ notificationItems: [{ notificationRequestItem: { eventType: SECRET_KEY, data: { reference: SECRET_KEY } } }] }),
+      }),
+    );
     assertScrubbed(events, ['verified', 'code-reported', 'failed', 'amount-mismatch', 'webhook-ignored']);
   });
 
