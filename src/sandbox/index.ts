@@ -11,6 +11,9 @@
  * sandbox.setStatus(reference, 'SUCCESS'); // "the customer paid"
  * ```
  *
+ * It moves no money, so it refuses to start where `NODE_ENV` is `production` (a TypeError from
+ * `createSandboxGateway`) unless `allowInProduction: true` is passed, for a public demo.
+ *
  * Magic amounts (compared as numbers, so `"402.00"` counts) rehearse failures:
  *
  * | amount | the sandbox answers | the session handler answers |

@@ -48,6 +48,12 @@ export type SandboxGatewayOptions = {
   duplicateWebhooks?: boolean;
   /** Told about every delivery attempt (the demo's event log). */
   onWebhook?: (attempt: WebhookAttempt) => void;
+  /**
+   * Lets the sandbox start where `NODE_ENV` is `production` (a public demo that takes no money);
+   * without it, it throws there, so a deployment never answers customers with fake payment
+   * instructions by mistake. Default false.
+   */
+  allowInProduction?: boolean;
 };
 
 export type SandboxStatus = { status: PaymentStatus; message: string | undefined };
@@ -141,6 +147,13 @@ function dispatcher(routes: readonly SandboxRoute[], latencyMs: number | undefin
 /** Options the types allow but that cannot work, refused when created rather than on the first request or delivery. */
 function assertOptions(options: SandboxGatewayOptions): void {
   const checks = optionChecks('createSandboxGateway');
+  // Read without assuming Node: the sandbox also runs on workers, where `process` may not exist.
+  if (globalThis.process?.env?.NODE_ENV === 'production' && options.allowInProduction !== true) {
+    checks.fail(
+      'refusing to start with NODE_ENV=production: the sandbox moves no money and answers every payment with made-up ' +
+        'instructions. Use createGateway with your real keys in production, or pass allowInProduction: true for a public demo.',
+    );
+  }
   checks.absoluteUrl('webhookUrl', options.webhookUrl);
   checks.positiveMs('tokenTtlMs', options.tokenTtlMs);
   checks.nonNegativeMs('latencyMs', options.latencyMs);
