@@ -52,3 +52,15 @@ describe('createSandboxGateway in production (issue 16 item 10)', () => {
     assert.equal(typeof createSandboxGateway(), 'function');
   });
 });
+
+describe('createSandboxGateway: dial codes no bank answers (issue 16 item 10)', () => {
+  it('never hands out a bank’s real USSD short code: *000*, the bank code, the payment number', async () => {
+    const sandbox = createSandboxGateway();
+    for (const bankCode of ['058', '057', '082', '044', '999']) {
+      const answer = (await (await initiate(sandbox, body({ bankCode }))).json()) as { data: { payments: { ussdDailCode: string } } };
+      const code = answer.data.payments.ussdDailCode;
+      assert.match(code, new RegExp(`^\\*000\\*${bankCode}\\*\\d{4,}#$`), code);
+      for (const real of ['*737*', '*966*', '*7111*', '*901*']) assert.ok(!code.includes(real), `${code} dials a bank's ${real}`);
+    }
+  });
+});
