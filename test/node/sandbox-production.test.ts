@@ -64,3 +64,41 @@ describe('createSandboxGateway: dial codes no bank answers (issue 16 item 10)', 
     }
   });
 });
+
+describe('createSandboxGateway: the gateway’s field rules (issue 16 item 10)', () => {
+  const sandbox = createSandboxGateway();
+
+  async function refusedFields(changes: Record<string, unknown>): Promise<string> {
+    const response = await initiate(sandbox, body(changes));
+    assert.equal(response.status, 400, JSON.stringify(changes));
+    const answer = (await response.json()) as { status: string; data: { code: string; message: string } };
+    assert.equal(answer.status, 'ERROR');
+    assert.equal(answer.data.code, 'S12');
+    return answer.data.message;
+  }
+
+  it('refuses callbackUrl and redirectUrl that are not http(s) URLs', async () => {
+    for (const url of ['javascript:alert(1)', 'data:text/html,<b>x</b>', 'ftp://shop.test/cb', 'file:///etc/passwd']) {
+      assert.match(await refusedFields({ callbackUrl: url }), /callbackUrl/, url);
+      assert.match(await refusedFields({ redirectUrl: url }), /redirectUrl/, url);
+    }
+  });
+
+  it('refuses an email, a mobile number, a name, a currency or a country that cannot be one', async () => {
+    assert.match(await refusedFields({ email: 'e' }), /email/);
+    assert.match(await refusedFields({ email: 'ada@' }), /email/);
+    assert.match(await refusedFields({ mobileNumber: 'call me' }), /mobileNumber/);
+    assert.match(await refusedFields({ fullName: 'A\u0000\u202e' }), /fullName/);
+    assert.match(await refusedFields({ currency: 'naira' }), /currency/);
+    assert.match(await refusedFields({ country: 'Nigeria' }), /country/);
+    const several = await refusedFields({ email: 'e', callbackUrl: 'javascript:alert(1)' });
+    assert.match(several, /^Invalid\/Missing parameters = /);
+    assert.match(several, /email/);
+    assert.match(several, /callbackUrl/);
+  });
+
+  it('still accepts the spec’s example values', async () => {
+    assert.equal((await initiate(sandbox, body({ callbackUrl: 'http://localhost:5173/pay/callback' }))).status, 200);
+    assert.equal((await initiate(sandbox, body({ paymentType: 'TRANSFER', bankCode: undefined, mobileNumber: '+2348030000000' }))).status, 200);
+  });
+});
