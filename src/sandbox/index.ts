@@ -13,6 +13,8 @@
  *
  * It moves no money, so it refuses to start where `NODE_ENV` is `production` (a TypeError from
  * `createSandboxGateway`) unless `allowInProduction: true` is passed, for a public demo.
+ * It keeps at most `maxPayments` payments (default 10 000), forgetting the one settled longest ago
+ * first and a pending one only when every payment kept is pending.
  *
  * Magic amounts (compared as numbers, so `"402.00"` counts) rehearse failures:
  *

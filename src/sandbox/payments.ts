@@ -1,5 +1,7 @@
 // The sandbox's payments: made from an accepted initiation with unique numbers (dial number,
-// account, wallet, references), kept by paymentReference, and settled by `setStatus`.
+// account, wallet, references), kept by paymentReference, and settled by `setStatus`. At most
+// `maxPayments` are kept: the one settled longest ago is forgotten first, a pending one only when
+// every payment kept is pending (then the oldest).
 import type { GatewayRequest } from '../schemas.js';
 import { transferEnvelope, ussdEnvelope, type SandboxPaymentRecord, type SuccessEnvelope } from './answers.js';
 import { ussdDialCode } from './ussd-short-codes.js';
@@ -19,10 +21,13 @@ type PaymentBookOptions = {
   bankName: string;
   random: () => number;
   now: () => number;
+  maxPayments: number;
 };
 
 export function createPaymentBook(options: PaymentBookOptions): PaymentBook {
+  // Both in insertion order: payments by creation, settled references by settlement.
   const payments = new Map<string, SandboxPayment>();
+  const settled = new Set<string>();
   // A counter behind every number keeps them unique; the random offset keeps them from looking sequential from 1.
   const offset = Math.floor(options.random() * 8000);
   let sequence = 0;
@@ -56,9 +61,18 @@ export function createPaymentBook(options: PaymentBookOptions): PaymentBook {
         });
   }
 
+  function makeRoom(): void {
+    while (payments.size >= options.maxPayments) {
+      const oldest = settled.values().next().value ?? payments.keys().next().value!;
+      settled.delete(oldest);
+      payments.delete(oldest);
+    }
+  }
+
   return {
     get: (paymentReference) => payments.get(paymentReference),
     create(body) {
+      makeRoom();
       const time = options.now();
       const payment: SandboxPayment = {
         paymentReference: body.paymentReference,
@@ -84,6 +98,8 @@ export function createPaymentBook(options: PaymentBookOptions): PaymentBook {
       payment.status = status;
       payment.message = message;
       payment.updatedAt = options.now();
+      settled.delete(paymentReference);
+      settled.add(paymentReference);
       return payment;
     },
   };

@@ -54,6 +54,12 @@ export type SandboxGatewayOptions = {
    * instructions by mistake. Default false.
    */
   allowInProduction?: boolean;
+  /**
+   * How many payments it keeps in memory; beyond that, the one settled longest ago is forgotten
+   * (then it is unknown to `lookup` and the query), a pending one only when all are pending.
+   * Default 10 000 (about 7 MB).
+   */
+  maxPayments?: number;
 };
 
 export type SandboxStatus = { status: PaymentStatus; message: string | undefined };
@@ -97,6 +103,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
       bankName: options.bankName ?? 'Sandbox Bank',
       random: options.random ?? Math.random,
       now,
+      maxPayments: options.maxPayments ?? 10_000,
     }),
   };
   const webhooks =
@@ -159,6 +166,8 @@ function assertOptions(options: SandboxGatewayOptions): void {
   checks.nonNegativeMs('latencyMs', options.latencyMs);
   checks.nonNegativeMs('slowMs', options.slowMs);
   for (const name of ['random', 'now', 'fetch', 'onWebhook'] as const) checks.optionalFunction(name, options[name]);
+  const max = options.maxPayments;
+  if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) checks.fail('maxPayments must be a positive whole number');
   const delays = options.webhookRetryDelaysMs;
   if (delays !== undefined && !(Array.isArray(delays) && delays.every((ms) => typeof ms === 'number' && Number.isFinite(ms) && ms >= 0))) {
     checks.fail('webhookRetryDelaysMs must be a list of finite, non-negative numbers');

@@ -3,27 +3,15 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, type SandboxGateway } from '../../src/sandbox/index.js';
+import { initiationBody } from './gateway-fixtures.js';
 
 const URL_ = 'https://sandbox.test/api/v2/payments/initiates';
 let counter = 0;
 
+/** A USSD initiation the sandbox accepts, with `changes`. */
 function body(changes: Record<string, unknown> = {}): Record<string, unknown> {
   counter += 1;
-  return {
-    publicKey: SANDBOX_PUBLIC_KEY,
-    amount: '1500',
-    fullName: 'Ada Obi',
-    mobileNumber: '08030000000',
-    email: 'ada@example.ng',
-    currency: 'NGN',
-    country: 'NG',
-    paymentReference: `prod-${counter}`,
-    callbackUrl: 'https://shop.test/cb',
-    redirectUrl: 'https://shop.test/done',
-    paymentType: 'USSD',
-    bankCode: '058',
-    ...changes,
-  };
+  return { ...initiationBody(`prod-${counter}`), publicKey: SANDBOX_PUBLIC_KEY, paymentType: 'USSD', bankCode: '058', ...changes };
 }
 
 function initiate(sandbox: SandboxGateway, payload: unknown): Promise<Response> {
@@ -100,5 +88,36 @@ describe('createSandboxGateway: the gateway’s field rules (issue 16 item 10)',
   it('still accepts the spec’s example values', async () => {
     assert.equal((await initiate(sandbox, body({ callbackUrl: 'http://localhost:5173/pay/callback' }))).status, 200);
     assert.equal((await initiate(sandbox, body({ paymentType: 'TRANSFER', bankCode: undefined, mobileNumber: '+2348030000000' }))).status, 200);
+  });
+});
+
+describe('createSandboxGateway: bounded memory (issue 16 item 10)', () => {
+  const payment = () => body() as { paymentReference: string };
+
+  it('keeps at most maxPayments, forgetting the oldest settled payments first', async () => {
+    const sandbox = createSandboxGateway({ maxPayments: 3 });
+    const [a, b, c, d] = [payment(), payment(), payment(), payment()] as const;
+    for (const payload of [a, b, c]) assert.equal((await initiate(sandbox, payload)).status, 200);
+    sandbox.setStatus(c.paymentReference, 'SUCCESS');
+    sandbox.setStatus(b.paymentReference, 'FAILED');
+    assert.equal((await initiate(sandbox, d)).status, 200);
+    // c settled first: it goes, though a (pending) is older.
+    assert.equal(sandbox.lookup(c.paymentReference), undefined);
+    for (const kept of [a, b, d]) assert.ok(sandbox.lookup(kept.paymentReference), kept.paymentReference);
+  });
+
+  it('forgets the oldest pending payment only when every payment kept is pending', async () => {
+    const sandbox = createSandboxGateway({ maxPayments: 2 });
+    const [a, b, c] = [payment(), payment(), payment()] as const;
+    for (const payload of [a, b, c]) assert.equal((await initiate(sandbox, payload)).status, 200);
+    assert.equal(sandbox.lookup(a.paymentReference), undefined);
+    assert.equal(sandbox.lookup(b.paymentReference)?.status, 'PENDING');
+    assert.equal(sandbox.lookup(c.paymentReference)?.status, 'PENDING');
+  });
+
+  it('refuses a maxPayments that is not a positive whole number', () => {
+    for (const maxPayments of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      assert.throws(() => createSandboxGateway({ maxPayments }), TypeError, String(maxPayments));
+    }
   });
 });
