@@ -1,6 +1,6 @@
 /**
  * `session/outcomes.ts` on its own: every gateway outcome and token failure, the reply the customer
- * gets (status, code, words) and what the Idempotency-Key keeps of it.
+ * gets (status, code, words, whether Try again can help) and what the Idempotency-Key keeps of it.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -22,32 +22,32 @@ const ENVELOPE = {
   data: { code: null, message: null, payments: { paymentReference: 'order-42', ussdDailCode: '*737*000*1234#' } },
 } as const;
 
-type Row = { outcome: GatewayOutcome; status: number; code: string; message: string; keep: Keep };
+type Row = { outcome: GatewayOutcome; status: number; code: string; message: string; retryable: boolean; keep: Keep };
 
 const ERRORS: Row[] = [
-  { outcome: { kind: 'declined', httpStatus: 402, message: 'no' }, status: 402, code: 'payment_declined', message: CUSTOMER_MESSAGES.declined, keep: 'done' },
-  { outcome: { kind: 'http-error', httpStatus: 400, message: 'bad' }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.refused, keep: 'done' },
-  { outcome: { kind: 'http-error', httpStatus: 401, message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.unavailable, keep: 'done' },
-  { outcome: { kind: 'http-error', httpStatus: 403, message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.unavailable, keep: 'done' },
-  { outcome: { kind: 'http-error', httpStatus: 404, message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.refused, keep: 'done' },
-  { outcome: { kind: 'http-error', httpStatus: 429, message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.failing, keep: 'pending' },
-  { outcome: { kind: 'http-error', httpStatus: 503, message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.failing, keep: 'pending' },
-  { outcome: { kind: 'duplicate-reference', httpStatus: 409, message: 'exists' }, status: 422, code: 'duplicate_reference', message: CUSTOMER_MESSAGES.duplicate, keep: 'done' },
-  { outcome: { kind: 'unconfirmed', httpStatus: 200, status: 'PENDING', message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.unconfirmed, keep: 'pending' },
-  { outcome: { kind: 'missing-fields', httpStatus: 200, message: undefined }, status: 502, code: 'invalid_gateway_response', message: CUSTOMER_MESSAGES.incomplete, keep: 'pending' },
-  { outcome: { kind: 'unreadable', httpStatus: 200 }, status: 502, code: 'invalid_gateway_response', message: CUSTOMER_MESSAGES.unreadable, keep: 'pending' },
-  { outcome: { kind: 'timeout' }, status: 504, code: 'gateway_timeout', message: CUSTOMER_MESSAGES.timeout, keep: 'pending' },
-  { outcome: { kind: 'unreachable', reason: 'ECONNREFUSED' }, status: 502, code: 'gateway_unreachable', message: CUSTOMER_MESSAGES.unreachable, keep: 'pending' },
+  { outcome: { kind: 'declined', httpStatus: 402, message: 'no' }, status: 402, code: 'payment_declined', message: CUSTOMER_MESSAGES.declined, retryable: false, keep: 'done' },
+  { outcome: { kind: 'http-error', httpStatus: 400, message: 'bad' }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.refused, retryable: false, keep: 'done' },
+  { outcome: { kind: 'http-error', httpStatus: 401, message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.unavailable, retryable: false, keep: 'release' },
+  { outcome: { kind: 'http-error', httpStatus: 403, message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.unavailable, retryable: false, keep: 'release' },
+  { outcome: { kind: 'http-error', httpStatus: 404, message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.unavailable, retryable: false, keep: 'release' },
+  { outcome: { kind: 'http-error', httpStatus: 429, message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.failing, retryable: true, keep: 'pending' },
+  { outcome: { kind: 'http-error', httpStatus: 503, message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.failing, retryable: true, keep: 'pending' },
+  { outcome: { kind: 'duplicate-reference', httpStatus: 409, message: 'exists' }, status: 422, code: 'duplicate_reference', message: CUSTOMER_MESSAGES.duplicate, retryable: false, keep: 'done' },
+  { outcome: { kind: 'unconfirmed', httpStatus: 200, status: 'PENDING', message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.unconfirmed, retryable: true, keep: 'pending' },
+  { outcome: { kind: 'missing-fields', httpStatus: 200, message: undefined }, status: 502, code: 'invalid_gateway_response', message: CUSTOMER_MESSAGES.incomplete, retryable: true, keep: 'pending' },
+  { outcome: { kind: 'unreadable', httpStatus: 200 }, status: 502, code: 'invalid_gateway_response', message: CUSTOMER_MESSAGES.unreadable, retryable: true, keep: 'pending' },
+  { outcome: { kind: 'timeout' }, status: 504, code: 'gateway_timeout', message: CUSTOMER_MESSAGES.timeout, retryable: true, keep: 'pending' },
+  { outcome: { kind: 'unreachable', reason: 'ECONNREFUSED' }, status: 502, code: 'gateway_unreachable', message: CUSTOMER_MESSAGES.unreachable, retryable: true, keep: 'pending' },
 ];
 
-type TokenRow = { failure: TokenFailure; status: number; code: string; message: string };
+type TokenRow = { failure: TokenFailure; status: number; code: string; message: string; retryable: boolean };
 
 const TOKEN_FAILURES: TokenRow[] = [
-  { failure: { kind: 'token-failed', reason: 'timeout' }, status: 504, code: 'gateway_timeout', message: CUSTOMER_MESSAGES.timeout },
-  { failure: { kind: 'token-failed', reason: 'unreachable' }, status: 502, code: 'gateway_unreachable', message: CUSTOMER_MESSAGES.unreachable },
-  { failure: { kind: 'token-failed', reason: 'source-failed' }, status: 500, code: 'internal', message: GENERIC_FAILURE },
-  { failure: { kind: 'token-failed', reason: 'refused', httpStatus: 401 }, status: 500, code: 'config', message: NOT_SET_UP },
-  { failure: { kind: 'token-failed', reason: 'unreadable' }, status: 500, code: 'config', message: NOT_SET_UP },
+  { failure: { kind: 'token-failed', reason: 'timeout' }, status: 504, code: 'gateway_timeout', message: CUSTOMER_MESSAGES.timeout, retryable: true },
+  { failure: { kind: 'token-failed', reason: 'unreachable' }, status: 502, code: 'gateway_unreachable', message: CUSTOMER_MESSAGES.unreachable, retryable: true },
+  { failure: { kind: 'token-failed', reason: 'source-failed' }, status: 500, code: 'internal', message: GENERIC_FAILURE, retryable: true },
+  { failure: { kind: 'token-failed', reason: 'refused', httpStatus: 401 }, status: 500, code: 'config', message: NOT_SET_UP, retryable: false },
+  { failure: { kind: 'token-failed', reason: 'unreadable' }, status: 500, code: 'config', message: NOT_SET_UP, retryable: false },
 ];
 
 function errorOf(result: GatewayReply) {
@@ -64,9 +64,9 @@ describe('session outcomes: the gateway’s answer in the customer’s words', (
 
   for (const row of ERRORS) {
     const name = row.outcome.kind + ('httpStatus' in row.outcome ? ` ${row.outcome.httpStatus}` : '');
-    it(`${name}: ${row.status} ${row.code}, keeps ${row.keep}`, () => {
+    it(`${name}: ${row.status} ${row.code}, retryable ${row.retryable}, keeps ${row.keep}`, () => {
       const result = replyForOutcome(row.outcome, keepAll, ORDER);
-      assert.deepEqual(errorOf(result), { status: row.status, code: row.code, message: row.message });
+      assert.deepEqual(errorOf(result), { status: row.status, code: row.code, message: row.message, retryable: row.retryable });
       assert.equal(result.keep, row.keep);
     });
   }
@@ -80,7 +80,7 @@ describe('session outcomes: the gateway’s answer in the customer’s words', (
   for (const row of TOKEN_FAILURES) {
     it(`no token (${row.failure.reason}): ${row.status} ${row.code}, keeps nothing`, () => {
       const result = replyForTokenFailure(row.failure);
-      assert.deepEqual(errorOf(result), { status: row.status, code: row.code, message: row.message });
+      assert.deepEqual(errorOf(result), { status: row.status, code: row.code, message: row.message, retryable: row.retryable });
       assert.equal(result.keep, 'release');
     });
   }

@@ -1,8 +1,8 @@
 // The request's one deadline over the whole attempt, and the state that decides what it answers:
 // the gateway's answer once there is one, else 504 (409 while another attempt holds the key).
 import { withDeadline, type AbortFlag } from '../http/deadline.js';
-import { errorReply, type Reply } from '../http/reply.js';
-import type { GatewayReply } from './outcomes.js';
+import type { Reply } from '../http/reply.js';
+import { sessionError, type GatewayReply } from './outcomes.js';
 import type { SessionReplies } from './replies.js';
 
 /** Where an attempt was when its deadline passed, for the `deadline` event only. */
@@ -30,7 +30,7 @@ export type AttemptProgress = {
 };
 
 /** The answer given in place of an attempt the deadline abandoned; nobody receives it. */
-export const ABANDONED: GatewayReply = { reply: errorReply('gateway_timeout', 'Abandoned.'), keep: 'release' };
+export const ABANDONED: GatewayReply = { reply: sessionError('gateway_timeout', 'Abandoned.'), keep: 'release' };
 
 const STAGE_WORDS: Record<AttemptStage, string> = {
   admit: 'waiting for beforeInitiate',
@@ -42,9 +42,9 @@ const STAGE_WORDS: Record<AttemptStage, string> = {
   ledger: 'waiting for the payment ledger',
 };
 
-const TIMED_OUT = errorReply('gateway_timeout', 'The payment could not be started in time. Please try again.');
+const TIMED_OUT = sessionError('gateway_timeout', 'The payment could not be started in time. Please try again.');
 const IN_USE_MESSAGE = 'A request with this Idempotency-Key is in progress.';
-const IN_USE = errorReply('idempotency_key_in_use', IN_USE_MESSAGE, { headers: { 'retry-after': '1' } });
+const IN_USE = sessionError('idempotency_key_in_use', IN_USE_MESSAGE, { headers: { 'retry-after': '1' } });
 
 /**
  * Runs `work` under one deadline of `ms`. When it passes first, the answer is the gateway's if it

@@ -1,14 +1,15 @@
-// The gateway's outcomes in the customer's words: the reply each one gets, and what the
-// Idempotency-Key keeps of it. Pure: no I/O, no events.
+// The gateway's outcomes in the customer's words: the reply each one gets, whether Try again can
+// help, and what the Idempotency-Key keeps of it. Pure: no I/O, no events.
 import { redactEnvelope, type GatewayOutcome, type TokenFailure } from '../gateway.js';
-import { errorReply, jsonReply, type Reply } from '../http/reply.js';
+import { errorReply, jsonReply, type ErrorCode, type ErrorReplyOptions, type Reply } from '../http/reply.js';
 
 /**
  * What the idempotency store keeps of an attempt that asked the gateway: `done`, a definitive answer
  * replayed to every retry (instructions, a decline, a gateway 4xx); `pending`, only the order, after
  * an answer that may hide a half-made payment (time-out, refused connection, 5xx, unreadable), so a
  * retry asks the gateway again with the same paymentReference; `release`, nothing, when no
- * initiation went out (no token), so the retry starts afresh.
+ * payment can have been made (no token; the gateway refused the merchant's keys or address), so
+ * the retry starts afresh once that is fixed.
  */
 export type Keep = 'done' | 'pending' | 'release';
 
@@ -42,6 +43,28 @@ export const NOT_SET_UP = 'Payments are not set up correctly on this site. Pleas
 
 export const GENERIC_FAILURE = 'Something went wrong on our side. Please try again.';
 
+/**
+ * The codes whose request may succeed when tried again unchanged: the gateway or a store was slow,
+ * down or unclear, or another attempt held the key. Every other code needs a change first (the
+ * request, the order, the merchant's setup) or is final (a decline, a duplicate reference).
+ */
+const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'request_timeout',
+  'idempotency_key_in_use',
+  'rate_limited',
+  'gateway_error',
+  'gateway_unreachable',
+  'invalid_gateway_response',
+  'gateway_timeout',
+  'internal',
+  'server_busy',
+]);
+
+/** A session error reply, which always says whether Try again can help: by its code unless `retryable` is given. */
+export function sessionError(code: ErrorCode, message: string, options: ErrorReplyOptions = {}): Reply {
+  return errorReply(code, message, { ...options, retryable: options.retryable ?? RETRYABLE_CODES.has(code) });
+}
+
 /** Redacts first, then shortens: a cut made first could leave a secret's prefix for redaction to miss. */
 function shortened(message: string, redact: (text: string) => string): string {
   return redact(message).slice(0, MAX_MESSAGE_LENGTH);
@@ -69,15 +92,27 @@ function isDefinitiveStatus(httpStatus: number): boolean {
   return httpStatus >= 400 && httpStatus < 500 && httpStatus !== 408 && httpStatus !== 425 && httpStatus !== 429;
 }
 
-/** A gateway answer outside 2xx: the customer's words, and whether it is the key's final answer. */
+/**
+ * The gateway refused the merchant's keys (401, 403: test keys on live) or knows no such endpoint
+ * (404): no payment can have been made, and nothing the customer does helps until the merchant fixes it.
+ */
+function isConfigRefusal(httpStatus: number): boolean {
+  return httpStatus === 401 || httpStatus === 403 || httpStatus === 404;
+}
+
+/**
+ * A gateway answer outside 2xx. A refusal of the merchant's setup is not this key's final answer:
+ * once it is fixed, the same retry goes through. Other 4xx are final for this request; the rest may
+ * pass later, and may hide a half-made payment.
+ */
 function replyForHttpError(httpStatus: number): GatewayReply {
-  const words =
-    httpStatus === 401 || httpStatus === 403
-      ? CUSTOMER_MESSAGES.unavailable
-      : isDefinitiveStatus(httpStatus)
-        ? CUSTOMER_MESSAGES.refused
-        : CUSTOMER_MESSAGES.failing;
-  return { reply: errorReply('gateway_error', words), keep: isDefinitiveStatus(httpStatus) ? 'done' : 'pending' };
+  if (isConfigRefusal(httpStatus)) {
+    return { reply: sessionError('gateway_error', CUSTOMER_MESSAGES.unavailable, { retryable: false }), keep: 'release' };
+  }
+  if (isDefinitiveStatus(httpStatus)) {
+    return { reply: sessionError('gateway_error', CUSTOMER_MESSAGES.refused, { retryable: false }), keep: 'done' };
+  }
+  return { reply: sessionError('gateway_error', CUSTOMER_MESSAGES.failing), keep: 'pending' };
 }
 
 /** `order` goes into the success body; `redact` cleans the envelope's strings of every secret. */
@@ -86,22 +121,22 @@ export function replyForOutcome(outcome: GatewayOutcome, redact: (text: string) 
     case 'success':
       return { reply: jsonReply(200, { ...redactEnvelope(outcome.envelope, redact), order }), keep: 'done' };
     case 'declined':
-      return { reply: errorReply('payment_declined', CUSTOMER_MESSAGES.declined), keep: 'done' };
+      return { reply: sessionError('payment_declined', CUSTOMER_MESSAGES.declined), keep: 'done' };
     case 'http-error':
       return replyForHttpError(outcome.httpStatus);
     case 'duplicate-reference':
       // Asking again with the same reference gets the same answer; the ledger and the query decide its fate.
-      return { reply: errorReply('duplicate_reference', CUSTOMER_MESSAGES.duplicate), keep: 'done' };
+      return { reply: sessionError('duplicate_reference', CUSTOMER_MESSAGES.duplicate), keep: 'done' };
     case 'unconfirmed':
-      return { reply: errorReply('gateway_error', CUSTOMER_MESSAGES.unconfirmed), keep: 'pending' };
+      return { reply: sessionError('gateway_error', CUSTOMER_MESSAGES.unconfirmed), keep: 'pending' };
     case 'missing-fields':
-      return { reply: errorReply('invalid_gateway_response', CUSTOMER_MESSAGES.incomplete), keep: 'pending' };
+      return { reply: sessionError('invalid_gateway_response', CUSTOMER_MESSAGES.incomplete), keep: 'pending' };
     case 'unreadable':
-      return { reply: errorReply('invalid_gateway_response', CUSTOMER_MESSAGES.unreadable), keep: 'pending' };
+      return { reply: sessionError('invalid_gateway_response', CUSTOMER_MESSAGES.unreadable), keep: 'pending' };
     case 'timeout':
-      return { reply: errorReply('gateway_timeout', CUSTOMER_MESSAGES.timeout), keep: 'pending' };
+      return { reply: sessionError('gateway_timeout', CUSTOMER_MESSAGES.timeout), keep: 'pending' };
     case 'unreachable':
-      return { reply: errorReply('gateway_unreachable', CUSTOMER_MESSAGES.unreachable), keep: 'pending' };
+      return { reply: sessionError('gateway_unreachable', CUSTOMER_MESSAGES.unreachable), keep: 'pending' };
   }
 }
 
@@ -112,13 +147,13 @@ export function replyForOutcome(outcome: GatewayOutcome, redact: (text: string) 
 export function replyForTokenFailure(failure: TokenFailure): GatewayReply {
   switch (failure.reason) {
     case 'timeout':
-      return { reply: errorReply('gateway_timeout', CUSTOMER_MESSAGES.timeout), keep: 'release' };
+      return { reply: sessionError('gateway_timeout', CUSTOMER_MESSAGES.timeout), keep: 'release' };
     case 'unreachable':
-      return { reply: errorReply('gateway_unreachable', CUSTOMER_MESSAGES.unreachable), keep: 'release' };
+      return { reply: sessionError('gateway_unreachable', CUSTOMER_MESSAGES.unreachable), keep: 'release' };
     case 'source-failed':
-      return { reply: errorReply('internal', GENERIC_FAILURE), keep: 'release' };
+      return { reply: sessionError('internal', GENERIC_FAILURE), keep: 'release' };
     case 'refused':
     case 'unreadable':
-      return { reply: errorReply('config', NOT_SET_UP), keep: 'release' };
+      return { reply: sessionError('config', NOT_SET_UP), keep: 'release' };
   }
 }

@@ -1,9 +1,9 @@
 // The session endpoint's own answers (refusals, internal errors, replays), each reported to
-// `onEvent` as it is made.
+// `onEvent` as it is made, each saying whether Try again can help (outcomes.ts).
 import { errorName } from '../http/emitter.js';
-import { errorReply, type ErrorCode, type FieldErrors, type Reply } from '../http/reply.js';
+import type { ErrorCode, FieldErrors, Reply } from '../http/reply.js';
 import type { InternalWhere, SessionEvent } from './events.js';
-import { GENERIC_FAILURE } from './outcomes.js';
+import { GENERIC_FAILURE, sessionError } from './outcomes.js';
 
 export type RejectOptions = {
   fields?: FieldErrors;
@@ -34,7 +34,7 @@ export function createSessionReplies(emit: (event: SessionEvent) => void, redact
   }
 
   function reject(code: ErrorCode, message: string, options: RejectOptions = {}): Reply {
-    const reply = errorReply(code, message, options);
+    const reply = sessionError(code, message, { fields: options.fields, headers: options.headers });
     if (options.status !== undefined) reply.status = options.status;
     emit({ type: 'rejected', status: reply.status, code, ...(options.fields ? { fields: options.fields } : {}) });
     return reply;
@@ -45,7 +45,7 @@ export function createSessionReplies(emit: (event: SessionEvent) => void, redact
     report,
     internal(where, error) {
       report(where, error);
-      return errorReply('internal', GENERIC_FAILURE);
+      return sessionError('internal', GENERIC_FAILURE);
     },
     replayed(key, reply) {
       emit({ type: 'replayed', idempotencyKey: key, status: reply.status });

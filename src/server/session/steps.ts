@@ -3,7 +3,7 @@
 import type { SessionRequest } from '../../schemas.js';
 import { buildGatewayRequest, type Gateway, type GatewayOutcome, type TokenFailure } from '../gateway.js';
 import type { Redactor } from '../http/redact.js';
-import { errorReply, type Reply } from '../http/reply.js';
+import type { Reply } from '../http/reply.js';
 import {
   checkOrder,
   OrderError,
@@ -20,7 +20,15 @@ import type { StatusTokens } from '../status.js';
 import type { PaymentStore } from '../stores.js';
 import { ABANDONED, type AttemptProgress } from './deadline.js';
 import type { SessionEvent } from './events.js';
-import { NOT_SET_UP, outcomeDetail, replyForOutcome, replyForTokenFailure, type GatewayReply, type OrderSummary } from './outcomes.js';
+import {
+  NOT_SET_UP,
+  outcomeDetail,
+  replyForOutcome,
+  replyForTokenFailure,
+  sessionError,
+  type GatewayReply,
+  type OrderSummary,
+} from './outcomes.js';
 import type { SessionReplies } from './replies.js';
 
 export type OrderResult = { ok: true; order: ResolvedOrder } | { ok: false; reply: Reply };
@@ -123,7 +131,7 @@ async function resolveOrder(input: PaymentStepsInput, progress: AttemptProgress)
   if (unsafe.length > 0) {
     const problem = new TypeError(`${unsafe.join(' and ')} must be https: (http: only on localhost); nothing was forwarded`);
     replies.report('config', problem);
-    return { ok: false, reply: errorReply('config', NOT_SET_UP) };
+    return { ok: false, reply: sessionError('config', NOT_SET_UP) };
   }
   return checked;
 }
