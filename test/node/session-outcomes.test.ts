@@ -4,8 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { GatewayOutcome, TokenFailure } from '../../src/server/gateway.js';
+import type { TokenFailure } from '../../src/server/gateway.js';
 import {
+  checkReference,
   CUSTOMER_MESSAGES,
   GENERIC_FAILURE,
   NOT_SET_UP,
@@ -13,6 +14,7 @@ import {
   replyForTokenFailure,
   type GatewayReply,
   type Keep,
+  type SessionOutcome,
 } from '../../src/server/session/outcomes.js';
 
 const ORDER = { paymentReference: 'order-42', amount: '2500.00', currency: 'NGN' };
@@ -22,7 +24,7 @@ const ENVELOPE = {
   data: { code: null, message: null, payments: { paymentReference: 'order-42', ussdDailCode: '*737*000*1234#' } },
 } as const;
 
-type Row = { outcome: GatewayOutcome; status: number; code: string; message: string; retryable: boolean; keep: Keep };
+type Row = { outcome: SessionOutcome; status: number; code: string; message: string; retryable: boolean; keep: Keep };
 
 const ERRORS: Row[] = [
   { outcome: { kind: 'declined', httpStatus: 402, message: 'no' }, status: 402, code: 'payment_declined', message: CUSTOMER_MESSAGES.declined, retryable: false, keep: 'done' },
@@ -36,6 +38,7 @@ const ERRORS: Row[] = [
   { outcome: { kind: 'unconfirmed', httpStatus: 200, status: 'PENDING', message: undefined }, status: 502, code: 'gateway_error', message: CUSTOMER_MESSAGES.unconfirmed, retryable: true, keep: 'pending' },
   { outcome: { kind: 'missing-fields', httpStatus: 200, message: undefined }, status: 502, code: 'invalid_gateway_response', message: CUSTOMER_MESSAGES.incomplete, retryable: true, keep: 'pending' },
   { outcome: { kind: 'unreadable', httpStatus: 200 }, status: 502, code: 'invalid_gateway_response', message: CUSTOMER_MESSAGES.unreadable, retryable: true, keep: 'pending' },
+  { outcome: { kind: 'foreign-reference', httpStatus: 200, named: 'other-7' }, status: 502, code: 'invalid_gateway_response', message: CUSTOMER_MESSAGES.foreign, retryable: true, keep: 'pending' },
   { outcome: { kind: 'timeout' }, status: 504, code: 'gateway_timeout', message: CUSTOMER_MESSAGES.timeout, retryable: true, keep: 'pending' },
   { outcome: { kind: 'unreachable', reason: 'ECONNREFUSED' }, status: 502, code: 'gateway_unreachable', message: CUSTOMER_MESSAGES.unreachable, retryable: true, keep: 'pending' },
 ];
@@ -70,6 +73,14 @@ describe('session outcomes: the gateway’s answer in the customer’s words', (
       assert.equal(result.keep, row.keep);
     });
   }
+
+  it('reads instructions naming another paymentReference as foreign-reference, and those naming this one as success', () => {
+    const success = { kind: 'success', httpStatus: 200, envelope: structuredClone(ENVELOPE) as never } as const;
+    assert.equal(checkReference(success, 'order-42'), success);
+    assert.deepEqual(checkReference(success, 'order-43'), { kind: 'foreign-reference', httpStatus: 200, named: 'order-42' });
+    const timeout = { kind: 'timeout' } as const;
+    assert.equal(checkReference(timeout, 'order-43'), timeout);
+  });
 
   it('never passes the gateway’s own text to the customer', () => {
     for (const row of ERRORS) {

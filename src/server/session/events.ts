@@ -1,7 +1,7 @@
 // What the session endpoint tells `onEvent`: one type per decision, never a secret.
 import type { PaymentType } from '../../schemas.js';
-import type { GatewayOutcome } from '../gateway.js';
 import type { FieldErrors } from '../http/reply.js';
+import type { SessionOutcome } from './outcomes.js';
 
 /**
  * What `onEvent` receives: enough to log and alert on. Never the access token or the public key;
@@ -12,7 +12,11 @@ export type SessionEvent =
   | { type: 'rejected'; status: number; code: string; fields?: FieldErrors }
   | {
       type: 'gateway';
-      outcome: GatewayOutcome['kind'];
+      /**
+       * The gateway's outcome; `foreign-reference`: instructions naming another paymentReference
+       * (`detail` says which), answered 502 `invalid_gateway_response` and recorded nowhere.
+       */
+      outcome: SessionOutcome['kind'];
       paymentType: PaymentType;
       paymentReference: string;
       amount: string;

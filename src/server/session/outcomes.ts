@@ -15,6 +15,12 @@ export type Keep = 'done' | 'pending' | 'release';
 
 export type GatewayReply = { reply: Reply; keep: Keep };
 
+/**
+ * The gateway's outcome as this attempt reads it: a success whose envelope names a paymentReference
+ * other than the one sent (`named`) is `foreign-reference`, another payment's instructions.
+ */
+export type SessionOutcome = GatewayOutcome | { kind: 'foreign-reference'; httpStatus: number; named: string };
+
 /** The session-endpoint contract's `order`: what the server charges, and the token for `status-url`. */
 export type OrderSummary = { paymentReference: string; amount: string; currency: string; statusToken?: string };
 
@@ -36,6 +42,7 @@ export const CUSTOMER_MESSAGES = {
   timeout: 'The payment gateway did not answer in time. Please try again.',
   unreachable: 'The payment gateway could not be reached. Please try again in a moment.',
   duplicate: 'This payment was already started. Please check your phone or bank app for it before paying again.',
+  foreign: "The payment gateway's answer did not match this payment. Please try again.",
 } as const;
 
 /** For a merchant's misconfiguration: nothing the customer can fix, nothing forwarded. */
@@ -70,11 +77,20 @@ function shortened(message: string, redact: (text: string) => string): string {
   return redact(message).slice(0, MAX_MESSAGE_LENGTH);
 }
 
+/** Instructions are this payment's only when they name the paymentReference that was `sent`. */
+export function checkReference(outcome: GatewayOutcome, sent: string): SessionOutcome {
+  if (outcome.kind !== 'success') return outcome;
+  const named = outcome.envelope.data.payments.paymentReference ?? '';
+  return named === sent ? outcome : { kind: 'foreign-reference', httpStatus: outcome.httpStatus, named };
+}
+
 /** What `onEvent` hears of an outcome: the gateway's message, redacted, or the network error code. */
-export function outcomeDetail(outcome: GatewayOutcome, redact: (text: string) => string): string | undefined {
+export function outcomeDetail(outcome: SessionOutcome, redact: (text: string) => string): string | undefined {
   switch (outcome.kind) {
     case 'unreachable':
       return outcome.reason;
+    case 'foreign-reference':
+      return shortened(`the answer names paymentReference ${outcome.named}`, redact);
     case 'unconfirmed':
       return shortened(outcome.message ? `${outcome.status}: ${outcome.message}` : outcome.status, redact);
     case 'declined':
@@ -116,7 +132,7 @@ function replyForHttpError(httpStatus: number): GatewayReply {
 }
 
 /** `order` goes into the success body; `redact` cleans the envelope's strings of every secret. */
-export function replyForOutcome(outcome: GatewayOutcome, redact: (text: string) => string, order: OrderSummary): GatewayReply {
+export function replyForOutcome(outcome: SessionOutcome, redact: (text: string) => string, order: OrderSummary): GatewayReply {
   switch (outcome.kind) {
     case 'success':
       return { reply: jsonReply(200, { ...redactEnvelope(outcome.envelope, redact), order }), keep: 'done' };
@@ -133,6 +149,9 @@ export function replyForOutcome(outcome: GatewayOutcome, redact: (text: string) 
       return { reply: sessionError('invalid_gateway_response', CUSTOMER_MESSAGES.incomplete), keep: 'pending' };
     case 'unreadable':
       return { reply: sessionError('invalid_gateway_response', CUSTOMER_MESSAGES.unreadable), keep: 'pending' };
+    case 'foreign-reference':
+      // The payment sent may exist all the same: its retry asks again with the same reference.
+      return { reply: sessionError('invalid_gateway_response', CUSTOMER_MESSAGES.foreign), keep: 'pending' };
     case 'timeout':
       return { reply: sessionError('gateway_timeout', CUSTOMER_MESSAGES.timeout), keep: 'pending' };
     case 'unreachable':

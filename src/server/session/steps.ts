@@ -1,7 +1,7 @@
 // One payment attempt's steps for one validated request: beforeInitiate, the order, the initiation
 // and the ledger entry. The idempotency layer decides whether and when they run.
 import type { SessionRequest } from '../../schemas.js';
-import { buildGatewayRequest, type Gateway, type GatewayOutcome, type TokenFailure } from '../gateway.js';
+import { buildGatewayRequest, type Gateway, type TokenFailure } from '../gateway.js';
 import type { Redactor } from '../http/redact.js';
 import type { Reply } from '../http/reply.js';
 import {
@@ -21,6 +21,7 @@ import type { PaymentStore } from '../stores.js';
 import { ABANDONED, type AttemptProgress } from './deadline.js';
 import type { SessionEvent } from './events.js';
 import {
+  checkReference,
   NOT_SET_UP,
   outcomeDetail,
   replyForOutcome,
@@ -28,6 +29,7 @@ import {
   sessionError,
   type GatewayReply,
   type OrderSummary,
+  type SessionOutcome,
 } from './outcomes.js';
 import type { SessionReplies } from './replies.js';
 
@@ -148,7 +150,7 @@ async function initiate(input: PaymentStepsInput, order: ResolvedOrder, progress
   return result.answer;
 }
 
-type Asked = { answer: GatewayReply; outcome?: GatewayOutcome };
+type Asked = { answer: GatewayReply; outcome?: SessionOutcome };
 
 /** The initiation, its `gateway` event, and its reply; `outcome` is absent when no token could be had. */
 async function askGateway(input: PaymentStepsInput, order: ResolvedOrder, progress: AttemptProgress): Promise<Asked> {
@@ -156,8 +158,9 @@ async function askGateway(input: PaymentStepsInput, order: ResolvedOrder, progre
   const started = performance.now();
   const gatewayRequest = buildGatewayRequest(body, order, context.gateway.publicKey);
   // Past the deadline the gateway call is ended early, as a time-out.
-  const outcome = await context.gateway.initiate(gatewayRequest, { signal: progress.signal.signal });
-  if (outcome.kind === 'token-failed') return { answer: tokenFailed(context, outcome) };
+  const answered = await context.gateway.initiate(gatewayRequest, { signal: progress.signal.signal });
+  if (answered.kind === 'token-failed') return { answer: tokenFailed(context, answered) };
+  const outcome = checkReference(answered, order.paymentReference);
   const detail = outcomeDetail(outcome, input.redact);
   context.emit({
     type: 'gateway',
