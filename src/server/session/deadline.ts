@@ -2,6 +2,7 @@
 // the gateway's answer once there is one, else 504 (409 while another attempt holds the key).
 import { withDeadline, type AbortFlag } from '../http/deadline.js';
 import type { Reply } from '../http/reply.js';
+import type { ResolvedOrder } from '../order.js';
 import { sessionError, type GatewayReply } from './outcomes.js';
 import type { SessionReplies } from './replies.js';
 
@@ -11,12 +12,14 @@ export type AttemptStage = 'admit' | 'duplicate' | 'lock' | 'store' | 'order' | 
 /**
  * What the deadline answers, and what becomes of the key's claim then. `preparing`: nothing was asked
  * of the gateway, so the claim is released at once; `waiting-for-key`: another attempt holds the key
- * (409); `asking`: an initiation may be out; `answered`: the gateway's answer stands, set once.
+ * (409); `asking`: an initiation of `order` may be out, so the attempt is unknown: the order is kept
+ * for the retry and the claim released, whatever the call still does; `answered`: the gateway's
+ * answer stands, set once, and the claim lasts until it is stored.
  */
 export type AttemptState =
   | { phase: 'preparing' }
   | { phase: 'waiting-for-key' }
-  | { phase: 'asking' }
+  | { phase: 'asking'; order: ResolvedOrder }
   | { phase: 'answered'; answer: GatewayReply };
 
 /** One request's progress, shared with the deadline that watches it. */

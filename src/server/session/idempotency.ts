@@ -39,6 +39,9 @@ type Attempt = { key: string; fingerprint: string; steps: PaymentSteps; replies:
 
 type Claim = { record: IdempotencyRecord | undefined; release: () => void } | { reply: Reply };
 
+/** What the key keeps of an attempt the deadline cut off while the gateway was asked: its order, for the retry. */
+const CUT_OFF: GatewayReply = { reply: ABANDONED.reply, keep: 'pending' };
+
 const FIRST_PAUSE_MS = 20;
 const LONGEST_PAUSE_MS = 250;
 const STORE_DOWN = 'Payments cannot be started right now. Please try again in a moment.';
@@ -82,9 +85,15 @@ async function attemptOnce(options: IdempotentAttemptOptions, attempt: Attempt):
   const claim = await claimKey(options, attempt);
   if ('reply' in claim) return claim.reply;
   const { record, release } = claim;
-  // Abandoned by the deadline before the gateway was asked: the key is free for the retry at once.
-  // Once it is being asked, the claim is kept until its outcome is stored.
-  progress.signal.onAbort(() => progress.state.phase === 'preparing' && release());
+  // At the deadline the key is freed for the retry, unless the gateway has answered (then it is
+  // freed once that answer is stored). A call still out is unknown: its order is kept first, so
+  // the retry names the same payment, and a call that never ends cannot hold the key.
+  let cutOff: Promise<void> | undefined;
+  progress.signal.onAbort(() => {
+    const { state } = progress;
+    if (state.phase === 'preparing') release();
+    if (state.phase === 'asking') cutOff = keep(options, attempt, state.order, CUT_OFF).finally(release);
+  });
   try {
     if (progress.signal.aborted) return ABANDONED.reply;
     let order = record?.order;
@@ -94,12 +103,13 @@ async function attemptOnce(options: IdempotentAttemptOptions, attempt: Attempt):
       order = resolved.order;
     }
     if (progress.signal.aborted) return ABANDONED.reply;
-    progress.state = { phase: 'asking' };
+    progress.state = { phase: 'asking', order };
     const result = await steps.initiate(order, progress);
-    await keep(options, attempt, order, result);
+    // Once cut off, the key is no longer this attempt's: a retry may hold it by now.
+    if (!cutOff) await keep(options, attempt, order, result);
     return result.reply;
   } finally {
-    release();
+    if (!cutOff) release();
   }
 }
 
