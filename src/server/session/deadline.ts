@@ -7,7 +7,7 @@ import { sessionError, type GatewayReply } from './outcomes.js';
 import type { SessionReplies } from './replies.js';
 
 /** Where an attempt was when its deadline passed, for the `deadline` event only. */
-export type AttemptStage = 'admit' | 'duplicate' | 'lock' | 'store' | 'order' | 'gateway' | 'ledger';
+type AttemptStage = 'admit' | 'duplicate' | 'lock' | 'store' | 'order' | 'gateway' | 'ledger';
 
 /**
  * What the deadline answers, and what becomes of the key's claim then. `preparing`: nothing was asked
@@ -16,7 +16,7 @@ export type AttemptStage = 'admit' | 'duplicate' | 'lock' | 'store' | 'order' | 
  * for the retry and the claim released, whatever the call still does; `answered`: the gateway's
  * answer stands, set once, and the claim lasts until it is stored.
  */
-export type AttemptState =
+type AttemptState =
   | { phase: 'preparing' }
   | { phase: 'waiting-for-key' }
   | { phase: 'asking'; order: ResolvedOrder }

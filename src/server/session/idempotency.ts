@@ -9,7 +9,7 @@ import type { GatewayReply } from './outcomes.js';
 import type { SessionReplies } from './replies.js';
 import type { PaymentSteps } from './steps.js';
 
-export type IdempotentAttemptOptions = {
+type IdempotentAttemptOptions = {
   store: IdempotencyStore;
   /** How long to wait for another attempt's claim on a key before answering 409. */
   lockWaitMs: number;
@@ -26,7 +26,7 @@ export type IdempotentAttemptOptions = {
  * request's deadline (`progress`). `fingerprint` is the validated request: a key reused with
  * another one is refused.
  */
-export type IdempotentAttempt = (
+type IdempotentAttempt = (
   key: string,
   fingerprint: string,
   steps: PaymentSteps,

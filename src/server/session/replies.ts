@@ -5,7 +5,7 @@ import type { ErrorCode, FieldErrors, Reply } from '../http/reply.js';
 import type { InternalWhere, SessionEvent } from './events.js';
 import { GENERIC_FAILURE, sessionError } from './outcomes.js';
 
-export type RejectOptions = {
+type RejectOptions = {
   fields?: FieldErrors;
   headers?: Record<string, string>;
   /** Overrides the code's usual status (an `OrderError` chooses its own 4xx). */

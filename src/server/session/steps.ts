@@ -33,7 +33,7 @@ import {
 } from './outcomes.js';
 import type { SessionReplies } from './replies.js';
 
-export type OrderResult = { ok: true; order: ResolvedOrder } | { ok: false; reply: Reply };
+type OrderResult = { ok: true; order: ResolvedOrder } | { ok: false; reply: Reply };
 
 /** What one payment attempt does for one request; the idempotency layer decides whether and when. */
 export type PaymentSteps = {
@@ -58,7 +58,7 @@ export type PaymentContext = {
 };
 
 /** One request, validated, with what its steps need of it. */
-export type PaymentStepsInput = {
+type PaymentStepsInput = {
   context: PaymentContext;
   body: SessionRequest;
   request: Request;

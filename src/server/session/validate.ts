@@ -8,7 +8,7 @@ import {
 } from '../../schemas.js';
 import type { FieldErrors } from '../http/reply.js';
 
-export type SessionRequestCheck = { ok: true; request: SessionRequest } | { ok: false; fields: FieldErrors };
+type SessionRequestCheck = { ok: true; request: SessionRequest } | { ok: false; fields: FieldErrors };
 
 const FIELD_MESSAGES: Record<string, string> = {
   paymentType: `Choose one of ${PAYMENT_TYPES.join(', ')}.`,
