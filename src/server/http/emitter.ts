@@ -1,5 +1,5 @@
 // The guarded `onEvent`: a logging hook never breaks a payment, and never hears a secret.
-import { createRedactor } from './redact.js';
+import { createRedactor, gatewayRedactor } from './redact.js';
 
 /** Only the error's class, for `onEvent`: a message may quote anything. */
 export function errorName(error: unknown): string {
@@ -36,10 +36,9 @@ export function scrubbedEmitter<Event>(
   const emit = createEmitter(listener);
   if (!listener) return emit;
   const known = gateway as { publicKey?: unknown; redact?: unknown } | undefined;
-  const redactor = createRedactor([known?.publicKey, ...secrets].filter((secret): secret is string => typeof secret === 'string'));
-  // A createGateway object also knows its secret key and every token it used.
-  const gatewayRedact = typeof known?.redact === 'function' ? (known.redact as (text: string) => string).bind(known) : undefined;
-  const redact = (text: string) => redactor.text(gatewayRedact ? gatewayRedact(text) : text);
+  const strings = [known?.publicKey, ...secrets].filter((secret): secret is string => typeof secret === 'string');
+  const redactor = createRedactor(strings, gatewayRedactor(gateway));
+  const redact = (text: string) => redactor.text(text);
   return (event) => emit(scrubStrings(event, redact) as Event);
 }
 
