@@ -21,7 +21,7 @@ import { adapterClientAddress } from './client-address.js';
 import { withAttemptDeadline } from './deadline.js';
 import { createIdempotentAttempt } from './idempotency.js';
 import { checkSessionOptions, type SessionHandlerOptions } from './options.js';
-import { createSessionReplies } from './replies.js';
+import { createSessionReplies, type SessionReplies } from './replies.js';
 import { attemptWithoutKey, paymentSteps, type PaymentContext } from './steps.js';
 import { validateSessionRequest } from './validate.js';
 
@@ -76,16 +76,8 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     const problem = requireMethod(request, METHODS) ?? requireJson(request);
     if (problem) return replies.reject(problem.code, problem.message, { headers: problem.headers });
     const key = request.headers.get('idempotency-key');
-    if (key === null && requireKey) {
-      return replies.reject('missing_idempotency_key', 'Send an Idempotency-Key header with the request.', {
-        fields: { 'Idempotency-Key': 'Send a new random key per payment attempt, such as a UUID, and reuse it on retries.' },
-      });
-    }
-    if (key !== null && !isValidIdempotencyKey(key)) {
-      return replies.reject('invalid_idempotency_key', 'The Idempotency-Key header is malformed.', {
-        fields: { 'Idempotency-Key': 'Use 8 to 255 visible ASCII characters, such as a UUID.' },
-      });
-    }
+    const badKey = checkIdempotencyKey(key, requireKey, replies);
+    if (badKey) return badKey;
     const body = await readJsonBody(request, { maxBytes: maxBodyBytes, timeoutMs: deadlineMs });
     if (!body.ok) return replies.reject(body.problem.code, body.problem.message);
     const check = validateSessionRequest(body.json);
@@ -116,4 +108,19 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     crashed: (error) => replies.internal('handler', error),
     refused: (reply) => emit({ type: 'rejected', status: reply.status, code: 'origin_not_allowed' }),
   });
+}
+
+/** A missing key (when one is required) or a malformed one, answered before the body is read. */
+function checkIdempotencyKey(key: string | null, required: boolean, replies: SessionReplies): Reply | undefined {
+  if (key === null && required) {
+    return replies.reject('missing_idempotency_key', 'Send an Idempotency-Key header with the request.', {
+      fields: { 'Idempotency-Key': 'Send a new random key per payment attempt, such as a UUID, and reuse it on retries.' },
+    });
+  }
+  if (key !== null && !isValidIdempotencyKey(key)) {
+    return replies.reject('invalid_idempotency_key', 'The Idempotency-Key header is malformed.', {
+      fields: { 'Idempotency-Key': 'Use 8 to 255 visible ASCII characters, such as a UUID.' },
+    });
+  }
+  return undefined;
 }
