@@ -155,7 +155,8 @@ function dispatcher(routes: readonly SandboxRoute[], latencyMs: number | undefin
 function assertOptions(options: SandboxGatewayOptions): void {
   const checks = optionChecks('createSandboxGateway');
   // Read without assuming Node: the sandbox also runs on workers, where `process` may not exist.
-  if (globalThis.process?.env?.NODE_ENV === 'production' && options.allowInProduction !== true) {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  if (env?.NODE_ENV === 'production' && options.allowInProduction !== true) {
     checks.fail(
       'refusing to start with NODE_ENV=production: the sandbox moves no money and answers every payment with made-up ' +
         'instructions. Use createGateway with your real keys in production, or pass allowInProduction: true for a public demo.',
