@@ -1,8 +1,6 @@
-/**
- * What the merchant's code decides: the order it charges (`OrderResolver`, refused with
- * `OrderError`), the paymentReference derived when it names none, and `beforeInitiate` (refused with
- * `RateLimitError`).
- */
+// What the merchant's code decides: the order it charges (`OrderResolver`, refused with
+// `OrderError`), the paymentReference derived when it names none, and `beforeInitiate` (refused with
+// `RateLimitError`).
 import * as z from 'zod/mini';
 import { HINT_PATTERNS, PAYMENT_REFERENCE } from '../rules.js';
 import { chargeAmountSchema, type SessionRequest } from '../schemas.js';

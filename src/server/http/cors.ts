@@ -1,4 +1,4 @@
-/** Which browser origins may call an endpoint, and the preflight answer. */
+// Which browser origins may call an endpoint, and the preflight answer.
 import { errorReply, type Reply } from './reply.js';
 
 /** Browser origins allowed to call the endpoint, such as `https://shop.example`, or `'*'` for any. */
