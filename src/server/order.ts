@@ -95,7 +95,7 @@ const orderSchema = z.object({
   redirectUrl: z.url(),
 });
 
-export type OrderCheck = { ok: true; order: ResolvedOrder } | { ok: false; badFields: string[] };
+type OrderCheck = { ok: true; order: ResolvedOrder } | { ok: false; badFields: string[] };
 
 /** The resolver is the merchant's code; a bad order is a server bug, reported by field names only. */
 export function checkOrder(value: unknown, newReference: () => string): OrderCheck {

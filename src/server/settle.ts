@@ -24,7 +24,7 @@ export type SettleEvent =
   | { type: 'code-reported'; paymentReference: string; code: string; report: NonNullable<QueryAnswer['report']> }
   | { type: 'internal-error'; where: 'onPaid' | 'onFailed' | 'store'; paymentReference: string; detail: string };
 
-export type SettleContext = {
+type SettleContext = {
   payments: PaymentStore;
   onPaid: PaymentHook;
   onFailed?: PaymentHook;
@@ -32,7 +32,7 @@ export type SettleContext = {
   now?: () => number;
 };
 
-export type SettleResult =
+type SettleResult =
   /** This call's write settled the payment and ran the hook. */
   | { kind: 'settled'; payment: Payment }
   /** Settled before (by another request, instance or path): nothing ran. */
@@ -59,13 +59,13 @@ export type VerifyEvent =
   | { type: 'unverified'; paymentReference: string; reason: string; httpStatus?: number }
   | SettleEvent;
 
-export type VerifyContext = SettleContext & {
+type VerifyContext = SettleContext & {
   emit: (event: VerifyEvent) => void;
   /** Give up on the query after this long (it then counts as unverified); without it, wait for the gateway's own time-out. */
   queryTimeoutMs?: number;
 };
 
-export type VerifyResult = SettleResult | { kind: 'unverified' };
+type VerifyResult = SettleResult | { kind: 'unverified' };
 
 /**
  * Asks the gateway what became of `entry` (never trusting whoever told us to look), then settles it

@@ -30,9 +30,9 @@ export function requireJson(request: Request, what = 'the body'): RequestProblem
   return { code: 'unsupported_media_type', message: `Send ${what} as application/json.`, reason: 'content-type' };
 }
 
-export type BodyLimits = { maxBytes: number; timeoutMs?: number; what?: string };
+type BodyLimits = { maxBytes: number; timeoutMs?: number; what?: string };
 
-export type JsonBody = { ok: true; json: unknown } | { ok: false; problem: RequestProblem };
+type JsonBody = { ok: true; json: unknown } | { ok: false; problem: RequestProblem };
 
 /** The body read within `limits` and parsed: JSON text that is not JSON is a problem, any JSON value is not. */
 export async function readJsonBody(request: Request, limits: BodyLimits): Promise<JsonBody> {

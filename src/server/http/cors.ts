@@ -12,7 +12,7 @@ export type CorsOptions = {
   allowedHeaders?: readonly string[];
 };
 
-export type CorsCheck = { allowed: true; headers: Record<string, string> } | { allowed: false; reply: Reply };
+type CorsCheck = { allowed: true; headers: Record<string, string> } | { allowed: false; reply: Reply };
 
 export type CorsPolicy = {
   check(request: Request): CorsCheck;
