@@ -25,7 +25,7 @@ export const npmEntries = {
   index: 'src/index.ts',
   define: 'src/define.ts',
   server: 'src/server/index.ts',
-  'server-redis': 'src/server/redis.ts',
+  'server-redis': 'src/server/stores/redis.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
 } as const;

@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { createClient } from 'redis';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../src/sandbox/index.js';
 import { createSessionHandler } from '../src/server/index.js';
-import { createRedisStores } from '../src/server/redis.js';
+import { createRedisStores } from '../src/server/stores/redis.js';
 import { startRedisServer, type RedisServer } from '../test/node/redis-server.js';
 
 const { values } = parseArgs({

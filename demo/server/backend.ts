@@ -98,7 +98,7 @@ function demoSandbox(listeningOrigin: () => string | undefined, loop: LoopLog) {
 
 /** REDIS_URL's stores, through the optional `redis` package, imported only when it is set. */
 async function redisStores(url: string) {
-  const [{ createClient }, { createRedisStores }] = await Promise.all([import('redis'), import('../../src/server/redis.js')]);
+  const [{ createClient }, { createRedisStores }] = await Promise.all([import('redis'), import('../../src/server/stores/redis.js')]);
   const client = await createClient({ url }).connect();
   return { ...createRedisStores(client, { prefix: 'pay-widget-demo:' }), close: async () => void (await client.quit()) };
 }

@@ -22,17 +22,19 @@ export type {
 export { createStatusHandler } from './status/handler.js';
 export type { StatusEvent, StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status/handler.js';
 export type { StatusSecret } from './status/tokens.js';
-export { createMemoryIdempotencyStore, createMemoryPaymentStore, isValidIdempotencyKey } from './stores.js';
+export { createMemoryIdempotencyStore, createMemoryPaymentStore } from './stores/memory.js';
+export { isValidIdempotencyKey } from './stores/types.js';
+export type { MemoryIdempotencyStoreOptions, MemoryPaymentStoreOptions } from './stores/memory.js';
 export type {
   IdempotencyRecord,
   IdempotencyStore,
-  MemoryIdempotencyStoreOptions,
-  MemoryPaymentStoreOptions,
+  FulfilmentLease,
+  Initiation,
   Payment,
   PaymentState,
   PaymentStore,
   StoredReply,
-} from './stores.js';
+} from './stores/types.js';
 export { ERROR_STATUS } from './http/reply.js';
 export type { AllowedOrigins, CorsOptions } from './http/cors.js';
 export type { ErrorCode, FieldErrors } from './http/reply.js';

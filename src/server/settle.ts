@@ -6,7 +6,7 @@
 import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
 import { withDeadline } from './http/deadline.js';
 import { createEmitter, errorName } from './http/emitter.js';
-import type { Payment, PaymentStore } from './stores.js';
+import type { Payment, PaymentStore } from './stores/types.js';
 
 export type PaymentHook = (payment: Payment) => void | Promise<void>;
 

@@ -10,7 +10,7 @@ import { errorReply, jsonReply, toResponse, type Reply } from './http/reply.js';
 import { assertStore, optionChecks } from './options.js';
 import { scrubbedEmitter } from './http/emitter.js';
 import { verifyAndSettle, type PaymentHook, type VerifyEvent } from './settle.js';
-import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores.js';
+import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores/types.js';
 
 export type WebhookEvent =
   | { type: 'webhook-rejected'; status: number; reason: 'method' | 'content-type' | 'too-large' | 'slow-body' | 'malformed' }

@@ -10,7 +10,8 @@ import {
   type SettleEvent,
 } from '../../src/server/index.js';
 import { settlePayment } from '../../src/server/settle.js';
-import { createMemoryPaymentStore, type Payment } from '../../src/server/stores.js';
+import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
+import type { Payment } from '../../src/server/stores/types.js';
 import { BASE_URL, fakeGateway, initiationBody as initiation, json, PUBLIC_KEY, SECRET_KEY, tokenAnswer, type Seen } from './gateway-fixtures.js';
 import { ORDER, post, TRANSFER_REQUEST } from './server-fixtures.js';
 

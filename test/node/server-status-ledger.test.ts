@@ -20,7 +20,7 @@ import {
   type StatusEvent,
   type WebhookEvent,
 } from '../../src/server/index.js';
-import { createRedisStores } from '../../src/server/redis.js';
+import { createRedisStores } from '../../src/server/stores/redis.js';
 import { startRedisServer } from './redis-server.js';
 import { delay, ORDER, post, readError, STATUS_SECRET, statusTokenFor, USSD_REQUEST } from './server-fixtures.js';
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Gateway, QueryOutcome } from '../../src/server/gateway.js';
 import { verifyAndSettle, type VerifyEvent } from '../../src/server/settle.js';
-import { createMemoryPaymentStore, type Payment } from '../../src/server/stores.js';
+import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
+import type { Payment } from '../../src/server/stores/types.js';
 
 const REFERENCE = 'ORDER-2001';
 

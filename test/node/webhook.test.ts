@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createGateway, createWebhookHandler, type QueryOutcome, type WebhookEvent, type WebhookHandlerOptions } from '../../src/server/index.js';
-import { createMemoryPaymentStore, type Payment, type PaymentStore } from '../../src/server/stores.js';
+import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
+import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
 import { settlePayment } from '../../src/server/settle.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, queryAnswer, SECRET_KEY, tokenAnswer } from './gateway-fixtures.js';
 
@@ -231,6 +232,8 @@ describe('createWebhookHandler: verify, then settle once', () => {
         if (storeDown) throw new Error('ECONNRESET');
         return memory.update(payment);
       },
+      findByIdempotencyKey: (key) => memory.findByIdempotencyKey(key),
+      claimDue: (now, limit, holdMs) => memory.claimDue(now, limit, holdMs),
     };
     const { handler, paid, events } = await setUp(() => answer('00'), { payments: flaky });
     const first = await handler(deliver(notification({})));
@@ -360,6 +363,8 @@ describe('settlePayment: one transition', () => {
       get: async (reference) => memory.get(reference),
       insert: async (payment) => memory.insert(payment),
       update: async (payment) => memory.update(payment),
+      findByIdempotencyKey: async (key) => memory.findByIdempotencyKey(key),
+      claimDue: async (now, limit, holdMs) => memory.claimDue(now, limit, holdMs),
     };
     await asyncStore.insert(pendingPayment());
     const paid: Payment[] = [];

@@ -10,13 +10,8 @@ import { createRedactor, gatewayRedactor } from '../http/redact.js';
 import type { Reply } from '../http/reply.js';
 import { assertStore } from '../options.js';
 import { createStatusTokens } from '../status/tokens.js';
-import {
-  createMemoryIdempotencyStore,
-  createMemoryPaymentStore,
-  IDEMPOTENCY_STORE_METHODS,
-  isValidIdempotencyKey,
-  PAYMENT_STORE_METHODS,
-} from '../stores.js';
+import { createMemoryIdempotencyStore, createMemoryPaymentStore } from '../stores/memory.js';
+import { IDEMPOTENCY_STORE_METHODS, isValidIdempotencyKey, PAYMENT_STORE_METHODS } from '../stores/types.js';
 import { adapterClientAddress } from './client-address.js';
 import { withAttemptDeadline } from './deadline.js';
 import { createIdempotentAttempt } from './idempotency.js';

@@ -5,7 +5,7 @@ import type { AllowedOrigins } from '../http/cors.js';
 import type { BeforeInitiate, OrderResolver } from '../order.js';
 import { optionChecks } from '../options.js';
 import type { StatusSecret } from '../status/tokens.js';
-import type { IdempotencyStore, PaymentStore } from '../stores.js';
+import type { IdempotencyStore, PaymentStore } from '../stores/types.js';
 import type { ClientAddress } from './client-address.js';
 import type { SessionEventListener } from './events.js';
 

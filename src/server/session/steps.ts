@@ -17,7 +17,7 @@ import {
   type ResolvedOrder,
 } from '../order.js';
 import type { StatusTokens } from '../status/tokens.js';
-import type { PaymentStore } from '../stores.js';
+import type { PaymentStore } from '../stores/types.js';
 import { ABANDONED, type AttemptProgress } from './deadline.js';
 import type { SessionEvent } from './events.js';
 import {

@@ -13,7 +13,7 @@ import { errorReply, jsonReply, type Reply } from '../http/reply.js';
 import { assertStore, optionChecks } from '../options.js';
 import { scrubbedEmitter } from '../http/emitter.js';
 import type { PaymentHook, VerifyEvent } from '../settle.js';
-import { PAYMENT_STORE_METHODS, type PaymentStore } from '../stores.js';
+import { PAYMENT_STORE_METHODS, type PaymentStore } from '../stores/types.js';
 import { createLedgerReader } from './ledger-reader.js';
 import { createStatusTokens, type StatusSecret } from './tokens.js';
 

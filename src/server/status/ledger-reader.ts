@@ -7,7 +7,7 @@ import type { Gateway } from '../gateway.js';
 import { withDeadline } from '../http/deadline.js';
 import { errorName } from '../http/emitter.js';
 import { verifyAndSettle, type PaymentHook, type VerifyEvent } from '../settle.js';
-import type { Payment, PaymentStore } from '../stores.js';
+import type { Payment, PaymentStore } from '../stores/types.js';
 
 type LedgerStatus = { status: Payment['state']; amount: string; currency: string };
 

@@ -1,0 +1,173 @@
+// Both stores in this process's memory, for one server instance and for development: records are
+// bounded, and ledger entries still owed work are never dropped.
+import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentStore } from './types.js';
+
+// ─── Idempotency ─────────────────────────────────────────────────────────────────────────────────
+
+export type MemoryIdempotencyStoreOptions = {
+  /**
+   * Most records kept. Beyond it the oldest `done` record is dropped (its retry asks the gateway
+   * again with the same paymentReference), else the oldest `pending` one; nothing is ever refused.
+   * Default 10 000.
+   */
+  maxEntries?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+};
+
+type Entry = { record: IdempotencyRecord; expiresAt: number };
+
+/** Idempotency records in this process's memory: one server instance (any number of handlers in it). */
+export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = {}): IdempotencyStore {
+  const maxEntries = Math.max(1, options.maxEntries ?? 10_000);
+  const now = options.now ?? Date.now;
+  // A Map iterates in insertion order, so its first key is the oldest write.
+  const done = new Map<string, Entry>();
+  const pending = new Map<string, Entry>();
+  const claims = new Map<string, number>();
+
+  function dropOldest(): void {
+    const map = done.size > 0 ? done : pending;
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+
+  /** Lapsed claims are dropped as new ones come, so they never outnumber the attempts in flight for long. */
+  function dropLapsedClaims(time: number): void {
+    for (const [key, until] of claims) if (until <= time) claims.delete(key);
+  }
+
+  return {
+    claim(key, ttlMs) {
+      const time = now();
+      const heldUntil = claims.get(key);
+      if (heldUntil !== undefined && heldUntil > time) return false;
+      if (claims.size >= maxEntries) dropLapsedClaims(time);
+      claims.set(key, time + ttlMs);
+      return true;
+    },
+    release(key) {
+      claims.delete(key);
+    },
+    get(key) {
+      const map = pending.has(key) ? pending : done;
+      const entry = map.get(key);
+      if (!entry) return undefined;
+      if (entry.expiresAt <= now()) {
+        map.delete(key);
+        return undefined;
+      }
+      return entry.record;
+    },
+    set(key, record, ttlMs) {
+      const replaced = done.delete(key) || pending.delete(key);
+      if (!replaced && done.size + pending.size >= maxEntries) dropOldest();
+      (record.state === 'done' ? done : pending).set(key, { record, expiresAt: now() + ttlMs });
+    },
+  };
+}
+
+// ─── The payment ledger ──────────────────────────────────────────────────────────────────────────
+
+export type MemoryPaymentStoreOptions = {
+  /**
+   * Most entries kept. Beyond it the oldest finished entry (nothing owed on it) is dropped; when
+   * every entry is still owed work, `insert` throws (the session handler answers 503) rather than
+   * forget a payment. Default 100 000.
+   */
+  maxEntries?: number;
+  /** How long a finished entry (settled and fulfilled, failed, or never started) is kept; default 30 days. */
+  ttlMs?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+};
+
+/** Nothing is owed on it: it may expire. A stale PENDING entry is still unsettled, so it stays. */
+function isFinished(payment: Payment): boolean {
+  if (payment.dueAt !== undefined || payment.lease !== undefined) return false;
+  if (payment.state === 'SUCCESS') return payment.fulfilledAt !== undefined;
+  return payment.state === 'FAILED' || payment.initiation === 'refused';
+}
+
+/** The entries due by `time`, soonest first. */
+function dueBy(time: number, candidates: Payment[]): Payment[] {
+  return candidates.filter((payment) => payment.dueAt! <= time).sort((a, b) => a.dueAt! - b.dueAt!);
+}
+
+/** The ledger in this process's memory: one server instance, lost on restart (development, tests). */
+export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}): PaymentStore {
+  const maxEntries = Math.max(1, options.maxEntries ?? 100_000);
+  const ttlMs = options.ttlMs ?? 30 * 24 * 60 * 60 * 1000;
+  const now = options.now ?? Date.now;
+  const entries = new Map<string, Payment>();
+  const byKey = new Map<string, string>();
+  // Finished entries in the order they finished (a Map iterates in insertion order): the oldest first.
+  const finished = new Map<string, number>();
+  const due = new Set<string>();
+
+  function forget(reference: string): void {
+    const payment = entries.get(reference);
+    if (payment?.idempotencyKey !== undefined) byKey.delete(payment.idempotencyKey);
+    entries.delete(reference);
+    finished.delete(reference);
+    due.delete(reference);
+  }
+
+  function keep(payment: Payment): void {
+    const stored = structuredClone(payment);
+    entries.set(stored.paymentReference, stored);
+    finished.delete(stored.paymentReference);
+    if (isFinished(stored)) finished.set(stored.paymentReference, now());
+    if (stored.dueAt === undefined) due.delete(stored.paymentReference);
+    else due.add(stored.paymentReference);
+  }
+
+  function makeRoom(): void {
+    const time = now();
+    for (const [reference, finishedAt] of finished) {
+      if (finishedAt + ttlMs > time) break;
+      forget(reference);
+    }
+    if (entries.size < maxEntries) return;
+    const oldest = finished.keys().next();
+    if (oldest.done) throw new Error(`the memory ledger holds ${maxEntries} payments still owed work (maxEntries)`);
+    forget(oldest.value);
+  }
+
+  return {
+    get(paymentReference) {
+      const payment = entries.get(paymentReference);
+      return payment && structuredClone(payment);
+    },
+    insert(payment) {
+      if (entries.has(payment.paymentReference)) return false;
+      if (payment.idempotencyKey !== undefined && byKey.has(payment.idempotencyKey)) return false;
+      makeRoom();
+      keep({ ...payment, version: 1 });
+      if (payment.idempotencyKey !== undefined) byKey.set(payment.idempotencyKey, payment.paymentReference);
+      return true;
+    },
+    update(payment) {
+      const stored = entries.get(payment.paymentReference);
+      if (!stored || stored.version !== payment.version) return false;
+      const next = { ...payment, version: payment.version + 1 };
+      // The key an entry was inserted with stays its key.
+      delete next.idempotencyKey;
+      keep(stored.idempotencyKey === undefined ? next : { ...next, idempotencyKey: stored.idempotencyKey });
+      return true;
+    },
+    findByIdempotencyKey(key) {
+      const reference = byKey.get(key);
+      const payment = reference === undefined ? undefined : entries.get(reference);
+      return payment && structuredClone(payment);
+    },
+    claimDue(time, limit, holdMs) {
+      const ready = dueBy(time, [...due].map((reference) => entries.get(reference)!)).slice(0, Math.max(0, limit));
+      return ready.map((payment) => {
+        const claimed = { ...payment, dueAt: time + holdMs, version: payment.version + 1 };
+        keep(claimed);
+        return structuredClone(claimed);
+      });
+    },
+  };
+}

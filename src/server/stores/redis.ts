@@ -1,0 +1,183 @@
+// `pay-widget/server/redis`: the idempotency store and the payment ledger in Redis, for several
+// server instances, on one node-redis client (the `redis` package, an optional peer dependency):
+//
+//   import { createClient } from 'redis';
+//   import { createRedisStores } from 'pay-widget/server/redis';
+//   const client = await createClient({ url: process.env.REDIS_URL }).connect();
+//   const { idempotency, payments } = createRedisStores(client);
+//
+// Claims are `SET NX PX`; idempotency records expire with `PX`. A ledger entry is a hash (`json`,
+// `version`, `dueAt`), with its key's reference beside it and a sorted set of due entries; every
+// ledger write is one Lua script, so it is atomic in Redis. An entry still owed work never expires;
+// a finished one expires after `paymentTtlMs`. Enable persistence (`appendonly yes`) for a ledger
+// in Redis: a restart without it forgets payments the gateway may still confirm. Nothing here imports `redis`: any client with
+// node-redis's `sendCommand` works. While the client is not connected every call fails at once
+// (the session handler answers 503), instead of waiting in node-redis's offline queue.
+import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentStore } from './types.js';
+
+/** What is used of a node-redis client (v4 and later): `sendCommand`, and `isReady` when it has one. */
+export type RedisClientLike = {
+  sendCommand(args: string[]): Promise<unknown>;
+  readonly isReady?: boolean;
+};
+
+export type RedisStoresOptions = {
+  /** Prepended to every key; default `pay-widget:`. */
+  prefix?: string;
+  /** How long a finished ledger entry (nothing owed on it) is kept; default 30 days. */
+  paymentTtlMs?: number;
+};
+
+export type RedisStores = { idempotency: IdempotencyStore; payments: PaymentStore };
+
+/** Deletes the claim only while it is still this caller's (it may have lapsed and been taken since). */
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+// KEYS: the entry's hash, the due set, its key's index. ARGV: reference, JSON, dueAt or '', time to
+// live or '' (finished), idempotency key or ''. Writes version 1.
+const INSERT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'json', ARGV[2], 'version', 1, 'dueAt', ARGV[3], 'key', ARGV[5])
+if ARGV[5] ~= '' then redis.call('SET', KEYS[3], ARGV[1]) end
+if ARGV[3] ~= '' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1]) end
+if ARGV[4] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 1`;
+
+// KEYS and ARGV as INSERT but the last (the key stays the one inserted), for an entry whose stored
+// version is still ARGV[5]; the key's index follows the entry's lifetime.
+const COMPARE_AND_SET = `
+local stored = redis.call('HMGET', KEYS[1], 'version', 'key')
+if not stored[1] or tonumber(stored[1]) ~= tonumber(ARGV[5]) then return 0 end
+redis.call('HSET', KEYS[1], 'json', ARGV[2], 'version', tonumber(ARGV[5]) + 1, 'dueAt', ARGV[3])
+if ARGV[3] ~= '' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1]) else redis.call('ZREM', KEYS[2], ARGV[1]) end
+local index = ARGV[6] .. (stored[2] or '')
+if ARGV[4] ~= '' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  if stored[2] and stored[2] ~= '' then redis.call('PEXPIRE', index, ARGV[4]) end
+else
+  redis.call('PERSIST', KEYS[1])
+  if stored[2] and stored[2] ~= '' then redis.call('PERSIST', index) end
+end
+return 1`;
+
+// KEYS: the due set. ARGV: now, limit, holdMs, the entries' key prefix. Moves each due entry's
+// dueAt (in the hash and the set) and version, and returns the hashes' fields.
+const CLAIM_DUE = `
+local references = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local claimed = {}
+local holdUntil = tonumber(ARGV[1]) + tonumber(ARGV[3])
+for _, reference in ipairs(references) do
+  local key = ARGV[4] .. reference
+  if redis.call('EXISTS', key) == 1 then
+    redis.call('HSET', key, 'dueAt', holdUntil)
+    redis.call('HINCRBY', key, 'version', 1)
+    redis.call('ZADD', KEYS[1], holdUntil, reference)
+    table.insert(claimed, redis.call('HMGET', key, 'json', 'version', 'dueAt', 'key'))
+  else
+    redis.call('ZREM', KEYS[1], reference)
+  end
+end
+return claimed`;
+
+/** Nothing is owed on it, so it may expire (a stale PENDING entry is still unsettled, and stays). */
+function isFinished(payment: Payment): boolean {
+  if (payment.dueAt !== undefined || payment.lease !== undefined) return false;
+  if (payment.state === 'SUCCESS') return payment.fulfilledAt !== undefined;
+  return payment.state === 'FAILED' || payment.initiation === 'refused';
+}
+
+const FIELDS = ['json', 'version', 'dueAt', 'key'];
+
+/** The stored fields back into an entry: `version`, `dueAt` and the key live beside the JSON, for the scripts. */
+function fromFields([json, version, dueAt, key]: unknown[]): Payment | undefined {
+  if (typeof json !== 'string') return undefined;
+  const payment = JSON.parse(json) as Payment;
+  payment.version = Number(version);
+  if (typeof dueAt === 'string' && dueAt !== '') payment.dueAt = Number(dueAt);
+  if (typeof key === 'string' && key !== '') payment.idempotencyKey = key;
+  return payment;
+}
+
+type Send = (args: string[]) => Promise<unknown>;
+
+export function createRedisStores(client: RedisClientLike, options: RedisStoresOptions = {}): RedisStores {
+  if (typeof client?.sendCommand !== 'function') {
+    throw new TypeError('createRedisStores: pass a node-redis client, e.g. await createClient({ url }).connect()');
+  }
+  const prefix = options.prefix ?? 'pay-widget:';
+  const paymentTtlMs = options.paymentTtlMs ?? 30 * 24 * 60 * 60 * 1000;
+  const send: Send = (args) => {
+    if (client.isReady === false) return Promise.reject(new Error('Redis is not connected'));
+    return client.sendCommand(args);
+  };
+  return { idempotency: redisIdempotencyStore(send, prefix), payments: redisPaymentStore(send, prefix, paymentTtlMs) };
+}
+
+function redisIdempotencyStore(send: Send, prefix: string): IdempotencyStore {
+  // Each claim's value says whose it is, so a release never deletes another instance's claim.
+  const owner = crypto.randomUUID();
+  const claimsHeld = new Map<string, string>();
+  let claimCount = 0;
+  return {
+    async claim(key, ttlMs) {
+      const value = `${owner}:${++claimCount}`;
+      const reply = await send(['SET', `${prefix}claim:${key}`, value, 'NX', 'PX', String(Math.ceil(ttlMs))]);
+      if (reply === null) return false;
+      claimsHeld.set(key, value);
+      return true;
+    },
+    async release(key) {
+      const value = claimsHeld.get(key);
+      if (value === undefined) return;
+      claimsHeld.delete(key);
+      await send(['EVAL', RELEASE, '1', `${prefix}claim:${key}`, value]);
+    },
+    async get(key) {
+      const text = await send(['GET', `${prefix}idem:${key}`]);
+      return typeof text === 'string' ? (JSON.parse(text) as IdempotencyRecord) : undefined;
+    },
+    async set(key, record, ttlMs) {
+      await send(['SET', `${prefix}idem:${key}`, JSON.stringify(record), 'PX', String(Math.ceil(ttlMs))]);
+    },
+  };
+}
+
+function redisPaymentStore(send: Send, prefix: string, ttlMs: number): PaymentStore {
+  const paymentKey = (reference: string) => `${prefix}payment:${reference}`;
+  const keyIndex = (key: string) => `${prefix}payment-key:${key}`;
+  const dueSet = `${prefix}payments-due`;
+
+  /** KEYS and ARGV as INSERT and COMPARE_AND_SET take them. */
+  function writeArgs(payment: Payment): { keys: string[]; argv: string[] } {
+    const { version: _version, dueAt, idempotencyKey: _key, ...rest } = payment;
+    const key = payment.idempotencyKey ?? '';
+    const due = dueAt === undefined ? '' : String(Math.ceil(dueAt));
+    const ttl = isFinished(payment) ? String(ttlMs) : '';
+    return { keys: [paymentKey(payment.paymentReference), dueSet, keyIndex(key)], argv: [payment.paymentReference, JSON.stringify(rest), due, ttl] };
+  }
+
+  const payments: PaymentStore = {
+    async get(paymentReference) {
+      return fromFields((await send(['HMGET', paymentKey(paymentReference), ...FIELDS])) as unknown[]);
+    },
+    async insert(payment) {
+      const { keys, argv } = writeArgs(payment);
+      return Number(await send(['EVAL', INSERT, '3', ...keys, ...argv, payment.idempotencyKey ?? ''])) === 1;
+    },
+    async update(payment) {
+      const { keys, argv } = writeArgs(payment);
+      return Number(await send(['EVAL', COMPARE_AND_SET, '3', ...keys, ...argv, String(payment.version), keyIndex('')])) === 1;
+    },
+    async findByIdempotencyKey(key) {
+      const reference = await send(['GET', keyIndex(key)]);
+      return typeof reference === 'string' ? payments.get(reference) : undefined;
+    },
+    async claimDue(now, limit, holdMs) {
+      const args = [String(Math.floor(now)), String(Math.max(0, Math.floor(limit))), String(Math.ceil(holdMs)), paymentKey('')];
+      const rows = (await send(['EVAL', CLAIM_DUE, '1', dueSet, ...args])) as unknown[][];
+      return rows.map(fromFields).filter((payment) => payment !== undefined);
+    },
+  };
+  return payments;
+}

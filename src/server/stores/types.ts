@@ -1,0 +1,150 @@
+// What the server keeps, as interfaces every store implements: the idempotency store (one record per
+// `Idempotency-Key`, a cache of answers) and the payment ledger (one entry per payment, the source of
+// truth: written before the gateway is asked, kept until nothing is owed on it). Implementations:
+// memory.ts (one process), redis.ts (`pay-widget/server/redis`), postgres.ts (`pay-widget/server/postgres`).
+import type { ResolvedOrder } from '../order.js';
+
+export type Awaitable<T> = T | Promise<T>;
+
+// ─── Idempotency ─────────────────────────────────────────────────────────────────────────────────
+
+/** A stored answer: replayed with the same status and body. */
+export type StoredReply = { status: number; body: string };
+
+/**
+ * What the store keeps per `Idempotency-Key`, written only after the gateway was asked.
+ * `fingerprint` is the validated request, so a key reused with another body is refused.
+ * `done` keeps a definitive answer (instructions, a decline, any other 4xx) to replay. `pending`
+ * keeps only the order after an attempt that did not end definitively (time-out, refused connection,
+ * 5xx, unreadable answer): a retry then sends the gateway the same `paymentReference`.
+ */
+export type IdempotencyRecord =
+  | { state: 'pending'; fingerprint: string; order: ResolvedOrder }
+  | { state: 'done'; fingerprint: string; order: ResolvedOrder; reply: StoredReply };
+
+/**
+ * Where idempotency records live. Every method is required: the claim is what keeps two server
+ * instances (or two handlers) from both paying for one key, so a store that cannot claim atomically
+ * is refused when the handler is created.
+ */
+export interface IdempotencyStore {
+  /**
+   * Claims `key` for one attempt, atomically across everything sharing the store (Redis:
+   * `SET claim-key NX PX ttlMs`). True when this caller got it; false while another attempt holds
+   * it. The claim lapses by itself after `ttlMs`, should `release` never come.
+   */
+  claim(key: string, ttlMs: number): Awaitable<boolean>;
+  /** Gives up a claim taken with `claim`; called once per successful claim. */
+  release(key: string): Awaitable<void>;
+  get(key: string): Awaitable<IdempotencyRecord | undefined>;
+  /** Keeps `record` under `key` for `ttlMs`, replacing any earlier one. */
+  set(key: string, record: IdempotencyRecord, ttlMs: number): Awaitable<void>;
+}
+
+// The shape of an `Idempotency-Key`.
+/** Visible ASCII, long enough that independent clients do not collide by accident. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,255}$/;
+
+export function isValidIdempotencyKey(key: string): boolean {
+  return IDEMPOTENCY_KEY.test(key);
+}
+
+// ─── The payment ledger ──────────────────────────────────────────────────────────────────────────
+
+/** What the customer and the merchant are told: the gateway's verified verdict, or none yet. */
+export type PaymentState = 'PENDING' | 'SUCCESS' | 'FAILED';
+
+/**
+ * Where the payment's start stands with the gateway:
+ * - `asking`: recorded, the gateway is being asked (a process that dies here leaves it for the
+ *   reconciler, which queries it);
+ * - `started`: the gateway gave instructions (a dial code, an account): awaiting payment;
+ * - `refused`: a definitive refusal, the payment never started; nothing is owed on it;
+ * - `unknown`: no readable answer (time-out, 5xx, a duplicate reference): the reconciler queries it.
+ *
+ * Absent on entries written before the ledger came first: those were always `started`.
+ */
+export type Initiation = 'asking' | 'started' | 'refused' | 'unknown';
+
+/** A fulfilment in progress: `onPaid` is running for `owner` until `until` (ms since the epoch). */
+export type FulfilmentLease = { owner: string; until: number };
+
+export type Payment = {
+  paymentReference: string;
+  paymentType: 'USSD' | 'TRANSFER';
+  /** What the gateway was asked to charge, as sent: a decimal string such as `"5000.00"`. */
+  amount: string;
+  currency: string;
+  state: PaymentState;
+  /** Incremented by every successful {@link PaymentStore.update}; 1 when inserted. */
+  version: number;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  updatedAt: number;
+  /** When the gateway was last asked about this payment (status re-query, webhook, reconciler). */
+  checkedAt?: number;
+  /** The gateway's last `data.code` for this payment, when it has answered a query. */
+  gatewayCode?: string;
+  /** The `Idempotency-Key` that started it: a retry with that key names this payment, however late. */
+  idempotencyKey?: string;
+  initiation?: Initiation;
+  /** How many times the reconciler has queried it, for its back-off schedule. */
+  checks?: number;
+  /** Set once `onPaid` returned: the payment is SUCCESS and fulfilled, and `onPaid` never runs again. */
+  fulfilledAt?: number;
+  /** Present while a caller runs `onPaid`; a lease whose `until` has passed is free for the next caller. */
+  lease?: FulfilmentLease;
+  /** How many times `onPaid` was started without returning (it threw, or its process died). */
+  fulfilAttempts?: number;
+  /**
+   * When work is next owed on this entry (a query while PENDING, `onPaid` while SUCCESS and not
+   * fulfilled), ms since the epoch; absent when nothing is owed. The reconciler takes entries due by
+   * now; a store never drops an entry that has it.
+   */
+  dueAt?: number;
+  /** The reconciler's schedule ran out while the gateway still said pending: for a person to look at. */
+  stale?: boolean;
+};
+
+/**
+ * The ledger. Every change is a compare-and-set on `version`, so two instances (or two requests in
+ * one) never both settle a payment, and the reconciler's claims keep two sweepers off one entry.
+ * Entries still owed work (`dueAt`) or unsettled are never expired.
+ */
+export interface PaymentStore {
+  get(paymentReference: string): Awaitable<Payment | undefined>;
+  /**
+   * Adds a payment with `version: 1`. False, changing nothing, when its reference (or its
+   * `idempotencyKey`) is already recorded.
+   */
+  insert(payment: Payment): Awaitable<boolean>;
+  /**
+   * Replaces the entry only while its stored `version` is still `payment.version`, storing it with
+   * `version + 1`. True when it did; false when the entry changed meanwhile or does not exist.
+   */
+  update(payment: Payment): Awaitable<boolean>;
+  /** The payment started with this `Idempotency-Key`, if the ledger has one. */
+  findByIdempotencyKey(key: string): Awaitable<Payment | undefined>;
+  /**
+   * Takes up to `limit` entries whose `dueAt` is at or before `now`, soonest first, and moves each
+   * one's `dueAt` to `now + holdMs` (a compare-and-set, `version + 1`) in one atomic step, so that no
+   * other sweeper takes it meanwhile. Returns the entries as stored after that move.
+   */
+  claimDue(now: number, limit: number, holdMs: number): Awaitable<Payment[]>;
+  /**
+   * Optional, for stores with transactions (PostgreSQL): runs `work` inside the transaction that
+   * marks the entry fulfilled, holding the entry's row lock as the lease, so what `work` writes
+   * through `db` commits with the mark, exactly once. `not-owed` when the entry is not SUCCESS or
+   * is already fulfilled, `busy` when another caller holds it; `work`'s throw rolls back and is
+   * rethrown, after the entry's `fulfilAttempts` and `dueAt` were moved for the next try.
+   */
+  fulfilInTransaction?(
+    paymentReference: string,
+    work: (payment: Payment, db: unknown) => Promise<void>,
+    retryAt: (attempts: number) => number,
+  ): Promise<'fulfilled' | 'not-owed' | 'busy'>;
+}
+
+/** What the handlers and the reconciler need of a payment store; one that lacks any is refused. */
+export const PAYMENT_STORE_METHODS = ['get', 'insert', 'update', 'findByIdempotencyKey', 'claimDue'] as const;
+export const IDEMPOTENCY_STORE_METHODS = ['claim', 'release', 'get', 'set'] as const;

@@ -1,0 +1,141 @@
+// What every PaymentStore promises, as one suite each store runs (memory, Redis, PostgreSQL): the
+// handlers and the reconciler rely on exactly this, whichever store a merchant picks.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
+
+export type StoreMaker = (options: { now: () => number }) => Promise<PaymentStore> | PaymentStore;
+
+let counter = 0;
+
+export function entry(overrides: Partial<Payment> = {}): Payment {
+  counter += 1;
+  return {
+    paymentReference: `contract-${process.pid}-${counter}`,
+    paymentType: 'USSD',
+    amount: '5000.00',
+    currency: 'NGN',
+    state: 'PENDING',
+    version: 1,
+    createdAt: 1_000,
+    updatedAt: 1_000,
+    initiation: 'asking',
+    ...overrides,
+  };
+}
+
+export function paymentStoreContract(makeStore: StoreMaker): void {
+  let time = 1_000_000;
+  const clock = { now: () => time };
+
+  it('inserts once per reference and once per Idempotency-Key, at version 1', async () => {
+    const store = await makeStore(clock);
+    const first = entry({ idempotencyKey: `key-${counter}-a`, version: 7 });
+    assert.equal(await store.insert(first), true);
+    assert.deepEqual(await store.get(first.paymentReference), { ...first, version: 1 });
+    assert.equal(await store.insert({ ...first, amount: '1.00' }), false, 'same reference');
+    const sameKey = entry({ idempotencyKey: first.idempotencyKey });
+    assert.equal(await store.insert(sameKey), false, 'same key');
+    assert.equal(await store.get(sameKey.paymentReference), undefined);
+    assert.equal((await store.get(first.paymentReference))?.amount, '5000.00');
+  });
+
+  it('finds a payment by the Idempotency-Key that started it, and by no other', async () => {
+    const store = await makeStore(clock);
+    const payment = entry({ idempotencyKey: `key-${counter}-find` });
+    await store.insert(payment);
+    assert.equal((await store.findByIdempotencyKey(payment.idempotencyKey!))?.paymentReference, payment.paymentReference);
+    assert.equal(await store.findByIdempotencyKey(`${payment.idempotencyKey}-other`), undefined);
+  });
+
+  it('updates only at the stored version (compare-and-set), keeping the key it was inserted with', async () => {
+    const store = await makeStore(clock);
+    const payment = entry({ idempotencyKey: `key-${counter}-cas` });
+    await store.insert(payment);
+    const stored = (await store.get(payment.paymentReference))!;
+    assert.equal(await store.update({ ...stored, initiation: 'started', idempotencyKey: 'another-key-1' }), true);
+    assert.equal(await store.update({ ...stored, initiation: 'unknown' }), false, 'a stale version loses');
+    const now = (await store.get(payment.paymentReference))!;
+    assert.equal(now.version, 2);
+    assert.equal(now.initiation, 'started');
+    assert.equal(now.idempotencyKey, payment.idempotencyKey);
+    assert.equal((await store.findByIdempotencyKey(payment.idempotencyKey!))?.version, 2);
+    assert.equal(await store.update(entry()), false, 'an entry that does not exist');
+  });
+
+  it('of two concurrent writers at one version, exactly one wins', async () => {
+    const store = await makeStore(clock);
+    const payment = entry();
+    await store.insert(payment);
+    const writes = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => store.update({ ...payment, gatewayCode: String(index), state: 'SUCCESS' })),
+    );
+    assert.equal(writes.filter(Boolean).length, 1);
+  });
+
+  it('keeps every field it was given, including the lease and the fulfilment', async () => {
+    const store = await makeStore(clock);
+    const payment = entry({ dueAt: time + 5, checks: 2, stale: false, checkedAt: 99, gatewayCode: 'S20' });
+    await store.insert(payment);
+    const leased: Payment = { ...payment, state: 'SUCCESS', lease: { owner: 'me', until: time + 60_000 }, fulfilAttempts: 1 };
+    assert.equal(await store.update(leased), true);
+    assert.deepEqual(await store.get(payment.paymentReference), { ...leased, version: 2 });
+    const fulfilled: Payment = { ...leased, version: 2, fulfilledAt: time, fulfilAttempts: 1 };
+    delete fulfilled.lease;
+    delete fulfilled.dueAt;
+    assert.equal(await store.update(fulfilled), true);
+    assert.deepEqual(await store.get(payment.paymentReference), { ...fulfilled, version: 3 });
+  });
+
+  it('hands each due entry to one sweeper, soonest first, and holds it for holdMs', async () => {
+    const store = await makeStore(clock);
+    time += 10_000_000;
+    const late = entry({ dueAt: time - 10 });
+    const early = entry({ dueAt: time - 500 });
+    const future = entry({ dueAt: time + 1_000 });
+    const nothingOwed = entry({ state: 'FAILED', initiation: 'started' });
+    for (const payment of [late, early, future, nothingOwed]) await store.insert(payment);
+
+    const [one, two] = await Promise.all([store.claimDue(time, 10, 30_000), store.claimDue(time, 10, 30_000)]);
+    const mine = [...one, ...two].filter((payment) => [late, early, future].some((p) => p.paymentReference === payment.paymentReference));
+    assert.deepEqual(
+      mine.map((payment) => payment.paymentReference),
+      [early.paymentReference, late.paymentReference],
+      'each once, soonest first',
+    );
+    for (const claimed of mine) {
+      assert.equal(claimed.dueAt, time + 30_000);
+      assert.equal(claimed.version, 2);
+      assert.deepEqual(await store.get(claimed.paymentReference), claimed);
+    }
+    const again = await store.claimDue(time + 29_999, 10, 30_000);
+    assert.equal(again.some((payment) => payment.paymentReference === early.paymentReference), false, 'still held');
+    const lapsed = await store.claimDue(time + 30_000, 100, 30_000);
+    assert.equal(lapsed.some((payment) => payment.paymentReference === early.paymentReference), true, 'due again once the hold lapsed');
+  });
+
+  it('takes at most limit entries per claim, and none once nothing is owed', async () => {
+    const store = await makeStore(clock);
+    time += 10_000_000;
+    const owed = Array.from({ length: 5 }, (_, index) => entry({ dueAt: time - 100 + index }));
+    for (const payment of owed) await store.insert(payment);
+    const batch = await store.claimDue(time, 2, 1_000);
+    assert.equal(batch.length, 2);
+    const settled = { ...batch[0]!, state: 'FAILED' as const };
+    delete settled.dueAt;
+    assert.equal(await store.update(settled), true);
+    const later = await store.claimDue(time + 5_000, 100, 1_000);
+    assert.equal(later.some((payment) => payment.paymentReference === settled.paymentReference), false, 'no dueAt: off the sweep');
+    assert.equal(later.filter((payment) => owed.some((p) => p.paymentReference === payment.paymentReference)).length, 4);
+  });
+
+  it('returns copies: changing what it returned changes nothing stored', async () => {
+    const store = await makeStore(clock);
+    const payment = entry();
+    await store.insert(payment);
+    const read = (await store.get(payment.paymentReference))!;
+    read.amount = '1.00';
+    payment.amount = '2.00';
+    assert.equal((await store.get(payment.paymentReference))!.amount, '5000.00');
+  });
+}
