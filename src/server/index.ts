@@ -54,4 +54,4 @@ export type {
 export type { QueryVersion } from '../wire/gateway-paths.js';
 export { createWebhookHandler } from './webhook.js';
 export type { WebhookEvent, WebhookHandler, WebhookHandlerOptions } from './webhook.js';
-export type { PaymentHook, SettleEvent } from './settle.js';
+export type { PaidContext, PaymentHook, SettleEvent } from './settle.js';

@@ -1,19 +1,24 @@
 // Settling is one transition, whichever endpoint learns of it first (a webhook, a status
-// re-query): the gateway's verified answer moves the ledger entry `PENDING → SUCCESS | FAILED` with
-// one compare-and-set, and only the request whose write lands calls `onPaid` (or `onFailed`). A
-// payment is paid only for the ledger's amount and currency. Also the settlement events, and their
-// reporting with the gateway's text scrubbed (`scrubbedEmitter`).
+// re-query, the reconciler): the gateway's verified answer moves the ledger entry
+// `PENDING → SUCCESS | FAILED` (or `FAILED → SUCCESS`, a late success) with one compare-and-set, and
+// only the request whose write lands reports it and runs `onFailed`. A SUCCESS entry is owed
+// fulfilment until `onPaid` returns (fulfil.ts, under a lease). A payment is paid only for the
+// ledger's amount and currency. Also the settlement events, and their reporting with the gateway's
+// text scrubbed (`scrubbedEmitter`).
 import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
 import { withDeadline } from './http/deadline.js';
 import { createEmitter, errorName } from './http/emitter.js';
+import { fulfil, owesFulfilment, type FulfilEvent, type PaymentHook } from './fulfil.js';
 import type { Payment, PaymentStore } from './stores/types.js';
 
-export type PaymentHook = (payment: Payment) => void | Promise<void>;
+export type { PaidContext, PaymentHook } from './fulfil.js';
 
 /** What `onEvent` hears from a settlement: references, codes and amounts, never a token, key or customer detail. */
 export type SettleEvent =
   | { type: 'paid'; paymentReference: string; amount: string; currency: string }
   | { type: 'failed'; paymentReference: string; code: string }
+  /** A FAILED payment the gateway later confirmed paid for the ledger's amount and currency: it is SUCCESS now, and `onPaid` runs. */
+  | { type: 'late-success'; paymentReference: string; amount: string; currency: string; previousCode: string }
   | {
       type: 'amount-mismatch';
       paymentReference: string;
@@ -22,20 +27,33 @@ export type SettleEvent =
       received: { amount: number | undefined; currency: string | undefined };
     }
   | { type: 'code-reported'; paymentReference: string; code: string; report: NonNullable<QueryAnswer['report']> }
-  | { type: 'internal-error'; where: 'onPaid' | 'onFailed' | 'store'; paymentReference: string; detail: string };
+  | { type: 'internal-error'; where: 'onFailed'; paymentReference: string; detail: string }
+  | FulfilEvent;
 
 type SettleContext = {
   payments: PaymentStore;
   onPaid: PaymentHook;
+  /** Advisory: runs once per move to FAILED, by the caller whose write landed; a throw is reported, never retried. */
   onFailed?: PaymentHook;
   emit: (event: SettleEvent) => void;
   now?: () => number;
+  /** How long one caller may run `onPaid` before another may take over; default 60 s. */
+  leaseMs?: number;
+  /**
+   * Start fulfilment without waiting for `onPaid`: the result comes as soon as the ledger says
+   * SUCCESS (a status poll tells the customer at once). Default: wait for it.
+   */
+  fulfilInBackground?: boolean;
 };
 
+/**
+ * `payment` is the entry as last known: `state === 'SUCCESS' && fulfilledAt === undefined` means
+ * verified but not yet fulfilled (`onPaid` threw, is running elsewhere, or runs in the background).
+ */
 type SettleResult =
-  /** This call's write settled the payment and ran the hook. */
+  /** This call's write settled the payment (or turned FAILED into SUCCESS), and ran fulfilment or `onFailed`. */
   | { kind: 'settled'; payment: Payment }
-  /** Settled before (by another request, instance or path): nothing ran. */
+  /** Settled before (by another request, instance or path); a SUCCESS entry still unfulfilled was fulfilled again. */
   | { kind: 'already-settled'; payment: Payment }
   /**
    * Still PENDING: `open`, the gateway has not decided; `mismatch`, it answered for another amount or
@@ -99,10 +117,15 @@ function queryGateway(gateway: Pick<Gateway, 'query'>, reference: string, timeou
   );
 }
 
-/** A busy entry is re-read this often before giving up; giving up leaves it PENDING for the next try. */
+/** A busy entry is re-read this often before giving up; giving up leaves it as it was for the next try. */
 const MAX_ATTEMPTS = 8;
 
-/** Moves `entry` as `answer` says, with one compare-and-set; re-reads and retries a write that lost to a mere check. */
+/**
+ * Moves `entry` as `answer` says, with one compare-and-set; re-reads and retries a write that lost
+ * to a mere check (or whose reply was lost). PENDING → SUCCESS (or FAILED → SUCCESS, `late-success`)
+ * makes fulfilment owed, then runs it; an entry already SUCCESS but unfulfilled is fulfilled again.
+ * Nothing but a verified failure makes an entry FAILED.
+ */
 export async function settlePayment(entry: Payment, answer: QueryAnswer, context: SettleContext): Promise<SettleResult> {
   const now = context.now ?? Date.now;
   const reference = entry.paymentReference;
@@ -123,31 +146,25 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
   const undecided = target === 'mismatch' ? 'mismatch' : 'open';
   let current = entry;
   for (let attempt = 1; ; attempt += 1) {
-    if (current.state !== 'PENDING') return { kind: 'already-settled', payment: current };
-    const time = now();
-    const next: Payment = {
-      ...current,
-      state: target === 'mismatch' ? 'PENDING' : target,
-      checkedAt: time,
-      gatewayCode: answer.code,
-      ...(target === 'SUCCESS' || target === 'FAILED' ? { updatedAt: time } : {}),
-    };
+    const next = movedEntry(current, target, answer.code, now());
+    if (!next) return { kind: 'already-settled', payment: await fulfilIfOwed(current, context) };
     let written: boolean;
+    let lostReply = false;
     try {
       written = await context.payments.update(next);
     } catch (error) {
       context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: errorName(error) });
-      return unsettled('busy', current);
+      written = false;
+      lostReply = true;
     }
     if (written) {
       const stored = { ...next, version: current.version + 1 };
       if (stored.state === 'PENDING') return unsettled(undecided, stored);
-      await runHook(stored, context);
-      return { kind: 'settled', payment: stored };
+      return { kind: 'settled', payment: await afterMove(current, stored, context) };
     }
     // A lost race matters only to a write that would settle the payment: a mere record of this
     // check (still PENDING) may lose to whoever wrote meanwhile.
-    if (next.state === 'PENDING') return unsettled(undecided, current);
+    if (next.state === 'PENDING') return unsettled(lostReply ? 'busy' : undecided, current);
     if (attempt === MAX_ATTEMPTS) return unsettled('busy', current);
     let reread: Payment | undefined;
     try {
@@ -157,8 +174,48 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
       return unsettled('busy', current);
     }
     if (!reread) return { kind: 'missing' };
+    // A store that threw without writing: asking again now would meet the same trouble.
+    if (lostReply && reread.version === current.version) return unsettled('busy', current);
     current = reread;
   }
+}
+
+/**
+ * The entry as `target` moves it, or undefined when no write is due: a settled entry stays as it
+ * is, but for FAILED → SUCCESS on a verified payment for the ledger's amount and currency.
+ */
+function movedEntry(current: Payment, target: ReturnType<typeof targetState>, code: string, time: number): Payment | undefined {
+  const lateSuccess = false as boolean; // LATE
+  if (current.state !== 'PENDING' && !lateSuccess) return undefined;
+  const next: Payment = { ...current, state: target === 'mismatch' ? 'PENDING' : target, checkedAt: time, gatewayCode: code };
+  if (next.state === 'PENDING') return next;
+  next.updatedAt = time;
+  delete next.stale;
+  // Moving to SUCCESS makes fulfilment owed at once; FAILED owes nothing.
+  if (next.state === 'SUCCESS') next.dueAt = time;
+  else delete next.dueAt;
+  return next;
+}
+
+/** Reports the move from `previous` to `stored`, then runs `onPaid` (fulfilment) or `onFailed`. */
+async function afterMove(previous: Payment, stored: Payment, context: SettleContext): Promise<Payment> {
+  const { paymentReference, amount, currency } = stored;
+  if (stored.state === 'FAILED') {
+    context.emit({ type: 'failed', paymentReference, code: stored.gatewayCode ?? '' });
+    await runOnFailed(stored, context);
+    return stored;
+  }
+  if (previous.state === 'FAILED') context.emit({ type: 'late-success', paymentReference, amount, currency, previousCode: previous.gatewayCode ?? '' });
+  else context.emit({ type: 'paid', paymentReference, amount, currency });
+  return fulfilIfOwed(stored, context);
+}
+
+/** Fulfilment for a verified, unfulfilled entry (awaited, or started in the background); `entry` otherwise. */
+async function fulfilIfOwed(entry: Payment, context: SettleContext): Promise<Payment> {
+  if (!owesFulfilment(entry)) return entry;
+  const running = fulfil(entry, context);
+  if (context.fulfilInBackground) return entry;
+  return (await running).payment;
 }
 
 /** The ledger state the answer earns; a paid answer for another amount or currency earns none. */
@@ -184,15 +241,11 @@ function canonicalDecimal(text: string): string | undefined {
   return fraction ? `${whole}.${fraction}` : whole;
 }
 
-async function runHook(payment: Payment, context: SettleContext): Promise<void> {
-  const paid = payment.state === 'SUCCESS';
-  if (paid) context.emit({ type: 'paid', paymentReference: payment.paymentReference, amount: payment.amount, currency: payment.currency });
-  else context.emit({ type: 'failed', paymentReference: payment.paymentReference, code: payment.gatewayCode ?? '' });
-  const hook = paid ? context.onPaid : context.onFailed;
+/** Advisory: it runs once per move to FAILED, by the caller whose write landed, and its throw is only reported. */
+async function runOnFailed(payment: Payment, context: SettleContext): Promise<void> {
   try {
-    await hook?.(structuredClone(payment));
+    await context.onFailed?.(structuredClone(payment), {});
   } catch (error) {
-    // The ledger has moved and will not move again: the hook's failure is the merchant's to act on.
-    context.emit({ type: 'internal-error', where: paid ? 'onPaid' : 'onFailed', paymentReference: payment.paymentReference, detail: errorName(error) });
+    context.emit({ type: 'internal-error', where: 'onFailed', paymentReference: payment.paymentReference, detail: errorName(error) });
   }
 }

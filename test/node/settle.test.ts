@@ -107,12 +107,12 @@ describe('verifyAndSettle: query the gateway, then one compare-and-set', () => {
 
   it('runs no hook when it loses the compare-and-set to a settlement made meanwhile', async () => {
     const { payments, entry, gateway, paid, failed, events, context } = await setUp(() => answer('00'));
-    // Another path (a webhook, another instance) settled the entry after this one was read.
-    await payments.update({ ...entry, state: 'FAILED', gatewayCode: 'S12', updatedAt: 2 });
+    // Another path (a webhook, another instance) settled and fulfilled the entry after this one was read.
+    await payments.update({ ...entry, state: 'SUCCESS', gatewayCode: '00', updatedAt: 2, fulfilledAt: 2 });
     const result = await verifyAndSettle(entry, gateway, context);
     assert.equal(result.kind, 'already-settled');
     assert.equal(paid.length + failed.length, 0);
-    assert.equal((await payments.get(REFERENCE))?.state, 'FAILED');
+    assert.equal((await payments.get(REFERENCE))?.state, 'SUCCESS');
     assert.deepEqual(events.map((event) => event.type), ['verified']);
   });
 

@@ -91,7 +91,8 @@ describe('createWebhookHandler: verify, then settle once', () => {
     assert.equal(stored?.state, 'SUCCESS');
     assert.equal(stored?.gatewayCode, '00');
     assert.equal(paid.length, 1);
-    assert.deepEqual({ ...paid[0], checkedAt: 0, updatedAt: 0 }, { ...stored, checkedAt: 0, updatedAt: 0 });
+    // onPaid sees the entry as settled and leased to it; the ledger records the fulfilment after it returned.
+    assert.deepEqual({ ...paid[0], lease: undefined, dueAt: undefined, fulfilledAt: stored?.fulfilledAt, version: stored?.version }, { ...stored, lease: undefined, dueAt: undefined });
     assert.deepEqual(events.map((event) => event.type), ['verified', 'paid']);
   });
 
@@ -354,7 +355,7 @@ describe('settlePayment: one transition', () => {
     const result = await settlePayment(stale, answer('00') as Extract<QueryOutcome, { kind: 'answer' }>, { payments: inner, onPaid: (p) => void paid.push(p), emit: () => {} });
     assert.equal(result.kind, 'settled');
     assert.equal(paid.length, 1);
-    assert.equal(paid[0]!.version, 3);
+    assert.equal(paid[0]!.version, 4); // settled at 3, then leased for onPaid at 4
   });
 
   it('works with a store whose methods answer synchronously or asynchronously', async () => {

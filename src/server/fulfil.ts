@@ -1,0 +1,179 @@
+// Fulfilment: running the merchant's `onPaid` for a verified payment until it returns, never again
+// afterwards, and never by two callers at once. Without a transactional store, a lease on the entry
+// (a compare-and-set of `lease`) keeps other callers off while `onPaid` runs; a lease that lapses
+// (its process died) frees the entry for the next caller, and the entry's `dueAt` brings the
+// reconciler back to it. A store with `fulfilInTransaction` (PostgreSQL) runs `onPaid` inside the
+// transaction that records the fulfilment instead.
+import { errorName } from './http/emitter.js';
+import { fulfilRetryAt } from './schedule.js';
+import type { Payment, PaymentStore } from './stores/types.js';
+
+/**
+ * What `onPaid` gets besides the payment. `db`: with a ledger whose store runs fulfilment in a
+ * transaction (PostgreSQL), that transaction's client, so what `onPaid` writes through it commits
+ * with the mark that it ran, exactly once; undefined with other stores.
+ */
+export type PaidContext = { db?: unknown };
+
+/**
+ * The merchant's hook. `onPaid` runs until it returns without throwing (again with back-off after a
+ * throw, or after its process died), so make it idempotent by `paymentReference`.
+ */
+export type PaymentHook = (payment: Payment, context: PaidContext) => void | Promise<void>;
+
+/** What fulfilment reports: the hook's or the store's failure (the error's class name only). */
+export type FulfilEvent = { type: 'internal-error'; where: 'onPaid' | 'store'; paymentReference: string; detail: string };
+
+export type FulfilContext = {
+  payments: PaymentStore;
+  onPaid: PaymentHook;
+  emit: (event: FulfilEvent) => void;
+  /** How long a caller may run `onPaid` before another may take over; default 60 s. */
+  leaseMs?: number;
+  now?: () => number;
+};
+
+/**
+ * `fulfilled`: `onPaid` returned and the entry says so (here or by whoever raced this call);
+ * `not-owed`: the entry is not SUCCESS, or already fulfilled; `busy`: another caller holds the lease,
+ * or the ledger could not be written; `failed`: `onPaid` threw, and the entry is due again later.
+ * `payment` is the entry as last known.
+ */
+export type FulfilResult = { kind: 'fulfilled' | 'not-owed' | 'busy' | 'failed'; payment: Payment };
+
+export const DEFAULT_LEASE_MS = 60_000;
+/** A write that keeps losing to others is given up after this many tries; the entry stays owed. */
+const MAX_WRITES = 8;
+
+/** Names this process in its leases; each call adds a number, so two calls in one process differ too. */
+const PROCESS_ID = crypto.randomUUID();
+let leases = 0;
+
+/** Verified and not yet fulfilled. */
+export function owesFulfilment(payment: Payment): boolean {
+  return payment.state === 'SUCCESS' && payment.fulfilledAt === undefined;
+}
+
+/** Owed, and no live lease on it: the next caller may take it. */
+export function fulfilmentFree(payment: Payment, now: number): boolean {
+  return owesFulfilment(payment) && (payment.lease === undefined || payment.lease.until <= now);
+}
+
+/** Runs `onPaid` for `entry` when it is owed and free; never throws. */
+export async function fulfil(entry: Payment, context: FulfilContext): Promise<FulfilResult> {
+  if (!owesFulfilment(entry)) return { kind: 'not-owed', payment: entry };
+  if (context.payments.fulfilInTransaction) return fulfilInTransaction(entry, context);
+  const owner = `${PROCESS_ID}.${++leases}`;
+  const taken = await takeLease(entry, owner, context);
+  if (taken.kind !== 'leased') return taken;
+  try {
+    await context.onPaid(structuredClone(taken.payment), {});
+  } catch (error) {
+    context.emit({ type: 'internal-error', where: 'onPaid', paymentReference: entry.paymentReference, detail: errorName(error) });
+    return { kind: 'failed', payment: await releaseLease(taken.payment, owner, context) };
+  }
+  return markFulfilled(taken.payment, context);
+}
+
+async function fulfilInTransaction(entry: Payment, context: FulfilContext): Promise<FulfilResult> {
+  const now = context.now ?? Date.now;
+  let hookThrew = false;
+  let outcome: 'fulfilled' | 'not-owed' | 'busy' | 'failed';
+  try {
+    outcome = await context.payments.fulfilInTransaction!(
+      entry.paymentReference,
+      async (payment, db) => {
+        try {
+          await context.onPaid(structuredClone(payment), { db });
+        } catch (error) {
+          hookThrew = true;
+          throw error;
+        }
+      },
+      (attempts) => fulfilRetryAt(now(), attempts),
+    );
+  } catch (error) {
+    context.emit({ type: 'internal-error', where: hookThrew ? 'onPaid' : 'store', paymentReference: entry.paymentReference, detail: errorName(error) });
+    outcome = hookThrew ? 'failed' : 'busy';
+  }
+  return { kind: outcome, payment: (await read(entry.paymentReference, context)) ?? entry };
+}
+
+type LeaseResult = { kind: 'leased'; payment: Payment } | FulfilResult;
+
+/** Takes the lease by compare-and-set, re-reading after a lost race or a lost reply. */
+async function takeLease(entry: Payment, owner: string, context: FulfilContext): Promise<LeaseResult> {
+  const now = context.now ?? Date.now;
+  let current = entry;
+  for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
+    const time = now();
+    if (!owesFulfilment(current)) return { kind: 'not-owed', payment: current };
+    if (!fulfilmentFree(current, time)) return { kind: 'busy', payment: current };
+    const until = time + (context.leaseMs ?? DEFAULT_LEASE_MS);
+    // `dueAt: until`: should this process die in `onPaid`, the lapsed lease is swept by the reconciler.
+    const next: Payment = { ...current, lease: { owner, until }, fulfilAttempts: (current.fulfilAttempts ?? 0) + 1, dueAt: until };
+    if (await write(next, context)) return { kind: 'leased', payment: { ...next, version: current.version + 1 } };
+    const reread = await read(entry.paymentReference, context);
+    if (!reread) return { kind: 'busy', payment: current };
+    if (reread.lease?.owner === owner) return { kind: 'leased', payment: reread }; // written, its reply lost
+    current = reread;
+  }
+  return { kind: 'busy', payment: current };
+}
+
+/**
+ * Records that `onPaid` returned: `fulfilledAt`, no lease, nothing due. Retried on a lost race even
+ * when the lease lapsed meanwhile: `onPaid` did return, and it must not run again.
+ */
+async function markFulfilled(leased: Payment, context: FulfilContext): Promise<FulfilResult> {
+  const now = context.now ?? Date.now;
+  let current = leased;
+  for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
+    const next: Payment = { ...current, fulfilledAt: now() };
+    delete next.lease;
+    delete next.dueAt;
+    if (await write(next, context)) return { kind: 'fulfilled', payment: { ...next, version: current.version + 1 } };
+    const reread = await read(leased.paymentReference, context);
+    if (!reread) break;
+    if (reread.fulfilledAt !== undefined) return { kind: 'fulfilled', payment: reread };
+    current = reread;
+  }
+  // The lease (ours, unless it lapsed) stays until it lapses: then `onPaid` runs once more.
+  context.emit({ type: 'internal-error', where: 'store', paymentReference: leased.paymentReference, detail: 'Conflict' });
+  return { kind: 'busy', payment: current };
+}
+
+/** After `onPaid` threw: drops the lease and makes the entry due again after the back-off. */
+async function releaseLease(leased: Payment, owner: string, context: FulfilContext): Promise<Payment> {
+  const now = context.now ?? Date.now;
+  let current = leased;
+  for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
+    const next: Payment = { ...current, dueAt: fulfilRetryAt(now(), current.fulfilAttempts ?? 1) };
+    delete next.lease;
+    if (await write(next, context)) return { ...next, version: current.version + 1 };
+    const reread = await read(leased.paymentReference, context);
+    // Someone else holds it now (our lease lapsed) or it is done: theirs to record.
+    if (!reread || reread.lease?.owner !== owner || !owesFulfilment(reread)) return reread ?? current;
+    current = reread;
+  }
+  return current; // the lease lapses by itself, and its `dueAt` brings the entry back
+}
+
+/** A compare-and-set; a store that threw counts as not written (the caller re-reads to tell). */
+async function write(next: Payment, context: FulfilContext): Promise<boolean> {
+  try {
+    return await context.payments.update(next);
+  } catch (error) {
+    context.emit({ type: 'internal-error', where: 'store', paymentReference: next.paymentReference, detail: errorName(error) });
+    return false;
+  }
+}
+
+async function read(reference: string, context: FulfilContext): Promise<Payment | undefined> {
+  try {
+    return await context.payments.get(reference);
+  } catch (error) {
+    context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: errorName(error) });
+    return undefined;
+  }
+}

@@ -1,0 +1,178 @@
+// Issue 15, defect 2: `onPaid` runs until it returns, under a lease on the ledger entry. Through the
+// one transition (`settlePayment`), as the webhook, the status poll and the reconciler call it.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { QueryAnswer } from '../../src/server/gateway.js';
+import { settlePayment, type SettleEvent } from '../../src/server/settle.js';
+import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
+import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
+
+const REFERENCE = 'ORDER-3001';
+const PAID: QueryAnswer = { kind: 'answer', state: 'SUCCESS', code: '00', amount: 5000, currency: 'NGN', message: undefined };
+
+function pending(): Payment {
+  return { paymentReference: REFERENCE, paymentType: 'USSD', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: 1, updatedAt: 1 };
+}
+
+/** A ledger with one PENDING entry, a clock the test moves, and what onPaid and onEvent saw. */
+async function setUp(payments: PaymentStore = createMemoryPaymentStore()) {
+  await payments.insert(pending());
+  const clock = { time: 1_000_000 };
+  const events: SettleEvent[] = [];
+  let calls = 0;
+  let hook: (payment: Payment) => void | Promise<void> = () => {};
+  const context = {
+    payments,
+    onPaid: async (payment: Payment) => {
+      calls += 1;
+      await hook(payment);
+    },
+    emit: (event: SettleEvent) => void events.push(event),
+    now: () => clock.time,
+  };
+  const settle = async () => settlePayment((await payments.get(REFERENCE))!, PAID, context);
+  return {
+    payments,
+    clock,
+    events,
+    context,
+    settle,
+    calls: () => calls,
+    setHook: (next: typeof hook) => (hook = next),
+    stored: async () => (await payments.get(REFERENCE))!,
+  };
+}
+
+/** A memory ledger whose `update` writes, then throws (the reply was lost) when `lose(payment)` says so. */
+function losingReplies(lose: (payment: Payment) => boolean): PaymentStore {
+  const memory = createMemoryPaymentStore();
+  return {
+    ...memory,
+    update: (payment) => {
+      const written = memory.update(payment);
+      if (lose(payment)) throw new Error('ECONNRESET after the write');
+      return written;
+    },
+  };
+}
+
+describe('fulfilment: onPaid until it returns, never after, never twice at once', () => {
+  it('keeps a payment whose onPaid threw SUCCESS but unfulfilled and due, runs onPaid again on the next call, and never after it returned', async () => {
+    const { settle, calls, setHook, stored, events, clock } = await setUp();
+    setHook(() => {
+      throw new Error('orders DB down');
+    });
+    const first = await settle();
+    assert.equal(first.kind, 'settled');
+    assert.equal(calls(), 1);
+    let entry = await stored();
+    assert.equal(entry.state, 'SUCCESS');
+    assert.equal(entry.fulfilledAt, undefined);
+    assert.equal(entry.lease, undefined);
+    assert.equal(entry.fulfilAttempts, 1);
+    assert.ok(entry.dueAt !== undefined && entry.dueAt > clock.time, 'due again after a back-off');
+    assert.deepEqual(events.find((event) => event.type === 'internal-error'), { type: 'internal-error', where: 'onPaid', paymentReference: REFERENCE, detail: 'Error' });
+    // The settle result says "verified but unfulfilled".
+    assert.equal(first.kind === 'settled' && first.payment.fulfilledAt, undefined);
+
+    setHook(() => {});
+    clock.time += 10_000;
+    const second = await settle();
+    assert.equal(second.kind, 'already-settled');
+    assert.equal(calls(), 2);
+    entry = await stored();
+    assert.equal(entry.fulfilledAt, clock.time);
+    assert.equal(entry.dueAt, undefined);
+    assert.equal(entry.lease, undefined);
+    assert.ok(second.kind === 'already-settled' && second.payment.fulfilledAt === clock.time);
+
+    await settle();
+    await settle();
+    assert.equal(calls(), 2, 'never again after it returned');
+  });
+
+  it('lets one of two concurrent callers run onPaid; the other does not wait for it or run it', async () => {
+    const { settle, calls, setHook, stored } = await setUp();
+    let finish!: () => void;
+    setHook(() => new Promise<void>((resolve) => (finish = resolve)));
+    const first = settle();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(calls(), 1);
+    const second = await settle();
+    assert.equal(second.kind, 'already-settled');
+    assert.equal(second.kind === 'already-settled' && second.payment.fulfilledAt, undefined);
+    assert.equal(calls(), 1, 'the lease kept the second caller off');
+    finish();
+    await first;
+    assert.notEqual((await stored()).fulfilledAt, undefined);
+    await settle();
+    assert.equal(calls(), 1);
+  });
+
+  it('lets the next caller run onPaid once the lease lapsed (its process died)', async () => {
+    const { settle, calls, setHook, stored, clock } = await setUp();
+    setHook(() => new Promise<void>(() => {})); // the process "dies" inside onPaid: it never returns
+    void settle();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(calls(), 1);
+    const leased = await stored();
+    assert.ok(leased.lease && leased.lease.until === clock.time + 60_000);
+    assert.equal(leased.dueAt, leased.lease.until, 'a lapsed lease is due for the reconciler');
+
+    setHook(() => {});
+    clock.time += 59_999;
+    await settle();
+    assert.equal(calls(), 1, 'the lease still holds');
+    clock.time += 1;
+    await settle();
+    assert.equal(calls(), 2);
+    const entry = await stored();
+    assert.equal(entry.fulfilledAt, clock.time);
+    assert.equal(entry.fulfilAttempts, 2);
+  });
+
+  it('fulfils a payment whose settling write landed but whose reply was lost', async () => {
+    let loseReplies = 1;
+    const lossy = losingReplies((payment) => payment.state === 'SUCCESS' && loseReplies-- > 0);
+    const { settle, calls, stored } = await setUp(lossy);
+    await settle();
+    await settle();
+    assert.equal(calls(), 1);
+    assert.notEqual((await stored()).fulfilledAt, undefined);
+    await settle();
+    assert.equal(calls(), 1);
+  });
+
+  it('records the fulfilment when the reply to the fulfilment mark is lost', async () => {
+    const lossy = losingReplies((payment) => payment.fulfilledAt !== undefined);
+    const { settle, calls, stored } = await setUp(lossy);
+    const result = await settle();
+    assert.notEqual(result.kind === 'settled' && result.payment.fulfilledAt, undefined);
+    assert.notEqual((await stored()).fulfilledAt, undefined);
+    await settle();
+    assert.equal(calls(), 1);
+  });
+
+  it('works with a store whose methods answer synchronously or asynchronously', async () => {
+    const memory = createMemoryPaymentStore();
+    const asyncStore = { ...memory };
+    for (const name of ['get', 'insert', 'update', 'findByIdempotencyKey', 'claimDue'] as const) {
+      const method = memory[name] as (...args: unknown[]) => unknown;
+      (asyncStore as Record<string, unknown>)[name] = async (...args: unknown[]) => method(...args);
+    }
+    for (const payments of [createMemoryPaymentStore(), asyncStore]) {
+      const { settle, calls, setHook, stored, clock } = await setUp(payments);
+      let fail = true;
+      setHook(() => {
+        if (fail) throw new Error('once');
+      });
+      await Promise.all([settle(), settle()]);
+      assert.equal(calls(), 1);
+      fail = false;
+      clock.time += 10_000;
+      await Promise.all([settle(), settle(), settle()]);
+      assert.equal(calls(), 2);
+      assert.notEqual((await stored()).fulfilledAt, undefined);
+    }
+  });
+});
