@@ -185,7 +185,7 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
  * is, but for FAILED → SUCCESS on a verified payment for the ledger's amount and currency.
  */
 function movedEntry(current: Payment, target: ReturnType<typeof targetState>, code: string, time: number): Payment | undefined {
-  const lateSuccess = false as boolean; // LATE
+  const lateSuccess = current.state === 'FAILED' && target === 'SUCCESS';
   if (current.state !== 'PENDING' && !lateSuccess) return undefined;
   const next: Payment = { ...current, state: target === 'mismatch' ? 'PENDING' : target, checkedAt: time, gatewayCode: code };
   if (next.state === 'PENDING') return next;
