@@ -21,15 +21,9 @@ async function failedThen(later: QueryOutcome) {
   await payments.insert({ paymentReference: REFERENCE, paymentType: 'TRANSFER', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: 1, updatedAt: 1 });
   let outcome = answer('S12');
   const gateway: Pick<Gateway, 'query'> = { query: async () => outcome };
-  const paid: Payment[] = [];
-  const failed: Payment[] = [];
-  const events: VerifyEvent[] = [];
-  const context = {
-    payments,
-    onPaid: (payment: Payment) => void paid.push(payment),
-    onFailed: (payment: Payment) => void failed.push(payment),
-    emit: (event: VerifyEvent) => void events.push(event),
-  };
+  const [paid, failed, events]: [Payment[], Payment[], VerifyEvent[]] = [[], [], []];
+  const record = (list: Payment[]) => (payment: Payment) => void list.push(payment);
+  const context = { payments, onPaid: record(paid), onFailed: record(failed), emit: (event: VerifyEvent) => void events.push(event) };
   await verifyAndSettle((await payments.get(REFERENCE))!, gateway, context);
   assert.equal((await payments.get(REFERENCE))?.state, 'FAILED');
   assert.equal(failed.length, 1);
