@@ -214,8 +214,9 @@ async function afterMove(previous: Payment, stored: Payment, context: SettleCont
 async function fulfilIfOwed(entry: Payment, context: SettleContext): Promise<Payment> {
   if (!owesFulfilment(entry)) return entry;
   const running = fulfil(entry, context);
-  if (context.fulfilInBackground) return entry;
-  return (await running).payment;
+  if (!context.fulfilInBackground) return (await running).payment;
+  running.catch(() => {}); // fulfil reports its own failures; nothing waits for it here
+  return entry;
 }
 
 /** The ledger state the answer earns; a paid answer for another amount or currency earns none. */

@@ -290,6 +290,8 @@ describe('the status re-query on a ledger in Redis, two instances', { timeout: 6
       const answers = await Promise.all(Array.from({ length: 20 }, async (_, i) => instances[i % 2]!(await poll())));
       for (const response of answers) assert.equal(response.status, 200);
       assert.equal(queried.length, 1);
+      // onPaid runs in the background of the poll that settled it (issue 15): wait for it to finish.
+      for (let wait = 0; wait < 200 && (await ledgers[0]!.get(REFERENCE))?.fulfilledAt === undefined; wait += 1) await delay(10);
       assert.equal(paid.length, 1);
       assert.deepEqual(await (await instances[1]!(await poll())).json(), { status: 'SUCCESS', amount: '2500.00', currency: 'NGN' });
     } finally {

@@ -53,12 +53,20 @@ export type StatusHandlerOptions = {
   gateway?: Pick<Gateway, 'query'>;
   /**
    * With `payments`: the webhook handler's `onPaid`. A re-query that finds the payment settled moves
-   * the ledger with the webhook's one transition, and whichever path wins runs it, once per
-   * reference. Without it this handler never settles a payment, so it never re-queries.
+   * the ledger with the webhook's one transition; `onPaid` then runs in the background (the poll
+   * answers SUCCESS at once), under a lease, until it returns; a poll of a payment still owed it
+   * (its back-off passed) runs it again. Without it this handler never settles a payment, so it
+   * never re-queries.
    */
   onPaid?: PaymentHook;
   /** With `payments`: the webhook handler's `onFailed`, run the same way. */
   onFailed?: PaymentHook;
+  /**
+   * With `onPaid`: how long one caller may run `onPaid` before another (a poll, a webhook, the
+   * reconciler, here or on another instance) may run it again; default 60 000 ms. Longer than
+   * `onPaid` ever takes.
+   */
+  leaseMs?: number;
   /**
    * Every re-query and settlement, and every failure to answer (`internal-error`), for logs; never a
    * token, key or customer detail.
@@ -186,6 +194,7 @@ function checkedLookup(options: StatusHandlerOptions, timeoutMs: number, emit: (
   check.optionalFunction('onPaid', options.onPaid);
   check.optionalFunction('onFailed', options.onFailed);
   check.nonNegativeMs('recheckAfterMs', options.recheckAfterMs);
+  check.positiveMs('leaseMs', options.leaseMs);
   const read = createLedgerReader({
     payments: options.payments,
     gateway: options.gateway!,
@@ -194,6 +203,7 @@ function checkedLookup(options: StatusHandlerOptions, timeoutMs: number, emit: (
     emit,
     recheckAfterMs: options.recheckAfterMs ?? DEFAULT_RECHECK_AFTER_MS,
     recheckWaitMs: timeoutMs / 2,
+    leaseMs: options.leaseMs,
   });
   return (paymentReference) => read(paymentReference);
 }

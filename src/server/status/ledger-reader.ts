@@ -1,11 +1,13 @@
 // The status handler's answer from the ledger. A `PENDING` entry nobody has asked the gateway about
 // for `recheckAfterMs` is re-queried by one poll, the one whose compare-and-set on its `checkedAt`
 // lands (here or on another instance), and settled through the webhook's transition
-// (`verifyAndSettle`), so `onPaid` runs once per reference whichever path wins. The other polls
-// answer what they read.
+// (`verifyAndSettle`). The other polls answer what they read. The customer hears SUCCESS as soon as
+// the payment is verified: fulfilment (`onPaid`, under its lease) runs in the background, and a poll
+// that finds a verified payment still owed fulfilment (due, lease free) starts it again.
 import type { Gateway } from '../gateway.js';
 import { withDeadline } from '../http/deadline.js';
 import { errorName } from '../http/emitter.js';
+import { fulfil, fulfilmentFree } from '../fulfil.js';
 import { verifyAndSettle, type PaymentHook, type VerifyEvent } from '../settle.js';
 import type { Payment, PaymentStore } from '../stores/types.js';
 
@@ -21,6 +23,7 @@ type LedgerReaderOptions = {
   recheckAfterMs: number;
   /** How long a poll waits for its re-query before answering what the ledger said; the re-query goes on. */
   recheckWaitMs: number;
+  leaseMs: number | undefined;
   now?: () => number;
 };
 
@@ -33,6 +36,12 @@ export function createLedgerReader(options: LedgerReaderOptions): (paymentRefere
     return onPaid !== undefined && entry.state === 'PENDING' && now() - (entry.checkedAt ?? entry.createdAt) >= recheckAfterMs;
   }
 
+  /** Verified, owed fulfilment, its back-off passed and no live lease: this poll may start it. */
+  function fulfilmentDue(entry: Payment): boolean {
+    const time = now();
+    return onPaid !== undefined && fulfilmentFree(entry, time) && (entry.dueAt === undefined || entry.dueAt <= time);
+  }
+
   /** Claims this interval's query for `entry`, asks the gateway and settles; what the ledger says afterwards. */
   async function recheck(entry: Payment): Promise<Payment> {
     const claim: Payment = { ...entry, checkedAt: now() };
@@ -43,7 +52,8 @@ export function createLedgerReader(options: LedgerReaderOptions): (paymentRefere
       return entry;
     }
     const claimed: Payment = { ...claim, version: entry.version + 1 };
-    const result = await verifyAndSettle(claimed, gateway, { payments, onPaid: onPaid!, onFailed: options.onFailed, emit, now });
+    const settling = { payments, onPaid: onPaid!, onFailed: options.onFailed, emit, now, leaseMs: options.leaseMs };
+    const result = await verifyAndSettle(claimed, gateway, { ...settling, fulfilInBackground: true });
     return result.kind === 'unverified' || result.kind === 'missing' ? claimed : result.payment;
   }
 
@@ -55,6 +65,7 @@ export function createLedgerReader(options: LedgerReaderOptions): (paymentRefere
   return async (paymentReference) => {
     const entry = await payments.get(paymentReference);
     if (!entry) return undefined;
+    if (fulfilmentDue(entry)) void fulfil(entry, { payments, onPaid: onPaid!, emit, now, leaseMs: options.leaseMs }).catch(() => {});
     const current = isDue(entry) ? await withinWait(recheck(entry).catch(() => entry), entry) : entry;
     return { status: current.state, amount: current.amount, currency: current.currency };
   };
