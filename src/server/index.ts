@@ -55,3 +55,5 @@ export type { QueryVersion } from '../wire/gateway-paths.js';
 export { createWebhookHandler } from './webhook.js';
 export type { WebhookEvent, WebhookHandler, WebhookHandlerOptions } from './webhook.js';
 export type { PaidContext, PaymentHook, SettleEvent } from './settle.js';
+export { createReconciler } from './reconciler.js';
+export type { ReconcileCounts, ReconcileEvent, Reconciler, ReconcilerOptions } from './reconciler.js';

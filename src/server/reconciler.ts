@@ -1,0 +1,250 @@
+// The reconciler: the job that closes the loop when nobody else does (the webhook was lost, the tab
+// closed, the process died inside `onPaid`). A sweep claims the ledger's due entries in bounded
+// batches (`claimDue`, atomic, so many instances may sweep at once) and, for each: runs fulfilment
+// for a verified payment still owed it; asks the gateway about a PENDING one (at most
+// `queriesPerSecond`) and settles it through the one transition; moves a still-pending one along its
+// schedule (`schedule.ts`), and after the last step marks it `stale` for a person, never FAILED.
+import type { Gateway } from './gateway.js';
+import { sleep as realSleep } from './http/deadline.js';
+import { errorName, scrubbedEmitter } from './http/emitter.js';
+import { DEFAULT_LEASE_MS, fulfil, owesFulfilment, type FulfilResult } from './fulfil.js';
+import { assertStore, optionChecks } from './options.js';
+import { nextCheckAt, RECHECK_SCHEDULE_MS } from './schedule.js';
+import { verifyAndSettle, type PaymentHook, type VerifyEvent } from './settle.js';
+import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores/types.js';
+
+/** What one sweep did. */
+export type ReconcileCounts = {
+  /** Gateway queries made. */
+  checked: number;
+  /** Payments this sweep settled SUCCESS (a late success included). */
+  paid: number;
+  /** Payments this sweep settled FAILED (the gateway said so). */
+  failed: number;
+  /** Payments whose `onPaid` this sweep ran to its return. */
+  fulfilled: number;
+  /** Payments still pending at the gateway, due again later. */
+  pending: number;
+  /** Payments whose schedule ran out while the gateway still said pending: for a person to look at. */
+  stale: number;
+  /** Entries the sweep could not move: an unanswered query, an `onPaid` that threw, a store that failed. */
+  errors: number;
+};
+
+/** What `onEvent` hears from the reconciler: references, codes and counts, never a token, key or customer detail. */
+export type ReconcileEvent =
+  | VerifyEvent
+  /** The schedule ran out while the gateway still says pending: the entry stays PENDING, off the sweep, for a person. Once per entry. */
+  | { type: 'stale'; paymentReference: string; checks: number }
+  /** Each sweep's counts, when it ends. */
+  | { type: 'reconcile-sweep'; counts: ReconcileCounts }
+  /** The sweep itself failed: the store's claim threw, or handling an entry did. `detail` is the error's class name. */
+  | { type: 'internal-error'; where: 'reconciler'; paymentReference?: string; detail: string };
+
+export type ReconcilerOptions = {
+  /** The `createGateway(…)` object: the reconciler queries, never trusting anything else. */
+  gateway: Pick<Gateway, 'query'>;
+  /** The ledger the handlers write; it must have `claimDue`. */
+  payments: PaymentStore;
+  /** The webhook handler's `onPaid`, run (under the lease) for verified payments still owed it. */
+  onPaid: PaymentHook;
+  /** The webhook handler's `onFailed`: advisory, once per move to FAILED. */
+  onFailed?: PaymentHook;
+  /** Every query, settlement, `stale` entry and sweep, for logs. */
+  onEvent?: (event: ReconcileEvent) => void | Promise<void>;
+  /** As for the handlers: how long one caller may run `onPaid` before another may; default 60 000 ms. */
+  leaseMs?: number;
+  /** Gateway queries per second, at most, across this reconciler's sweeps; default 5. */
+  queriesPerSecond?: number;
+  /** Entries claimed at a time; default 50. */
+  batchSize?: number;
+  /** A query unanswered after this long counts as unverified; default 10 000 ms. */
+  queryTimeoutMs?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+  /** Waits `ms` between queries, for tests (with `now`); default a timer. */
+  sleep?: (ms: number) => Promise<void>;
+};
+
+export type Reconciler = {
+  /** One sweep: claims due entries until none is left (or `limit` were taken). Never throws. */
+  run(options?: { limit?: number }): Promise<ReconcileCounts>;
+  /** Sweeps now and then every `intervalMs`, never two at once; `stop()` ends it, after the running sweep. */
+  start(intervalMs: number): () => Promise<void>;
+};
+
+const DEFAULT_QUERIES_PER_SECOND = 5;
+const DEFAULT_BATCH_SIZE = 50;
+const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
+type Ledger = { payments: PaymentStore; now: () => number; emit: (event: ReconcileEvent) => void };
+
+/** How often a schedule step is written again after losing a race, before waiting for the next sweep. */
+const MAX_WRITES = 4;
+
+/** The ledger's due work, done: `createReconciler({ gateway, payments, onPaid }).start(60_000)` in the server, or `run()` from a cron job. */
+export function createReconciler(options: ReconcilerOptions): Reconciler {
+  assertOptions(options);
+  const { gateway, payments } = options;
+  const now = options.now ?? Date.now;
+  const queriesPerSecond = options.queriesPerSecond ?? DEFAULT_QUERIES_PER_SECOND;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  // A claim keeps other sweepers off for as long as this one may take over the batch.
+  const holdMs = leaseMs + queryTimeoutMs + Math.ceil((batchSize / queriesPerSecond) * 1000);
+  const emit = scrubbedEmitter(options.onEvent, gateway);
+  const pace = createPacer(queriesPerSecond, now, options.sleep ?? ((ms) => realSleep(ms)));
+  const settling = { payments, onPaid: options.onPaid, onFailed: options.onFailed, emit, now, leaseMs, queryTimeoutMs };
+
+  async function reconcile(entry: Payment, counts: ReconcileCounts): Promise<void> {
+    if (owesFulfilment(entry)) return countFulfilment(await fulfil(entry, settling), counts);
+    if (entry.state !== 'PENDING' || entry.initiation === 'refused') return void (await nothingOwed(payments, entry));
+    await pace();
+    counts.checked += 1;
+    const result = await verifyAndSettle(entry, gateway, settling);
+    if (result.kind === 'settled') {
+      const { state, fulfilledAt } = result.payment;
+      counts[state === 'FAILED' ? 'failed' : 'paid'] += 1;
+      // Paid but not fulfilled: `onPaid` threw (reported), and is due again after its back-off.
+      if (state === 'SUCCESS') counts[fulfilledAt === undefined ? 'errors' : 'fulfilled'] += 1;
+    } else if (result.kind === 'pending' || result.kind === 'unverified') {
+      const verified = result.kind === 'pending';
+      const step = await nextStep({ payments, now, emit }, verified ? result.payment : entry, verified);
+      if (!verified) counts.errors += 1;
+      else if (step) counts[step] += 1;
+    }
+  }
+
+  async function run(runOptions: { limit?: number } = {}): Promise<ReconcileCounts> {
+    const counts: ReconcileCounts = { checked: 0, paid: 0, failed: 0, fulfilled: 0, pending: 0, stale: 0, errors: 0 };
+    const limit = runOptions.limit ?? Number.POSITIVE_INFINITY;
+    const seen = new Set<string>();
+    while (seen.size < limit) {
+      let batch: Payment[];
+      try {
+        batch = await payments.claimDue(now(), Math.min(batchSize, limit - seen.size), holdMs);
+      } catch (error) {
+        counts.errors += 1;
+        emit({ type: 'internal-error', where: 'reconciler', detail: errorName(error) });
+        break;
+      }
+      // Taken again within one sweep only when the clock passed its hold: that waits for the next sweep.
+      const fresh = batch.filter((entry) => !seen.has(entry.paymentReference));
+      if (fresh.length === 0) break;
+      for (const entry of fresh) seen.add(entry.paymentReference);
+      await Promise.all(fresh.map((entry) => reconcileSafely(entry, counts)));
+    }
+    emit({ type: 'reconcile-sweep', counts: { ...counts } });
+    return counts;
+  }
+
+  async function reconcileSafely(entry: Payment, counts: ReconcileCounts): Promise<void> {
+    try {
+      await reconcile(entry, counts);
+    } catch (error) {
+      counts.errors += 1;
+      emit({ type: 'internal-error', where: 'reconciler', paymentReference: entry.paymentReference, detail: errorName(error) });
+    }
+  }
+
+  return { run, start: (intervalMs) => startSweeping(run, intervalMs) };
+}
+
+/** Moves a still-pending entry to its next check, or marks it stale after the last; re-reads after a lost race. */
+async function nextStep(ledger: Ledger, latest: Payment, verified: boolean): Promise<'pending' | 'stale' | undefined> {
+  const { payments, now, emit } = ledger;
+  let current = latest;
+  for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
+    const next = scheduled(current, verified, now());
+    if (await payments.update(next)) {
+      if (!next.stale) return 'pending';
+      if (!current.stale) emit({ type: 'stale', paymentReference: next.paymentReference, checks: next.checks ?? 0 });
+      return 'stale';
+    }
+    const reread = await payments.get(current.paymentReference);
+    if (!reread || reread.state !== 'PENDING') return undefined; // settled meanwhile: not ours to schedule
+    current = reread;
+  }
+  return 'pending'; // its claim lapses, and a later sweep takes it again
+}
+
+/** An entry due for nothing this reconciler does (it never started, or was settled elsewhere): off the sweep. */
+async function nothingOwed(payments: PaymentStore, entry: Payment): Promise<void> {
+  const next = { ...entry };
+  delete next.dueAt;
+  await payments.update(next);
+}
+
+/** The entry with its next check (`checks + 1`), or `stale` once the schedule ran out on a verified pending answer. */
+function scheduled(current: Payment, verified: boolean, time: number): Payment {
+  const checks = (current.checks ?? 0) + 1;
+  // Steps whose time already passed (the reconciler was not running) are skipped, not made up.
+  let step = checks;
+  let at = nextCheckAt(current.createdAt, step);
+  while (at !== undefined && at <= time) at = nextCheckAt(current.createdAt, ++step);
+  // A gateway that never answered says nothing about the payment: it is asked again, never made stale.
+  if (at === undefined && !verified) at = time + RECHECK_SCHEDULE_MS.at(-1)!;
+  const next: Payment = { ...current, checks };
+  if (at !== undefined) {
+    next.dueAt = at;
+  } else {
+    delete next.dueAt;
+    next.stale = true;
+  }
+  return next;
+}
+
+function countFulfilment(result: FulfilResult, counts: ReconcileCounts): void {
+  if (result.kind === 'fulfilled') counts.fulfilled += 1;
+  else if (result.kind === 'failed') counts.errors += 1;
+}
+
+/**
+ * Spaces queries at least `1000 / perSecond` ms apart: each caller reserves the next slot, then
+ * waits for it, so concurrent callers share one budget.
+ */
+function createPacer(perSecond: number, now: () => number, sleep: (ms: number) => Promise<void>): () => Promise<void> {
+  const gapMs = 1000 / perSecond;
+  let nextSlot = Number.NEGATIVE_INFINITY;
+  return async () => {
+    const time = now();
+    const slot = Math.max(time, nextSlot);
+    nextSlot = slot + gapMs;
+    if (slot > time) await sleep(slot - time);
+  };
+}
+
+/** Runs `run` now and `intervalMs` after each sweep ends; the returned `stop` waits for a running sweep. */
+function startSweeping(run: () => Promise<unknown>, intervalMs: number): () => Promise<void> {
+  optionChecks('createReconciler().start').positiveMs('intervalMs', intervalMs);
+  let stopped = false;
+  let running: Promise<unknown> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const sweep = () => {
+    timer = undefined;
+    running = run()
+      .catch(() => {}) // run reports its own failures
+      .finally(() => {
+        running = undefined;
+        if (!stopped) timer = setTimeout(sweep, intervalMs);
+      });
+  };
+  sweep();
+  return async () => {
+    stopped = true;
+    if (timer !== undefined) clearTimeout(timer);
+    await running;
+  };
+}
+
+function assertOptions(options: ReconcilerOptions): void {
+  const check = optionChecks('createReconciler');
+  if (!options) check.fail('options are required');
+  if (typeof options.gateway?.query !== 'function') check.fail('gateway must have a query function (createGateway)');
+  assertStore(options.payments, PAYMENT_STORE_METHODS, 'createReconciler: payments (a PaymentStore)');
+  check.requiredFunction('onPaid', options.onPaid);
+  for (const name of ['onFailed', 'onEvent', 'now', 'sleep'] as const) check.optionalFunction(name, options[name]);
+  for (const name of ['leaseMs', 'queriesPerSecond', 'queryTimeoutMs'] as const) check.positiveMs(name, options[name]);
+  const { batchSize } = options;
+  if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) check.fail('batchSize must be a positive whole number');
+}
