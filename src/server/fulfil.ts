@@ -49,9 +49,14 @@ const MAX_WRITES = 8;
 const PROCESS_ID = crypto.randomUUID();
 let leases = 0;
 
-/** Verified and not yet fulfilled. */
+/**
+ * Verified and not yet fulfilled. An entry settled before fulfilment was recorded (no `fulfilledAt`
+ * and none of its bookkeeping: `dueAt`, `lease`, `fulfilAttempts`) had its `onPaid` run then, by the
+ * code of that time, and owes nothing: upgrading never runs `onPaid` twice for old payments.
+ */
 export function owesFulfilment(payment: Payment): boolean {
-  return payment.state === 'SUCCESS' && payment.fulfilledAt === undefined;
+  if (payment.state !== 'SUCCESS' || payment.fulfilledAt !== undefined) return false;
+  return payment.dueAt !== undefined || payment.lease !== undefined || payment.fulfilAttempts !== undefined;
 }
 
 /** Owed, and no live lease on it: the next caller may take it. */

@@ -9,7 +9,7 @@ import { sleep as realSleep } from './http/deadline.js';
 import { errorName, scrubbedEmitter } from './http/emitter.js';
 import { DEFAULT_LEASE_MS, fulfil, owesFulfilment, type FulfilResult } from './fulfil.js';
 import { assertStore, optionChecks } from './options.js';
-import { nextCheckAt, RECHECK_SCHEDULE_MS } from './schedule.js';
+import { nextCheckAt } from './schedule.js';
 import { verifyAndSettle, type PaymentHook, type VerifyEvent } from './settle.js';
 import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores/types.js';
 
@@ -23,7 +23,7 @@ export type ReconcileCounts = {
   failed: number;
   /** Payments whose `onPaid` this sweep ran to its return. */
   fulfilled: number;
-  /** Payments still pending at the gateway, due again later. */
+  /** Payments still owed work, due again later: pending at the gateway, or `onPaid` running elsewhere. */
   pending: number;
   /** Payments whose schedule ran out while the gateway still said pending: for a person to look at. */
   stale: number;
@@ -109,9 +109,10 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       if (state === 'SUCCESS') counts[fulfilledAt === undefined ? 'errors' : 'fulfilled'] += 1;
     } else if (result.kind === 'pending' || result.kind === 'unverified') {
       const verified = result.kind === 'pending';
-      const step = await nextStep({ payments, now, emit }, verified ? result.payment : entry, verified);
+      const step = await nextStep({ payments, now, emit }, verified ? result.payment : entry);
+      // An unanswered query is an error of this sweep; the entry still moves along its schedule.
       if (!verified) counts.errors += 1;
-      else if (step) counts[step] += 1;
+      if (step === 'stale' || (verified && step)) counts[step] += 1;
     }
   }
 
@@ -151,11 +152,11 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 }
 
 /** Moves a still-pending entry to its next check, or marks it stale after the last; re-reads after a lost race. */
-async function nextStep(ledger: Ledger, latest: Payment, verified: boolean): Promise<'pending' | 'stale' | undefined> {
+async function nextStep(ledger: Ledger, latest: Payment): Promise<'pending' | 'stale' | undefined> {
   const { payments, now, emit } = ledger;
   let current = latest;
   for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
-    const next = scheduled(current, verified, now());
+    const next = scheduled(current, now());
     if (await payments.update(next)) {
       if (!next.stale) return 'pending';
       if (!current.stale) emit({ type: 'stale', paymentReference: next.paymentReference, checks: next.checks ?? 0 });
@@ -175,15 +176,16 @@ async function nothingOwed(payments: PaymentStore, entry: Payment): Promise<void
   await payments.update(next);
 }
 
-/** The entry with its next check (`checks + 1`), or `stale` once the schedule ran out on a verified pending answer. */
-function scheduled(current: Payment, verified: boolean, time: number): Payment {
+/**
+ * The entry with its next check (`checks + 1`), or `stale` once the schedule ran out, whether the
+ * gateway last said pending or did not answer: either way it is a person's to look at now.
+ */
+function scheduled(current: Payment, time: number): Payment {
   const checks = (current.checks ?? 0) + 1;
   // Steps whose time already passed (the reconciler was not running) are skipped, not made up.
   let step = checks;
   let at = nextCheckAt(current.createdAt, step);
   while (at !== undefined && at <= time) at = nextCheckAt(current.createdAt, ++step);
-  // A gateway that never answered says nothing about the payment: it is asked again, never made stale.
-  if (at === undefined && !verified) at = time + RECHECK_SCHEDULE_MS.at(-1)!;
   const next: Payment = { ...current, checks };
   if (at !== undefined) {
     next.dueAt = at;
@@ -197,6 +199,7 @@ function scheduled(current: Payment, verified: boolean, time: number): Payment {
 function countFulfilment(result: FulfilResult, counts: ReconcileCounts): void {
   if (result.kind === 'fulfilled') counts.fulfilled += 1;
   else if (result.kind === 'failed') counts.errors += 1;
+  else if (result.kind === 'busy') counts.pending += 1; // another caller runs it: still owed
 }
 
 /**

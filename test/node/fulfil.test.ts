@@ -153,6 +153,16 @@ describe('fulfilment: onPaid until it returns, never after, never twice at once'
     assert.equal(calls(), 1);
   });
 
+  it('never runs onPaid for a payment settled before fulfilment was recorded (its onPaid ran then)', async () => {
+    const payments = createMemoryPaymentStore();
+    const { settle, calls, stored } = await setUp(payments);
+    // What the previous version wrote: SUCCESS, no fulfilledAt, none of the fulfilment's bookkeeping.
+    await payments.update({ ...(await stored()), state: 'SUCCESS', gatewayCode: '00' });
+    const result = await settle();
+    assert.equal(result.kind, 'already-settled');
+    assert.equal(calls(), 0);
+  });
+
   it('works with a store whose methods answer synchronously or asynchronously', async () => {
     const memory = createMemoryPaymentStore();
     const asyncStore = { ...memory };

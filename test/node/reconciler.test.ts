@@ -140,23 +140,23 @@ for (const ledger of ledgers) {
       assert.equal((await payments.get('rec-never'))?.state, 'PENDING');
     });
 
-    it('skips the steps whose time passed while no reconciler ran, and keeps a payment the gateway cannot answer for due', async () => {
-      const { payments, clock, reconciler, startPayment } = await setUp();
+    it('skips the steps whose time passed while no reconciler ran; a payment the gateway never answers for ends stale too', async () => {
+      const { payments, clock, events, reconciler, startPayment } = await setUp();
       await startPayment('rec-late');
       clock.time = T0 + 45 * MINUTE; // past the 1, 2, 5, 10 and 30 min steps
       assert.equal((await reconciler.run()).checked, 1);
       assert.equal((await payments.get('rec-late'))?.dueAt, T0 + 60 * MINUTE);
-      // Never initiated at the gateway (its process died asking): the query is unanswered, even at the end.
-      const createdAt = T0;
-      await payments.insert({ paymentReference: 'rec-unknown', paymentType: 'TRANSFER', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt, updatedAt: createdAt, initiation: 'asking', dueAt: T0 });
-      const sweepAt = (clock.time = T0 + 25 * 60 * MINUTE);
-      const counts = await reconciler.run();
-      assert.equal(counts.errors, 1);
+      // Never initiated at the gateway (its process died asking): every query is unanswered.
+      await payments.insert({ paymentReference: 'rec-unknown', paymentType: 'TRANSFER', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: T0, updatedAt: T0, initiation: 'asking', dueAt: T0 + MINUTE });
+      const first = await reconciler.run();
+      assert.deepEqual([first.checked, first.errors], [1, 1]);
+      assert.equal((await payments.get('rec-unknown'))?.dueAt, T0 + 60 * MINUTE, 'kept due at its next step');
+      clock.time = T0 + 25 * 60 * MINUTE;
+      const last = await reconciler.run();
+      assert.deepEqual([last.checked, last.errors, last.stale], [2, 1, 2]);
       const unknown = await payments.get('rec-unknown');
-      assert.equal(unknown?.stale, undefined);
-      assert.equal(unknown?.state, 'PENDING');
-      // Asked again a day later (the clock moved by at most the sweep's one wait between queries).
-      assert.ok(unknown?.dueAt !== undefined && unknown.dueAt >= sweepAt + 24 * 60 * MINUTE && unknown.dueAt <= clock.time + 24 * 60 * MINUTE);
+      assert.deepEqual([unknown?.state, unknown?.stale, unknown?.dueAt], ['PENDING', true, undefined]);
+      assert.deepEqual(events.filter((event) => event.type === 'stale').map((event) => 'paymentReference' in event && event.paymentReference).sort(), ['rec-late', 'rec-unknown']);
     });
 
     it('lets two reconcilers sweep one ledger at once: each entry queried once, onPaid once', async () => {
