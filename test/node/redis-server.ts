@@ -50,7 +50,8 @@ export async function startRedisServer(): Promise<RedisServer> {
   return { url: `redis://127.0.0.1:${port}`, port, start, stop };
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on at 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
