@@ -26,6 +26,7 @@ export const npmEntries = {
   define: 'src/define.ts',
   server: 'src/server/index.ts',
   'server-redis': 'src/server/stores/redis.ts',
+  'server-postgres': 'src/server/stores/postgres.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
 } as const;
