@@ -29,16 +29,17 @@ export function usePostgres() {
   }
 
   let shared: pg.Pool | undefined;
+  const prefix = () => `t${++run}_${process.pid}_`;
   return {
     server: () => state.server!,
     pool,
     shared: () => (shared ??= pool()),
-    prefix: () => `t${++run}_${process.pid}_`,
-    /** Migrated tables under a new prefix, and both stores on them. */
+    prefix,
+    /** Migrated tables (under a new prefix unless given one), both stores on them, and the prefix. */
     async stores(options: PostgresStoresOptions = {}, on: pg.Pool = (shared ??= pool())) {
-      const tablePrefix = options.tablePrefix ?? `t${++run}_${process.pid}_`;
+      const tablePrefix = options.tablePrefix ?? prefix();
       await migratePostgres(on, { ...options, tablePrefix });
-      return createPostgresStores(on, { ...options, tablePrefix });
+      return { ...createPostgresStores(on, { ...options, tablePrefix }), tablePrefix };
     },
   };
 }
