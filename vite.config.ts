@@ -57,6 +57,18 @@ const ownModulesHaveSideEffects: Plugin = {
 };
 
 /**
+ * The PostgreSQL ledger's DDL beside the modules (`pay-widget/server/postgres.sql`), for merchants
+ * who run their own migrations; src/server/stores/postgres.ts embeds the same text.
+ */
+const shipPostgresSql: Plugin = {
+  name: 'pay-widget:ship-postgres-sql',
+  generateBundle() {
+    const source = readFileSync(new URL('./src/server/stores/postgres.sql', import.meta.url), 'utf8');
+    this.emitFile({ type: 'asset', fileName: 'postgres.sql', source });
+  },
+};
+
+/**
  * Script-tag build only: minifies the markup and CSS inside our own html`` / css`` literals
  * (minify-literals: html-minifier-next + Lightning CSS). Conservative settings: whitespace is
  * collapsed to one space, never removed between inline content; entities stay encoded (Lit parses
@@ -94,7 +106,7 @@ const target = ['es2022', 'safari15'];
 
 const npmBuild: UserConfig = {
   publicDir: false,
-  plugins: [ownModulesHaveSideEffects],
+  plugins: [ownModulesHaveSideEffects, shipPostgresSql],
   build: {
     outDir: 'dist',
     emptyOutDir: true, // the first of the two builds starts from an empty dist/
