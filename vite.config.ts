@@ -26,6 +26,7 @@ export const npmEntries = {
   define: 'src/define.ts',
   server: 'src/server/index.ts',
   'server-redis': 'src/server/stores/redis.ts',
+  'server-postgres': 'src/server/stores/postgres.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
 } as const;
@@ -52,6 +53,18 @@ const ownModulesHaveSideEffects: Plugin = {
   name: 'pay-widget:own-modules-have-side-effects',
   transform(_code, id) {
     return id.startsWith(srcDir) ? { moduleSideEffects: true } : null;
+  },
+};
+
+/**
+ * The PostgreSQL ledger's DDL beside the modules (`pay-widget/server/postgres.sql`), for merchants
+ * who run their own migrations; src/server/stores/postgres.ts embeds the same text.
+ */
+const shipPostgresSql: Plugin = {
+  name: 'pay-widget:ship-postgres-sql',
+  generateBundle() {
+    const source = readFileSync(new URL('./src/server/stores/postgres.sql', import.meta.url), 'utf8');
+    this.emitFile({ type: 'asset', fileName: 'postgres.sql', source });
   },
 };
 
@@ -93,7 +106,7 @@ const target = ['es2022', 'safari15'];
 
 const npmBuild: UserConfig = {
   publicDir: false,
-  plugins: [ownModulesHaveSideEffects],
+  plugins: [ownModulesHaveSideEffects, shipPostgresSql],
   build: {
     outDir: 'dist',
     emptyOutDir: true, // the first of the two builds starts from an empty dist/

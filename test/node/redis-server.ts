@@ -62,7 +62,8 @@ export async function startRedisServer(options: { persistent?: boolean } = {}): 
   return { url: `redis://127.0.0.1:${port}`, port, start, stop, remove };
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on at 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
