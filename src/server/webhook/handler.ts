@@ -2,15 +2,15 @@
 // it, and it is not signed. The handler finds the payment in the ledger, asks the gateway what
 // became of it and settles it through the one transition (`verifyAndSettle`), so `onPaid` runs
 // once per reference however often and however concurrently the notification comes.
-import { PAYMENT_REFERENCE } from '../rules.js';
-import type { Gateway } from './gateway.js';
-import { readJsonBody, requireJson, requireMethod, type RequestProblem } from './http/checks.js';
-import { isRecord } from './http/json.js';
-import { errorReply, jsonReply, toResponse, type Reply } from './http/reply.js';
-import { assertStore, optionChecks } from './options.js';
-import { scrubbedEmitter } from './http/emitter.js';
-import { verifyAndSettle, type PaymentHook, type VerifyEvent } from './settle.js';
-import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores/types.js';
+import { PAYMENT_REFERENCE } from '../../rules.js';
+import type { Gateway } from '../gateway.js';
+import { readJsonBody, requireJson, requireMethod, type RequestProblem } from '../http/checks.js';
+import { errorReply, jsonReply, toResponse, type Reply } from '../http/reply.js';
+import { assertStore, optionChecks } from '../options.js';
+import { scrubbedEmitter } from '../http/emitter.js';
+import { readNotifications, type Notification } from './notification.js';
+import { verifyAndSettle, type PaymentHook, type VerifyEvent } from '../settle.js';
+import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from '../stores/types.js';
 
 export type WebhookEvent =
   | { type: 'webhook-rejected'; status: number; reason: 'method' | 'content-type' | 'too-large' | 'slow-body' | 'malformed' }
@@ -42,17 +42,10 @@ export type WebhookHandler = (request: Request) => Promise<Response>;
 
 /** No published limit; the published sample is under 2 KB. */
 const MAX_BODY_BYTES = 64 * 1024;
-/** A notification naming more payments than this is not one the gateway sends. */
-const MAX_ITEMS = 50;
-const MAX_REFERENCE_LENGTH = 200;
 /** `X-Expected-Ack-Reference` is echoed when it is plain text of a sane length. */
 const ACK_REFERENCE = /^[\x20-\x7e]{1,500}$/;
-/** `transaction`, `transaction.wallet`, `refund`, …: anything else is not repeated to `onEvent`. */
-const EVENT_TYPE = /^[\w.-]{1,60}$/;
-const REFERENCE_FIELDS = ['reference', 'paymentReference', 'externalReference'] as const;
 const MALFORMED: RequestProblem = { code: 'invalid_json', message: 'The body is not a gateway notification.', reason: 'malformed' };
 
-type Notification = { eventType: string | undefined; candidates: string[] };
 type Verdict = 'done' | 'retry';
 
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
@@ -150,29 +143,6 @@ function createNotificationSettler(
     }
     return running;
   };
-}
-
-/**
- * `{ notificationItems: [{ notificationRequestItem: { eventType, data } }] }`, the item's key in
- * either capitalisation. Each item's candidate references are `data.reference`, then
- * `data.paymentReference`, then `data.externalReference`. Undefined for any other shape.
- */
-function readNotifications(json: unknown): Notification[] | undefined {
-  if (!isRecord(json) || !Array.isArray(json.notificationItems)) return undefined;
-  const items = json.notificationItems;
-  if (items.length === 0 || items.length > MAX_ITEMS) return undefined;
-  const notifications: Notification[] = [];
-  for (const item of items) {
-    const inner = isRecord(item) ? (item.notificationRequestItem ?? item.NotificationRequestItem) : undefined;
-    if (!isRecord(inner) || !isRecord(inner.data)) return undefined;
-    const data = inner.data;
-    const candidates = REFERENCE_FIELDS.map((field) => data[field]).filter(
-      (value): value is string => typeof value === 'string' && value !== '' && value.length <= MAX_REFERENCE_LENGTH,
-    );
-    const eventType = typeof inner.eventType === 'string' && EVENT_TYPE.test(inner.eventType) ? inner.eventType : undefined;
-    notifications.push({ eventType, candidates: [...new Set(candidates)] });
-  }
-  return notifications;
 }
 
 function assertOptions(options: WebhookHandlerOptions): void {
