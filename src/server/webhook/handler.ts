@@ -1,26 +1,18 @@
-// The gateway's notification (spec/gateway-companion.md §3) only names a reference: anyone can post
-// it, and it is not signed. The handler finds the payment in the ledger, asks the gateway what
-// became of it and settles it through the one transition (`verifyAndSettle`), so `onPaid` runs
-// once per reference however often and however concurrently the notification comes.
-import { PAYMENT_REFERENCE } from '../../rules.js';
+// The webhook endpoint: the gateway's notification (spec/gateway-companion.md §3) is a hint, never a
+// fact. The request is checked and read here (notification.ts), each item's reference is verified
+// with the gateway at most once per interval (checks.ts, throttle.ts), and the answer is 200 when
+// the gateway need not deliver it again, else 503.
 import type { Gateway } from '../gateway.js';
 import { readJsonBody, requireJson, requireMethod, type RequestProblem } from '../http/checks.js';
 import { errorReply, jsonReply, toResponse, type Reply } from '../http/reply.js';
 import { assertStore, optionChecks } from '../options.js';
 import { scrubbedEmitter } from '../http/emitter.js';
-import { readNotifications, type Notification } from './notification.js';
-import { verifyAndSettle, type PaymentHook, type VerifyEvent } from '../settle.js';
-import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from '../stores/types.js';
-
-export type WebhookEvent =
-  | { type: 'webhook-rejected'; status: number; reason: 'method' | 'content-type' | 'too-large' | 'slow-body' | 'malformed' }
-  /**
-   * No candidate reference names a ledger entry: answered 200 so the gateway stops, and reported.
-   * `reference` is the first candidate shaped like a payment reference, if any.
-   */
-  | { type: 'webhook-ignored'; reason: 'unknown-reference'; eventType: string | undefined; reference: string | undefined }
-  | { type: 'already-settled'; paymentReference: string; state: Payment['state'] }
-  | VerifyEvent;
+import type { PaymentHook } from '../settle.js';
+import { PAYMENT_STORE_METHODS, type PaymentStore } from '../stores/types.js';
+import { createNotificationChecker } from './checks.js';
+import type { WebhookEvent } from './events.js';
+import { readNotifications } from './notification.js';
+import { createVerdictMemory } from './throttle.js';
 
 export type WebhookHandlerOptions = {
   gateway: Pick<Gateway, 'query'>;
@@ -36,6 +28,15 @@ export type WebhookHandlerOptions = {
    * default 3 000 ms, inside the gateway's 5 s deadline.
    */
   verifyTimeoutMs?: number;
+  /**
+   * The gateway is asked about one reference at most once per this many ms, however many
+   * notifications name it, on this instance or any other sharing the ledger (the status handler's
+   * re-query counts too); the notifications in between get the last verdict. Default 5 000 ms, the
+   * status handler's `recheckAfterMs`.
+   */
+  requeryAfterMs?: number;
+  /** The clock, in ms since the epoch; default `Date.now`. For tests. */
+  now?: () => number;
 };
 
 export type WebhookHandler = (request: Request) => Promise<Response>;
@@ -46,14 +47,16 @@ const MAX_BODY_BYTES = 64 * 1024;
 const ACK_REFERENCE = /^[\x20-\x7e]{1,500}$/;
 const MALFORMED: RequestProblem = { code: 'invalid_json', message: 'The body is not a gateway notification.', reason: 'malformed' };
 
-type Verdict = 'done' | 'retry';
-
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   assertOptions(options);
   const verifyTimeoutMs = options.verifyTimeoutMs ?? 3_000;
   // The gateway's answers and the notification are text from outside: scrubbed before they are reported.
   const emit = scrubbedEmitter(options.onEvent, options.gateway);
-  const settle = createNotificationSettler(options, emit, verifyTimeoutMs);
+  const now = options.now ?? Date.now;
+  const requeryAfterMs = options.requeryAfterMs ?? 5_000;
+  const memory = createVerdictMemory(requeryAfterMs, now);
+  const { gateway, payments, onPaid, onFailed } = options;
+  const check = createNotificationChecker({ gateway, payments, onPaid, onFailed, emit, memory, verifyTimeoutMs, requeryAfterMs, now });
 
   async function handle(request: Request): Promise<Reply> {
     const refused = requireMethod(request, 'POST') ?? requireJson(request, 'the notification');
@@ -64,7 +67,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const notifications = body.ok ? readNotifications(body.json) : undefined;
     if (!notifications) return reject(MALFORMED);
 
-    const verdicts = await Promise.all(notifications.map(settle));
+    const verdicts = await Promise.all(notifications.map(check));
     if (verdicts.includes('retry')) return errorReply('server_busy', 'The payment could not be verified yet; deliver it again.');
     const ack = request.headers.get('x-expected-ack-reference');
     return jsonReply(200, { ackReference: ack !== null && ACK_REFERENCE.test(ack) ? ack : `ack-${crypto.randomUUID()}`, status: 'received' });
@@ -89,62 +92,6 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
 }
 
-/**
- * One notification's verdict: `done` (answered 200) for an unknown or settled reference, `retry`
- * (503) while the gateway's answer could not be read or the payment is still open. Duplicates
- * arriving together share one verification: one query, one settlement attempt.
- */
-function createNotificationSettler(
-  options: WebhookHandlerOptions,
-  emit: (event: WebhookEvent) => void,
-  verifyTimeoutMs: number,
-): (notification: Notification) => Promise<Verdict> {
-  const verifying = new Map<string, Promise<Verdict>>();
-
-  async function findEntry(candidates: string[]): Promise<Payment | undefined> {
-    for (const candidate of candidates) {
-      const entry = await options.payments.get(candidate);
-      if (entry) return entry;
-    }
-    return undefined;
-  }
-
-  async function verify(entry: Payment): Promise<Verdict> {
-    const { payments, onPaid, onFailed } = options;
-    const result = await verifyAndSettle(entry, options.gateway, { payments, onPaid, onFailed, emit, queryTimeoutMs: verifyTimeoutMs });
-    if (result.kind === 'unverified') return 'retry';
-    if (result.kind === 'already-settled') {
-      emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: result.payment.state });
-      return 'done';
-    }
-    // The gateway notifies when a payment resolves, and its query may lag behind: while the payment
-    // stays open (or the ledger could not be written), the notification is asked for again (503).
-    // A mismatch will not change by asking again.
-    return result.kind === 'pending' && result.reason !== 'mismatch' ? 'retry' : 'done';
-  }
-
-  return async (notification) => {
-    const entry = await findEntry(notification.candidates);
-    if (!entry) {
-      // The body is anyone's text: only something shaped like one of our references is repeated.
-      const named = notification.candidates.find((candidate) => PAYMENT_REFERENCE.test(candidate));
-      emit({ type: 'webhook-ignored', reason: 'unknown-reference', eventType: notification.eventType, reference: named });
-      return 'done';
-    }
-    if (entry.state !== 'PENDING') {
-      emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: entry.state });
-      return 'done';
-    }
-    const reference = entry.paymentReference;
-    let running = verifying.get(reference);
-    if (!running) {
-      running = verify(entry).finally(() => verifying.delete(reference));
-      verifying.set(reference, running);
-    }
-    return running;
-  };
-}
-
 function assertOptions(options: WebhookHandlerOptions): void {
   const check = optionChecks('createWebhookHandler');
   if (!options) check.fail('options are required');
@@ -154,4 +101,6 @@ function assertOptions(options: WebhookHandlerOptions): void {
   check.optionalFunction('onFailed', options.onFailed);
   check.optionalFunction('onEvent', options.onEvent);
   check.positiveMs('verifyTimeoutMs', options.verifyTimeoutMs);
+  check.nonNegativeMs('requeryAfterMs', options.requeryAfterMs);
+  check.optionalFunction('now', options.now);
 }

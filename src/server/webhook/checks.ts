@@ -1,0 +1,100 @@
+// What one notification item earns. The item only names a reference: the handler finds its ledger
+// entry and, at most once per reference per interval, asks the gateway and settles it through the
+// one transition (`verifyAndSettle`). The interval is claimed with a compare-and-set on the entry's
+// `checkedAt`, as the status handler's re-query does, so one query is made per interval across every
+// notification, poll and instance; the others answer from the last verdict or the ledger.
+import { PAYMENT_REFERENCE } from '../../rules.js';
+import type { Gateway } from '../gateway.js';
+import { errorName } from '../http/emitter.js';
+import { verifyAndSettle, type PaymentHook } from '../settle.js';
+import type { Payment, PaymentStore } from '../stores/types.js';
+import type { WebhookEvent } from './events.js';
+import type { Notification } from './notification.js';
+import type { Verdict, VerdictMemory } from './throttle.js';
+
+type CheckOptions = {
+  gateway: Pick<Gateway, 'query'>;
+  payments: PaymentStore;
+  onPaid: PaymentHook;
+  onFailed: PaymentHook | undefined;
+  emit: (event: WebhookEvent) => void;
+  memory: VerdictMemory;
+  verifyTimeoutMs: number;
+  requeryAfterMs: number;
+  now: () => number;
+};
+
+/**
+ * One notification's verdict: `done` (answered 200) for an unknown or settled reference, `retry`
+ * (503) while the gateway's answer could not be read or the payment is still open.
+ */
+export function createNotificationChecker(options: CheckOptions): (notification: Notification) => Promise<Verdict> {
+  const { payments, emit, memory, now } = options;
+
+  async function findEntry(candidates: string[]): Promise<Payment | undefined> {
+    for (const candidate of candidates) {
+      const entry = await payments.get(candidate);
+      if (entry) return entry;
+    }
+    return undefined;
+  }
+
+  function isDue(entry: Payment): boolean {
+    return entry.checkedAt === undefined || now() - entry.checkedAt >= options.requeryAfterMs;
+  }
+
+  /** Within the interval: the verdict this process reached last, else what the ledger says. */
+  function lastVerdict(entry: Payment): Verdict {
+    return memory.recent(entry.paymentReference) ?? ledgerVerdict(entry);
+  }
+
+  /** Claims this interval's query for `entry` (here or on another instance), then asks the gateway. */
+  async function checkEntry(entry: Payment): Promise<Verdict> {
+    if (!isDue(entry)) return lastVerdict(entry);
+    const claim: Payment = { ...entry, checkedAt: now() };
+    try {
+      if (!(await payments.update(claim))) return lastVerdict(entry); // another request asks this time
+    } catch (error) {
+      emit({ type: 'internal-error', where: 'store', paymentReference: entry.paymentReference, detail: errorName(error) });
+      return 'retry';
+    }
+    const verdict = await verify({ ...claim, version: entry.version + 1 });
+    memory.remember(entry.paymentReference, verdict);
+    return verdict;
+  }
+
+  async function verify(entry: Payment): Promise<Verdict> {
+    const { gateway, onPaid, onFailed, verifyTimeoutMs } = options;
+    const result = await verifyAndSettle(entry, gateway, { payments, onPaid, onFailed, emit, now, queryTimeoutMs: verifyTimeoutMs });
+    if (result.kind === 'unverified' || result.kind === 'missing') return 'retry';
+    if (result.kind === 'already-settled') {
+      emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: result.payment.state });
+    }
+    // The gateway notifies when a payment resolves, and its query may lag behind: while the payment
+    // stays open (or the ledger could not be written), the notification is asked for again (503).
+    // A mismatch will not change by asking again.
+    if (result.kind === 'pending') return result.reason === 'mismatch' ? 'done' : 'retry';
+    return ledgerVerdict(result.payment);
+  }
+
+  return async (notification) => {
+    const entry = await findEntry(notification.candidates);
+    if (!entry) {
+      // The body is anyone's text: only something shaped like one of our references is repeated.
+      const named = notification.candidates.find((candidate) => PAYMENT_REFERENCE.test(candidate));
+      emit({ type: 'webhook-ignored', reason: 'unknown-reference', eventType: notification.eventType, reference: named });
+      return 'done';
+    }
+    if (entry.state !== 'PENDING') {
+      emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: entry.state });
+      return 'done';
+    }
+    // Set before the first await, so every notification arriving meanwhile shares this check.
+    return memory.share(entry.paymentReference, () => checkEntry(entry));
+  };
+}
+
+/** What the ledger's entry alone earns: settled is done, open is asked for again. */
+function ledgerVerdict(entry: Payment): Verdict {
+  return entry.state === 'PENDING' ? 'retry' : 'done';
+}
