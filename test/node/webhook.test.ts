@@ -178,11 +178,13 @@ describe('createWebhookHandler: verify, then settle once', () => {
     assert.equal(paid.length, 0);
   });
 
-  it('ignores an unknown reference with 200, reports it, and asks the gateway nothing', async () => {
+  it('asks the gateway about an unknown reference too, and answers as it says: paid is 200, reported as unmatched-payment', async () => {
+    // Issue 15 item 6: it used to be 200 with no query, which told references the ledger holds
+    // (answered 503 while pending) from those it does not.
     const { handler, queried, events } = await setUp(() => answer('00'));
     await acknowledged(await handler(deliver(notification({ reference: 'NOT-OURS', externalReference: 'NOR-THIS' }))));
-    assert.deepEqual(queried, []);
-    assert.deepEqual(events, [{ type: 'webhook-ignored', reason: 'unknown-reference', eventType: 'transaction', reference: 'NOT-OURS' }]);
+    assert.deepEqual(queried, ['NOT-OURS']);
+    assert.deepEqual(events, [{ type: 'unmatched-payment', paymentReference: 'NOT-OURS', amount: 5000, currency: 'NGN' }]);
   });
 
   it('finds the reference in data.reference, then data.paymentReference, then data.externalReference', async () => {

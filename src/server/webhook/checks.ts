@@ -2,8 +2,8 @@
 // entry and, at most once per reference per interval, asks the gateway and settles it through the
 // one transition (`verifyAndSettle`). The interval is claimed with a compare-and-set on the entry's
 // `checkedAt`, as the status handler's re-query does, so one query is made per interval across every
-// notification, poll and instance; the others answer from the last verdict or the ledger.
-import { PAYMENT_REFERENCE } from '../../rules.js';
+// notification, poll and instance; the others answer from the last verdict or the ledger. A
+// reference the ledger does not hold is verified alike (unknown.ts).
 import type { Gateway } from '../gateway.js';
 import { errorName } from '../http/emitter.js';
 import { verifyAndSettle, type PaymentHook } from '../settle.js';
@@ -11,6 +11,7 @@ import type { Payment, PaymentStore } from '../stores/types.js';
 import type { WebhookEvent } from './events.js';
 import type { Notification } from './notification.js';
 import type { Verdict, VerdictMemory } from './throttle.js';
+import { createUnknownReferenceCheck } from './unknown.js';
 
 type CheckOptions = {
   gateway: Pick<Gateway, 'query'>;
@@ -19,17 +20,21 @@ type CheckOptions = {
   onFailed: PaymentHook | undefined;
   emit: (event: WebhookEvent) => void;
   memory: VerdictMemory;
+  /** Queries left for references the ledger does not hold. */
+  unknownBudget: { take(): boolean };
   verifyTimeoutMs: number;
   requeryAfterMs: number;
   now: () => number;
 };
 
 /**
- * One notification's verdict: `done` (answered 200) for an unknown or settled reference, `retry`
- * (503) while the gateway's answer could not be read or the payment is still open.
+ * One notification's verdict: `done` (answered 200) once the payment is paid (and fulfilled) or
+ * failed, `retry` (503) while the gateway's answer could not be read, the payment is still open, or
+ * `onPaid` has not yet returned, whether the ledger holds the reference or not.
  */
 export function createNotificationChecker(options: CheckOptions): (notification: Notification) => Promise<Verdict> {
   const { payments, emit, memory, now } = options;
+  const checkUnknown = createUnknownReferenceCheck({ ...options, budget: options.unknownBudget });
 
   async function findEntry(candidates: string[]): Promise<Payment | undefined> {
     for (const candidate of candidates) {
@@ -79,22 +84,30 @@ export function createNotificationChecker(options: CheckOptions): (notification:
 
   return async (notification) => {
     const entry = await findEntry(notification.candidates);
-    if (!entry) {
-      // The body is anyone's text: only something shaped like one of our references is repeated.
-      const named = notification.candidates.find((candidate) => PAYMENT_REFERENCE.test(candidate));
-      emit({ type: 'webhook-ignored', reason: 'unknown-reference', eventType: notification.eventType, reference: named });
-      return 'done';
-    }
-    if (entry.state !== 'PENDING') {
+    if (!entry) return checkUnknown(notification);
+    if (entry.state === 'SUCCESS' && !owesFulfilment(entry)) {
       emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: entry.state });
       return 'done';
     }
-    // Set before the first await, so every notification arriving meanwhile shares this check.
+    // PENDING; FAILED, which a later verified payment turns into a late success; paid with `onPaid`
+    // still owed. The check is shared from before its first await, so every notification arriving
+    // meanwhile gets its verdict.
     return memory.share(entry.paymentReference, () => checkEntry(entry));
   };
 }
 
-/** What the ledger's entry alone earns: settled is done, open is asked for again. */
+/** What the ledger's entry alone earns: paid and fulfilled, or failed, is done; anything else is asked for again. */
 function ledgerVerdict(entry: Payment): Verdict {
-  return entry.state === 'PENDING' ? 'retry' : 'done';
+  if (entry.state === 'SUCCESS') return owesFulfilment(entry) ? 'retry' : 'done';
+  return entry.state === 'FAILED' ? 'done' : 'retry';
+}
+
+/**
+ * Paid, and `onPaid` has not returned yet. An entry settled before fulfilment was recorded
+ * (no `fulfilledAt`, and none of the fulfilment's bookkeeping: `dueAt`, `lease`, `fulfilAttempts`)
+ * had its `onPaid` run then, and owes nothing.
+ */
+function owesFulfilment(entry: Payment): boolean {
+  if (entry.state !== 'SUCCESS' || entry.fulfilledAt !== undefined) return false;
+  return entry.dueAt !== undefined || entry.lease !== undefined || entry.fulfilAttempts !== undefined;
 }

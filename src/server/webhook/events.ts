@@ -6,9 +6,16 @@ import type { Payment } from '../stores/types.js';
 export type WebhookEvent =
   | { type: 'webhook-rejected'; status: number; reason: 'method' | 'content-type' | 'too-large' | 'slow-body' | 'malformed' }
   /**
-   * No candidate reference names a ledger entry: answered 200 so the gateway stops, and reported.
-   * `reference` is the first candidate shaped like a payment reference, if any.
+   * No candidate reference names a ledger entry, and the gateway did not confirm it paid
+   * (`unknown-reference`: answered as the gateway's verdict says), or was not asked because the
+   * budget for such references was spent (`query-limit`: answered 503). `reference` is the first
+   * candidate shaped like a payment reference, if any: the one asked about.
    */
-  | { type: 'webhook-ignored'; reason: 'unknown-reference'; eventType: string | undefined; reference: string | undefined }
+  | { type: 'webhook-ignored'; reason: 'unknown-reference' | 'query-limit'; eventType: string | undefined; reference: string | undefined }
+  /**
+   * Money arrived for nothing the ledger knows: the gateway confirms `paymentReference` paid, for the
+   * gateway's amount and currency. Answered 200; for a person to look at (a refund, or a lost entry).
+   */
+  | { type: 'unmatched-payment'; paymentReference: string; amount: number | undefined; currency: string | undefined }
   | { type: 'already-settled'; paymentReference: string; state: Payment['state'] }
   | VerifyEvent;

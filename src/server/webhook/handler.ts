@@ -12,7 +12,7 @@ import { PAYMENT_STORE_METHODS, type PaymentStore } from '../stores/types.js';
 import { createNotificationChecker } from './checks.js';
 import type { WebhookEvent } from './events.js';
 import { readNotifications } from './notification.js';
-import { createVerdictMemory } from './throttle.js';
+import { createQueryBudget, createVerdictMemory } from './throttle.js';
 
 export type WebhookHandlerOptions = {
   gateway: Pick<Gateway, 'query'>;
@@ -35,6 +35,12 @@ export type WebhookHandlerOptions = {
    * status handler's `recheckAfterMs`.
    */
   requeryAfterMs?: number;
+  /**
+   * References the ledger does not hold are verified too (so the answer cannot tell which it
+   * holds), at most this many queries a second for all of them; beyond it they are answered 503,
+   * as a pending payment is. Default 5.
+   */
+  unknownQueriesPerSecond?: number;
   /** The clock, in ms since the epoch; default `Date.now`. For tests. */
   now?: () => number;
 };
@@ -55,8 +61,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const now = options.now ?? Date.now;
   const requeryAfterMs = options.requeryAfterMs ?? 5_000;
   const memory = createVerdictMemory(requeryAfterMs, now);
+  const unknownBudget = createQueryBudget(options.unknownQueriesPerSecond ?? 5, now);
   const { gateway, payments, onPaid, onFailed } = options;
-  const check = createNotificationChecker({ gateway, payments, onPaid, onFailed, emit, memory, verifyTimeoutMs, requeryAfterMs, now });
+  const check = createNotificationChecker({ gateway, payments, onPaid, onFailed, emit, memory, unknownBudget, verifyTimeoutMs, requeryAfterMs, now });
 
   async function handle(request: Request): Promise<Reply> {
     const refused = requireMethod(request, 'POST') ?? requireJson(request, 'the notification');
@@ -68,7 +75,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (!notifications) return reject(MALFORMED);
 
     const verdicts = await Promise.all(notifications.map(check));
-    if (verdicts.includes('retry')) return errorReply('server_busy', 'The payment could not be verified yet; deliver it again.');
+    if (verdicts.includes('retry')) return deliverAgain();
     const ack = request.headers.get('x-expected-ack-reference');
     return jsonReply(200, { ackReference: ack !== null && ACK_REFERENCE.test(ack) ? ack : `ack-${crypto.randomUUID()}`, status: 'received' });
   }
@@ -86,10 +93,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       reply = await handle(request);
     } catch {
       // A store that threw: the gateway delivers again later.
-      reply = errorReply('server_busy', 'The notification could not be processed; deliver it again.');
+      reply = deliverAgain();
     }
     return toResponse(reply, {});
   };
+}
+
+/**
+ * The one 503, whatever the reason (open, unknown to the gateway, unverified, `onPaid` owed, a store
+ * that threw): its words must not tell references the ledger holds from those it does not.
+ */
+function deliverAgain(): Reply {
+  return errorReply('server_busy', 'The notification could not be settled yet; deliver it again.');
 }
 
 function assertOptions(options: WebhookHandlerOptions): void {
@@ -102,5 +117,6 @@ function assertOptions(options: WebhookHandlerOptions): void {
   check.optionalFunction('onEvent', options.onEvent);
   check.positiveMs('verifyTimeoutMs', options.verifyTimeoutMs);
   check.nonNegativeMs('requeryAfterMs', options.requeryAfterMs);
+  check.positiveMs('unknownQueriesPerSecond', options.unknownQueriesPerSecond);
   check.optionalFunction('now', options.now);
 }

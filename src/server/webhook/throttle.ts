@@ -46,3 +46,23 @@ export function createVerdictMemory(intervalMs: number, now: () => number): Verd
     },
   };
 }
+
+/**
+ * A token bucket: `take()` is true for `perSecond` queries a second on average, at most
+ * `max(1, perSecond)` at once, and false beyond.
+ */
+export function createQueryBudget(perSecond: number, now: () => number): { take(): boolean } {
+  const capacity = Math.max(1, perSecond);
+  let tokens = capacity;
+  let last = now();
+  return {
+    take() {
+      const time = now();
+      tokens = Math.min(capacity, tokens + (Math.max(0, time - last) * perSecond) / 1_000);
+      last = time;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    },
+  };
+}
