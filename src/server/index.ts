@@ -52,6 +52,7 @@ export type {
   TokenFailure,
 } from './gateway.js';
 export type { QueryVersion } from '../wire/gateway-paths.js';
-export { createWebhookHandler } from './webhook.js';
-export type { WebhookEvent, WebhookHandler, WebhookHandlerOptions } from './webhook.js';
+export { createWebhookHandler } from './webhook/handler.js';
+export type { WebhookEvent } from './webhook/events.js';
+export type { WebhookHandler, WebhookHandlerOptions } from './webhook/handler.js';
 export type { PaymentHook, SettleEvent } from './settle.js';
