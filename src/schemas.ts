@@ -143,6 +143,10 @@ export const orderSchema = z.object({
   ...stringsMatching(ORDER_PATTERNS).shape,
   amount: chargeAmountSchema,
   statusToken: z.optional(z.string().check(z.minLength(1))),
+  /** The part of `amount` that is a fee, in the same form. */
+  fee: z.optional(z.string().check(z.regex(HINT_PATTERNS.amount))),
+  /** TRANSFER: until when the customer is told the account is valid, ISO 8601 in UTC (`Date.parse` reads it). */
+  expiresAt: z.optional(z.iso.datetime()),
 });
 export type Order = z.infer<typeof orderSchema>;
 

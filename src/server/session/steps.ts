@@ -175,11 +175,23 @@ async function askGateway(input: PaymentStepsInput, order: ResolvedOrder, progre
     ...('httpStatus' in outcome ? { httpStatus: outcome.httpStatus } : {}),
     ...(detail ? { detail } : {}),
   });
-  const summary: OrderSummary = { paymentReference: order.paymentReference, amount: order.amount, currency: order.currency };
+  const summary = orderSummary(order, body.paymentType, context.transfer.validityMs);
   if (outcome.kind === 'success' && context.statusTokens) {
     summary.statusToken = await context.statusTokens.sign(order.paymentReference);
   }
   return { answer: replyForOutcome(outcome, context.redactor.text, summary), outcome };
+}
+
+/** The success body's `order`; a TRANSFER account's validity counts from this answer. */
+function orderSummary(order: ResolvedOrder, paymentType: SessionRequest['paymentType'], validityMs: number): OrderSummary {
+  const { paymentReference, amount, currency, fee } = order;
+  return {
+    paymentReference,
+    amount,
+    currency,
+    ...(fee === undefined ? {} : { fee }),
+    ...(paymentType === 'TRANSFER' ? { expiresAt: new Date(Date.now() + validityMs).toISOString() } : {}),
+  };
 }
 
 /** Only the reason and status reach `onEvent`: the token itself is never reported. */
