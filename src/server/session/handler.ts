@@ -15,7 +15,7 @@ import { IDEMPOTENCY_STORE_METHODS, isValidIdempotencyKey, PAYMENT_STORE_METHODS
 import { adapterClientAddress } from './client-address.js';
 import { withAttemptDeadline } from './deadline.js';
 import { createIdempotentAttempt } from './idempotency.js';
-import { checkSessionOptions, type SessionHandlerOptions } from './options.js';
+import { checkSessionOptions, transferTerms, type SessionHandlerOptions } from './options.js';
 import { createSessionReplies, type SessionReplies } from './replies.js';
 import { attemptWithoutKey, paymentSteps, type PaymentContext } from './steps.js';
 import { validateSessionRequest } from './validate.js';
@@ -56,7 +56,8 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     options.statusSecret === undefined
       ? undefined
       : createStatusTokens(options.statusSecret, { ttlMs: options.statusTokenTtlMs, who: 'createSessionHandler' });
-  const context: PaymentContext = { order: options.order, beforeInitiate: options.beforeInitiate, payments, statusTokens, gateway, redactor, emit };
+  const transfer = transferTerms(options);
+  const context: PaymentContext = { order: options.order, beforeInitiate: options.beforeInitiate, payments, statusTokens, gateway, redactor, emit, transfer };
   const idempotent = createIdempotentAttempt({
     store: idempotency,
     lockWaitMs: Math.min(timeoutMs, deadlineMs / 2),
