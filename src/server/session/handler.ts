@@ -85,7 +85,7 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
       context,
       body: check.request,
       request,
-      clientAddress: clientAddress(request, env),
+      clientAddress: () => clientAddress(request, env),
       key,
       replies: forRequest,
       redact,
