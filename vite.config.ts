@@ -57,7 +57,7 @@ const ownModulesHaveSideEffects: Plugin = {
 
 /**
  * Script-tag build only: minifies the markup and CSS inside our own html`` / css`` literals
- * (minify-literals: html-minifier-next + Lightning CSS). Conservative settings: whitespace is
+ * (minify-literals 1: html-minifier-terser + clean-css). Conservative settings: whitespace is
  * collapsed to one space, never removed between inline content; entities stay encoded (Lit parses
  * the template as HTML); empty attributes such as alt="" stay.
  */
