@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './loopback.js';
 import { findRedisServer, missingRedisMessage } from '../../scripts/ensure-redis.mjs';
 
 /**
@@ -50,10 +50,3 @@ export async function startRedisServer(): Promise<RedisServer> {
   return { url: `redis://127.0.0.1:${port}`, port, start, stop };
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
