@@ -70,7 +70,7 @@ const shipPostgresSql: Plugin = {
 
 /**
  * Script-tag build only: minifies the markup and CSS inside our own html`` / css`` literals
- * (minify-literals: html-minifier-next + Lightning CSS). Conservative settings: whitespace is
+ * (minify-literals 1: html-minifier-terser + clean-css). Conservative settings: whitespace is
  * collapsed to one space, never removed between inline content; entities stay encoded (Lit parses
  * the template as HTML); empty attributes such as alt="" stay.
  */
@@ -85,7 +85,7 @@ function minifyTemplateLiterals(): Plugin {
       const { minifyHTMLLiterals } = await load;
       const result = await minifyHTMLLiterals(code, {
         fileName: id,
-        html: {
+        minifyOptions: {
           collapseWhitespace: true,
           conservativeCollapse: true,
           decodeEntities: false,
@@ -93,7 +93,7 @@ function minifyTemplateLiterals(): Plugin {
           minifyJS: false,
         },
       });
-      return result ? { code: result.code, map: result.map ?? null } : null;
+      return result ? { code: result.code, map: result.map?.toString() } : null;
     },
   };
 }

@@ -7,7 +7,7 @@ import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findPostgres, missingPostgresMessage } from '../../scripts/ensure-postgres.mjs';
-import { freePort } from './redis-server.js';
+import { freePort } from './loopback.js';
 
 /**
  * `url` connects as the superuser `postgres` to the database `postgres`. `stop()` kills the server

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './loopback.js';
 import { findRedisServer, missingRedisMessage } from '../../scripts/ensure-redis.mjs';
 
 /**
@@ -62,11 +62,3 @@ export async function startRedisServer(options: { persistent?: boolean } = {}): 
   return { url: `redis://127.0.0.1:${port}`, port, start, stop, remove };
 }
 
-/** A port nothing listens on at 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

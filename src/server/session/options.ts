@@ -93,8 +93,10 @@ export type SessionHandlerOptions = {
    */
   beforeInitiate?: BeforeInitiate;
   /**
-   * The client address given to `beforeInitiate`. Default: what @hono/node-server or `Deno.serve`
-   * pass as the handler's second argument (the socket's peer). Behind a proxy, read its header here.
+   * The client address given to `beforeInitiate`, asked with the request and the handler's second
+   * argument (may be async). Default: the socket's peer as @hono/node-server, `Deno.serve` or
+   * `Bun.serve` pass it; never a header. Behind a proxy or a platform that names the client in a
+   * header, say which: `forwardedFor({ trustedProxies: 1 })`, `addressHeader('cf-connecting-ip')`.
    */
   clientAddress?: ClientAddress;
   /**

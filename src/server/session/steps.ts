@@ -64,7 +64,8 @@ type PaymentStepsInput = {
   context: PaymentContext;
   body: SessionRequest;
   request: Request;
-  clientAddress: string | undefined;
+  /** The merchant's `clientAddress` (or the adapter's), asked only when `beforeInitiate` runs. */
+  clientAddress: () => string | undefined | Promise<string | undefined>;
   /** Its Idempotency-Key: the default paymentReference is derived from it. */
   key: string | null;
   replies: SessionReplies;
@@ -94,7 +95,8 @@ async function admit(input: PaymentStepsInput, progress: AttemptProgress): Promi
   if (!context.beforeInitiate) return undefined;
   progress.stage = 'admit';
   try {
-    await context.beforeInitiate({ request: input.request, body: input.body, clientAddress: input.clientAddress });
+    const clientAddress = await input.clientAddress();
+    await context.beforeInitiate({ request: input.request, body: input.body, clientAddress });
     return undefined;
   } catch (error) {
     if (RateLimitError.is(error)) {
