@@ -120,11 +120,23 @@ function gatewayMessage(json: unknown, redact: (text: string) => string): string
   return found && redact(found.trim()).slice(0, MAX_RAW_MESSAGE);
 }
 
+/** What the merchant's options add to a TRANSFER request (companion §5). */
+type TransferRequestOptions = {
+  /** How many days the account stays open, a digit string; default `"1"`, as the gateway's apps send. */
+  walletDaysActive?: string;
+};
+
 /**
  * The spec's request (2.1): customer fields from the widget, money and references from the server's
- * order, `bankCode` for USSD only.
+ * order, `bankCode` for USSD only. TRANSFER adds what the gateway's own apps send (companion §5): a
+ * fixed amount and the account's days of validity.
  */
-export function buildGatewayRequest(request: SessionRequest, order: ResolvedOrder, publicKey: string): GatewayRequest {
+export function buildGatewayRequest(
+  request: SessionRequest,
+  order: ResolvedOrder,
+  publicKey: string,
+  transfer: TransferRequestOptions = {},
+): GatewayRequest {
   const body: GatewayRequest = {
     publicKey,
     amount: order.amount,
@@ -139,5 +151,6 @@ export function buildGatewayRequest(request: SessionRequest, order: ResolvedOrde
     paymentType: request.paymentType,
   };
   if (request.paymentType === 'USSD') body.bankCode = request.bankCode;
+  else Object.assign(body, { amountControl: 'FIXEDAMOUNT', walletDaysActive: transfer.walletDaysActive ?? '1' });
   return body;
 }

@@ -33,7 +33,9 @@ export type SessionEvent =
       type: 'internal-error';
       /**
        * `deadline`: the attempt as a whole ran past `attemptTimeoutMs`; `detail` says where it was.
-       * `config`: the order's callbackUrl or redirectUrl is not https: (nothing was forwarded).
+       * `config`: the order's callbackUrl or redirectUrl is not https: (nothing was forwarded), or
+       * the request's body was read before the handler got it (a body parser such as `express.json()`
+       * mounted first: mount the handler before it).
        * `ledger`: recording an initiated payment failed (the customer still got the instructions).
        */
       where: 'order' | 'config' | 'token' | 'store' | 'ledger' | 'beforeInitiate' | 'handler' | 'deadline';

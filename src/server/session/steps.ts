@@ -55,6 +55,8 @@ export type PaymentContext = {
   gateway: Pick<Gateway, 'initiate' | 'publicKey'>;
   redactor: Redactor;
   emit: (event: SessionEvent) => void;
+  /** TRANSFER: the account's days sent to the gateway, and how long the customer is told it is valid. */
+  transfer: { walletDaysActive: string; validityMs: number };
 };
 
 /** One request, validated, with what its steps need of it. */
@@ -62,7 +64,8 @@ type PaymentStepsInput = {
   context: PaymentContext;
   body: SessionRequest;
   request: Request;
-  clientAddress: string | undefined;
+  /** The merchant's `clientAddress` (or the adapter's), asked only when `beforeInitiate` runs. */
+  clientAddress: () => string | undefined | Promise<string | undefined>;
   /** Its Idempotency-Key: the default paymentReference is derived from it. */
   key: string | null;
   replies: SessionReplies;
@@ -92,7 +95,8 @@ async function admit(input: PaymentStepsInput, progress: AttemptProgress): Promi
   if (!context.beforeInitiate) return undefined;
   progress.stage = 'admit';
   try {
-    await context.beforeInitiate({ request: input.request, body: input.body, clientAddress: input.clientAddress });
+    const clientAddress = await input.clientAddress();
+    await context.beforeInitiate({ request: input.request, body: input.body, clientAddress });
     return undefined;
   } catch (error) {
     if (RateLimitError.is(error)) {
@@ -156,7 +160,7 @@ type Asked = { answer: GatewayReply; outcome?: SessionOutcome };
 async function askGateway(input: PaymentStepsInput, order: ResolvedOrder, progress: AttemptProgress): Promise<Asked> {
   const { context, body } = input;
   const started = performance.now();
-  const gatewayRequest = buildGatewayRequest(body, order, context.gateway.publicKey);
+  const gatewayRequest = buildGatewayRequest(body, order, context.gateway.publicKey, context.transfer);
   // Past the deadline the gateway call is ended early, as a time-out.
   const answered = await context.gateway.initiate(gatewayRequest, { signal: progress.signal.signal });
   if (answered.kind === 'token-failed') return { answer: tokenFailed(context, answered) };
@@ -173,11 +177,23 @@ async function askGateway(input: PaymentStepsInput, order: ResolvedOrder, progre
     ...('httpStatus' in outcome ? { httpStatus: outcome.httpStatus } : {}),
     ...(detail ? { detail } : {}),
   });
-  const summary: OrderSummary = { paymentReference: order.paymentReference, amount: order.amount, currency: order.currency };
+  const summary = orderSummary(order, body.paymentType, context.transfer.validityMs);
   if (outcome.kind === 'success' && context.statusTokens) {
     summary.statusToken = await context.statusTokens.sign(order.paymentReference);
   }
   return { answer: replyForOutcome(outcome, context.redactor.text, summary), outcome };
+}
+
+/** The success body's `order`; a TRANSFER account's validity counts from this answer. */
+function orderSummary(order: ResolvedOrder, paymentType: SessionRequest['paymentType'], validityMs: number): OrderSummary {
+  const { paymentReference, amount, currency, fee } = order;
+  return {
+    paymentReference,
+    amount,
+    currency,
+    ...(fee === undefined ? {} : { fee }),
+    ...(paymentType === 'TRANSFER' ? { expiresAt: new Date(Date.now() + validityMs).toISOString() } : {}),
+  };
 }
 
 /** Only the reason and status reach `onEvent`: the token itself is never reported. */

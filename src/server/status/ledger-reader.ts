@@ -1,9 +1,10 @@
 // The status handler's answer from the ledger. A `PENDING` entry nobody has asked the gateway about
-// for `recheckAfterMs` is re-queried by one poll, the one whose compare-and-set on its `checkedAt`
-// lands (here or on another instance), and settled through the webhook's transition
-// (`verifyAndSettle`). The other polls answer what they read. The customer hears SUCCESS as soon as
-// the payment is verified: fulfilment (`onPaid`, under its lease) runs in the background, and a poll
-// that finds a verified payment still owed fulfilment (due, lease free) starts it again.
+// for `recheckAfterMs` (`recheckFloorMs` for a poll that asks, `recheck=1`) is re-queried by one
+// poll, the one whose compare-and-set on its `checkedAt` lands (here or on another instance), and
+// settled through the webhook's transition (`verifyAndSettle`). The other polls answer what they
+// read. The customer hears SUCCESS as soon as the payment is verified: fulfilment (`onPaid`, under
+// its lease) runs in the background, and a poll that finds a verified payment still owed
+// fulfilment (due, lease free) starts it again.
 import type { Gateway } from '../gateway.js';
 import { withDeadline } from '../http/deadline.js';
 import { errorName } from '../http/emitter.js';
@@ -21,19 +22,30 @@ type LedgerReaderOptions = {
   onFailed: PaymentHook | undefined;
   emit: (event: VerifyEvent) => void;
   recheckAfterMs: number;
+  /**
+   * The shorter interval for a poll that asks for a re-query (`recheck=1`, the customer says they
+   * have paid): due once the gateway was not asked for this long, still once per interval.
+   */
+  recheckFloorMs: number;
   /** How long a poll waits for its re-query before answering what the ledger said; the re-query goes on. */
   recheckWaitMs: number;
   leaseMs: number | undefined;
   now?: () => number;
 };
 
+/** `recheck`: the poll asks for a re-query now, due after `recheckFloorMs` instead of `recheckAfterMs`. */
+type ReadOptions = { recheck?: boolean };
+
 /** The ledger's state, amount and currency for a reference (undefined when unknown), re-queried when due. */
-export function createLedgerReader(options: LedgerReaderOptions): (paymentReference: string) => Promise<LedgerStatus | undefined> {
+export function createLedgerReader(
+  options: LedgerReaderOptions,
+): (paymentReference: string, read?: ReadOptions) => Promise<LedgerStatus | undefined> {
   const { payments, gateway, onPaid, emit, recheckAfterMs } = options;
   const now = options.now ?? Date.now;
 
-  function isDue(entry: Payment): boolean {
-    return onPaid !== undefined && entry.state === 'PENDING' && now() - (entry.checkedAt ?? entry.createdAt) >= recheckAfterMs;
+  function isDue(entry: Payment, recheck: boolean): boolean {
+    const interval = recheck ? Math.min(options.recheckFloorMs, recheckAfterMs) : recheckAfterMs;
+    return onPaid !== undefined && entry.state === 'PENDING' && now() - (entry.checkedAt ?? entry.createdAt) >= interval;
   }
 
   /** Verified, owed fulfilment, its back-off passed and no live lease: this poll may start it. */
@@ -62,11 +74,11 @@ export function createLedgerReader(options: LedgerReaderOptions): (paymentRefere
     return withDeadline(options.recheckWaitMs, () => rechecking, () => entry);
   }
 
-  return async (paymentReference) => {
+  return async (paymentReference, read = {}) => {
     const entry = await payments.get(paymentReference);
     if (!entry) return undefined;
     if (fulfilmentDue(entry)) void fulfil(entry, { payments, onPaid: onPaid!, emit, now, leaseMs: options.leaseMs }).catch(() => {});
-    const current = isDue(entry) ? await withinWait(recheck(entry).catch(() => entry), entry) : entry;
+    const current = isDue(entry, read.recheck === true) ? await withinWait(recheck(entry).catch(() => entry), entry) : entry;
     return { status: current.state, amount: current.amount, currency: current.currency };
   };
 }
