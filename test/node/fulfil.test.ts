@@ -3,9 +3,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { QueryAnswer } from '../../src/server/gateway.js';
+import { createWebhookHandler } from '../../src/server/index.js';
 import { settlePayment, type SettleEvent } from '../../src/server/settle.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
+import { answer, countingGateway, ledgerEntry, notify } from './webhook-fixtures.js';
 
 const REFERENCE = 'ORDER-3001';
 const PAID: QueryAnswer = { kind: 'answer', state: 'SUCCESS', code: '00', amount: 5000, currency: 'NGN', message: undefined };
@@ -184,5 +186,18 @@ describe('fulfilment: onPaid until it returns, never after, never twice at once'
       assert.equal(calls(), 2);
       assert.notEqual((await stored()).fulfilledAt, undefined);
     }
+  });
+});
+
+describe('leaseMs on every handler that runs onPaid', () => {
+  it('the webhook handler leases onPaid for leaseMs, and refuses a leaseMs that cannot work', async () => {
+    const payments = createMemoryPaymentStore();
+    await payments.insert(ledgerEntry('order-lease'));
+    const time = 5_000_000;
+    const handler = createWebhookHandler({ gateway: countingGateway(() => answer('00')), payments, onPaid: () => new Promise<void>(() => {}), leaseMs: 5_000, now: () => time });
+    void handler(notify('order-lease'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual((await payments.get('order-lease'))?.lease?.until, time + 5_000);
+    assert.throws(() => createWebhookHandler({ gateway: countingGateway(() => answer('00')), payments, onPaid: () => {}, leaseMs: 0 }), /leaseMs/);
   });
 });

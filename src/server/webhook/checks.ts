@@ -6,6 +6,7 @@
 // reference the ledger does not hold is verified alike (unknown.ts).
 import type { Gateway } from '../gateway.js';
 import { errorName } from '../http/emitter.js';
+import { owesFulfilment } from '../fulfil.js';
 import { verifyAndSettle, type PaymentHook } from '../settle.js';
 import type { Payment, PaymentStore } from '../stores/types.js';
 import type { WebhookEvent } from './events.js';
@@ -24,6 +25,7 @@ type CheckOptions = {
   unknownBudget: { take(): boolean };
   verifyTimeoutMs: number;
   requeryAfterMs: number;
+  leaseMs: number | undefined;
   now: () => number;
 };
 
@@ -70,7 +72,7 @@ export function createNotificationChecker(options: CheckOptions): (notification:
 
   async function verify(entry: Payment): Promise<Verdict> {
     const { gateway, onPaid, onFailed, verifyTimeoutMs } = options;
-    const result = await verifyAndSettle(entry, gateway, { payments, onPaid, onFailed, emit, now, queryTimeoutMs: verifyTimeoutMs });
+    const result = await verifyAndSettle(entry, gateway, { payments, onPaid, onFailed, emit, now, queryTimeoutMs: verifyTimeoutMs, leaseMs: options.leaseMs });
     if (result.kind === 'unverified' || result.kind === 'missing') return 'retry';
     if (result.kind === 'already-settled') {
       emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: result.payment.state });
@@ -100,14 +102,4 @@ export function createNotificationChecker(options: CheckOptions): (notification:
 function ledgerVerdict(entry: Payment): Verdict {
   if (entry.state === 'SUCCESS') return owesFulfilment(entry) ? 'retry' : 'done';
   return entry.state === 'FAILED' ? 'done' : 'retry';
-}
-
-/**
- * Paid, and `onPaid` has not returned yet. An entry settled before fulfilment was recorded
- * (no `fulfilledAt`, and none of the fulfilment's bookkeeping: `dueAt`, `lease`, `fulfilAttempts`)
- * had its `onPaid` run then, and owes nothing.
- */
-function owesFulfilment(entry: Payment): boolean {
-  if (entry.state !== 'SUCCESS' || entry.fulfilledAt !== undefined) return false;
-  return entry.dueAt !== undefined || entry.lease !== undefined || entry.fulfilAttempts !== undefined;
 }

@@ -41,6 +41,11 @@ export type WebhookHandlerOptions = {
    * as a pending payment is. Default 5.
    */
   unknownQueriesPerSecond?: number;
+  /**
+   * How long one caller may run `onPaid` before another (a delivery, a poll, the reconciler, here
+   * or on another instance) may run it again; default 60 000 ms. Longer than `onPaid` ever takes.
+   */
+  leaseMs?: number;
   /** The clock, in ms since the epoch; default `Date.now`. For tests. */
   now?: () => number;
 };
@@ -63,7 +68,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const memory = createVerdictMemory(requeryAfterMs, now);
   const unknownBudget = createQueryBudget(options.unknownQueriesPerSecond ?? 5, now);
   const { gateway, payments, onPaid, onFailed } = options;
-  const check = createNotificationChecker({ gateway, payments, onPaid, onFailed, emit, memory, unknownBudget, verifyTimeoutMs, requeryAfterMs, now });
+  const check = createNotificationChecker({ gateway, payments, onPaid, onFailed, emit, memory, unknownBudget, verifyTimeoutMs, requeryAfterMs, leaseMs: options.leaseMs, now });
 
   async function handle(request: Request): Promise<Reply> {
     const refused = requireMethod(request, 'POST') ?? requireJson(request, 'the notification');
@@ -118,5 +123,6 @@ function assertOptions(options: WebhookHandlerOptions): void {
   check.positiveMs('verifyTimeoutMs', options.verifyTimeoutMs);
   check.nonNegativeMs('requeryAfterMs', options.requeryAfterMs);
   check.positiveMs('unknownQueriesPerSecond', options.unknownQueriesPerSecond);
+  check.positiveMs('leaseMs', options.leaseMs);
   check.optionalFunction('now', options.now);
 }
