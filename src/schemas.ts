@@ -103,6 +103,8 @@ export const gatewayRequestSchema = z.object({
   redirectUrl: z.url(),
   paymentType: paymentTypeSchema,
   bankCode: z.optional(z.string()),
+  /** True when the reference was initiated before (spec/gateway-companion.md §5). */
+  retry: z.optional(z.boolean()),
 });
 export type GatewayRequest = z.infer<typeof gatewayRequestSchema>;
 

@@ -122,9 +122,9 @@ function gatewayMessage(json: unknown, redact: (text: string) => string): string
 
 /**
  * The spec's request (2.1): customer fields from the widget, money and references from the server's
- * order, `bankCode` for USSD only.
+ * order, `bankCode` for USSD only; `retry: true` when the reference was initiated before (companion §5).
  */
-export function buildGatewayRequest(request: SessionRequest, order: ResolvedOrder, publicKey: string): GatewayRequest {
+export function buildGatewayRequest(request: SessionRequest, order: ResolvedOrder, publicKey: string, retry = false): GatewayRequest {
   const body: GatewayRequest = {
     publicKey,
     amount: order.amount,
@@ -139,5 +139,6 @@ export function buildGatewayRequest(request: SessionRequest, order: ResolvedOrde
     paymentType: request.paymentType,
   };
   if (request.paymentType === 'USSD') body.bankCode = request.bankCode;
+  if (retry) body.retry = true;
   return body;
 }
