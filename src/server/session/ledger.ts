@@ -3,7 +3,7 @@
 import type { PaymentType } from '../../schemas.js';
 import type { Reply } from '../http/reply.js';
 import type { ResolvedOrder } from '../order.js';
-import { FIRST_CHECK_MS } from '../schedule.js';
+import { nextCheckAt } from '../schedule.js';
 import type { Initiation, Payment, PaymentStore } from '../stores/types.js';
 import type { AttemptProgress } from './deadline.js';
 import type { SessionEvent } from './events.js';
@@ -78,7 +78,8 @@ function newEntry(attempt: LedgerAttempt, order: ResolvedOrder): Payment {
     updatedAt: time,
     ...(attempt.key === null ? {} : { idempotencyKey: attempt.key }),
     initiation: 'asking',
-    dueAt: time + FIRST_CHECK_MS,
+    // The reconciler's first look, should nothing else settle it.
+    dueAt: nextCheckAt(time, 0),
   };
 }
 
