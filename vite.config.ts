@@ -26,6 +26,7 @@ export const npmEntries = {
   define: 'src/define.ts',
   server: 'src/server/index.ts',
   'server-redis': 'src/server/stores/redis.ts',
+  'server-postgres': 'src/server/stores/postgres.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
 } as const;
@@ -56,8 +57,20 @@ const ownModulesHaveSideEffects: Plugin = {
 };
 
 /**
+ * The PostgreSQL ledger's DDL beside the modules (`pay-widget/server/postgres.sql`), for merchants
+ * who run their own migrations; src/server/stores/postgres.ts embeds the same text.
+ */
+const shipPostgresSql: Plugin = {
+  name: 'pay-widget:ship-postgres-sql',
+  generateBundle() {
+    const source = readFileSync(new URL('./src/server/stores/postgres.sql', import.meta.url), 'utf8');
+    this.emitFile({ type: 'asset', fileName: 'postgres.sql', source });
+  },
+};
+
+/**
  * Script-tag build only: minifies the markup and CSS inside our own html`` / css`` literals
- * (minify-literals: html-minifier-next + Lightning CSS). Conservative settings: whitespace is
+ * (minify-literals 1: html-minifier-terser + clean-css). Conservative settings: whitespace is
  * collapsed to one space, never removed between inline content; entities stay encoded (Lit parses
  * the template as HTML); empty attributes such as alt="" stay.
  */
@@ -72,7 +85,7 @@ function minifyTemplateLiterals(): Plugin {
       const { minifyHTMLLiterals } = await load;
       const result = await minifyHTMLLiterals(code, {
         fileName: id,
-        html: {
+        minifyOptions: {
           collapseWhitespace: true,
           conservativeCollapse: true,
           decodeEntities: false,
@@ -80,7 +93,7 @@ function minifyTemplateLiterals(): Plugin {
           minifyJS: false,
         },
       });
-      return result ? { code: result.code, map: result.map ?? null } : null;
+      return result ? { code: result.code, map: result.map?.toString() } : null;
     },
   };
 }
@@ -93,7 +106,7 @@ const target = ['es2022', 'safari15'];
 
 const npmBuild: UserConfig = {
   publicDir: false,
-  plugins: [ownModulesHaveSideEffects],
+  plugins: [ownModulesHaveSideEffects, shipPostgresSql],
   build: {
     outDir: 'dist',
     emptyOutDir: true, // the first of the two builds starts from an empty dist/

@@ -108,8 +108,13 @@ export function createLoopLog(): LoopLog {
         case 'webhook-rejected':
           add('webhook', event.type, `Refused a notification: ${event.reason} (HTTP ${event.status}).`);
           return;
-        case 'webhook-ignored':
-          add('webhook', event.type, 'Ignored a notification naming no payment in the ledger (answered 200).');
+        case 'webhook-ignored': {
+          const why = event.reason === 'query-limit' ? 'too many such queries this second (answered 503)' : 'the gateway does not say it was paid';
+          add('webhook', event.type, `A notification naming no payment in the ledger: ${why}.`);
+          return;
+        }
+        case 'unmatched-payment':
+          add('webhook', event.type, `The gateway says ${event.paymentReference} was paid, but the ledger has no such payment: look at it.`, event.paymentReference);
           return;
         case 'already-settled':
           add('webhook', event.type, `${event.paymentReference} is already ${event.state}: acknowledged, nothing done twice.`, event.paymentReference);

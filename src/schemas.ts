@@ -81,6 +81,9 @@ export type SessionRequest = z.infer<typeof sessionRequestSchema>;
 
 // ─── Server → gateway (spec 2.1) ─────────────────────────────────────────────────────────────────
 
+/** A TRANSFER account's `walletDaysActive`: a whole number of days, 1 to 999, as a string. */
+export const WALLET_DAYS_ACTIVE = /^[1-9]\d{0,2}$/;
+
 /**
  * An amount to charge, as the order resolver returns it and the gateway receives it: the amount
  * hint's pattern (digits, at most two decimals), not trimmed, and above zero.
@@ -103,7 +106,11 @@ export const gatewayRequestSchema = z.object({
   redirectUrl: z.url(),
   paymentType: paymentTypeSchema,
   bankCode: z.optional(z.string()),
-  /** True when the reference was initiated before (spec/gateway-companion.md §5). */
+  /** TRANSFER only (companion §5): the account takes exactly `amount`. */
+  amountControl: z.optional(z.literal('FIXEDAMOUNT')),
+  /** TRANSFER only (companion §5): how many days the account stays open, as a digit string (the apps send `"1"`). */
+  walletDaysActive: z.optional(z.string().check(z.regex(WALLET_DAYS_ACTIVE))),
+  /** `true` on every initiation of a reference after its first (companion §5, "Re-initiating a reference"). */
   retry: z.optional(z.boolean()),
 });
 export type GatewayRequest = z.infer<typeof gatewayRequestSchema>;
@@ -136,6 +143,10 @@ export const orderSchema = z.object({
   ...stringsMatching(ORDER_PATTERNS).shape,
   amount: chargeAmountSchema,
   statusToken: z.optional(z.string().check(z.minLength(1))),
+  /** The part of `amount` that is a fee, in the same form. */
+  fee: z.optional(z.string().check(z.regex(HINT_PATTERNS.amount))),
+  /** TRANSFER: until when the customer is told the account is valid, ISO 8601 in UTC (`Date.parse` reads it). */
+  expiresAt: z.optional(z.iso.datetime()),
 });
 export type Order = z.infer<typeof orderSchema>;
 

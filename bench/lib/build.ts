@@ -30,9 +30,9 @@ function minifyContenderLiterals(): Plugin {
       const { minifyHTMLLiterals } = await import('minify-literals');
       const result = await minifyHTMLLiterals(code, {
         fileName: id,
-        html: { collapseWhitespace: true, conservativeCollapse: true, decodeEntities: false, removeEmptyAttributes: false, minifyJS: false },
+        minifyOptions: { collapseWhitespace: true, conservativeCollapse: true, decodeEntities: false, removeEmptyAttributes: false, minifyJS: false },
       });
-      return result ? { code: result.code, map: result.map ?? null } : null;
+      return result ? { code: result.code, map: result.map?.toString() } : null;
     },
   };
 }

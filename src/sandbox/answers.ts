@@ -47,6 +47,11 @@ export function transferEnvelope(payments: TransferPaymentsBody): SuccessEnvelop
   return { status: 'SUCCESS', data: { code: '00', message: 'Account opened successfully', payments } };
 }
 
+/** §4's duplicate reference as `initiates` answers it: a 200 SUCCESS envelope with code `S18` and no payment. */
+export function duplicateReferenceEnvelope() {
+  return { status: 'SUCCESS', data: { code: 'S18', payments: {}, message: 'Transaction reference must be unique' } };
+}
+
 /** Magic amount 422: a SUCCESS envelope that keeps only the reference. */
 export function incompleteEnvelope(paymentType: PaymentType, paymentReference: string) {
   return {

@@ -6,7 +6,7 @@ import type { GatewayRequest } from '../schemas.js';
 import { transferEnvelope, ussdEnvelope, type SandboxPaymentRecord, type SuccessEnvelope } from './answers.js';
 import { ussdDialCode } from './ussd-short-codes.js';
 
-type SandboxPayment = SandboxPaymentRecord & { envelope: SuccessEnvelope };
+export type SandboxPayment = SandboxPaymentRecord & { envelope: SuccessEnvelope };
 
 export type PaymentBook = {
   get(paymentReference: string): SandboxPayment | undefined;

@@ -5,7 +5,8 @@
 export { createSessionHandler } from './session/handler.js';
 export type { SessionHandler } from './session/handler.js';
 export type { AccessToken, SessionHandlerOptions } from './session/options.js';
-export type { ClientAddress } from './session/client-address.js';
+export { addressHeader, forwardedFor } from './session/client-address.js';
+export type { ClientAddress, ForwardedForOptions } from './session/client-address.js';
 export type { SessionEvent, SessionEventListener } from './session/events.js';
 export type { OrderSummary } from './session/outcomes.js';
 export { OrderError, RateLimitError } from './order.js';
@@ -52,6 +53,7 @@ export type {
   TokenFailure,
 } from './gateway.js';
 export type { QueryVersion } from '../wire/gateway-paths.js';
-export { createWebhookHandler } from './webhook.js';
-export type { WebhookEvent, WebhookHandler, WebhookHandlerOptions } from './webhook.js';
+export { createWebhookHandler } from './webhook/handler.js';
+export type { WebhookEvent } from './webhook/events.js';
+export type { WebhookHandler, WebhookHandlerOptions } from './webhook/handler.js';
 export type { PaymentHook, SettleEvent } from './settle.js';

@@ -23,9 +23,17 @@ export type Order = {
   paymentReference?: string;
   callbackUrl: string;
   redirectUrl: string;
+  /**
+   * The part of `amount` that is a fee the customer bears, when the merchant passes one on: a
+   * numeric string like `amount` (`"50"`, `"50.00"`), 0 or more and less than `amount`. Only shown
+   * ("includes ₦50.00 fee", through the session answer's `order.fee`): the gateway charges exactly
+   * `amount`, fee included, so add the fee to `amount` yourself.
+   */
+  fee?: string;
 };
 
-export type ResolvedOrder = Required<Order>;
+/** The order with its defaults filled in; `fee` stays optional. */
+export type ResolvedOrder = Required<Omit<Order, 'fee'>> & Pick<Order, 'fee'>;
 
 export type OrderContext = { request: Request };
 
@@ -96,6 +104,7 @@ const orderSchema = z.object({
   paymentReference: z.optional(z.string().check(z.regex(PAYMENT_REFERENCE))),
   callbackUrl: z.url(),
   redirectUrl: z.url(),
+  fee: z.optional(z.string().check(z.regex(HINT_PATTERNS.amount))),
 });
 
 type OrderCheck = { ok: true; order: ResolvedOrder } | { ok: false; badFields: string[] };
@@ -107,6 +116,8 @@ export function checkOrder(value: unknown, newReference: () => string): OrderChe
     return { ok: false, badFields: [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? 'order')))] };
   }
   const order = parsed.data;
+  // The fee is part of the amount: a fee of all of it (or more) is a resolver's mistake.
+  if (order.fee !== undefined && !(Number(order.fee) < Number(order.amount))) return { ok: false, badFields: ['fee'] };
   return {
     ok: true,
     order: {
@@ -116,6 +127,7 @@ export function checkOrder(value: unknown, newReference: () => string): OrderChe
       paymentReference: order.paymentReference ?? newReference(),
       callbackUrl: order.callbackUrl,
       redirectUrl: order.redirectUrl,
+      ...(order.fee === undefined ? {} : { fee: order.fee }),
     },
   };
 }

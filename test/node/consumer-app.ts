@@ -79,14 +79,21 @@ async function link(app: string, name: string): Promise<void> {
 export type ConsumerApp = { dir: string; close(): Promise<void> };
 
 /**
- * A fresh app in a temporary directory: the files of test/fixtures/<fixture>, `pay-widget` installed
- * from the tarball with npm, and `tools` (packages the app itself depends on) available to it.
+ * A fresh app in a temporary directory: the files of test/fixtures/<fixture> (or of `source`, such
+ * as an example, without its node_modules and keeping its package.json scripts), `pay-widget`
+ * installed from the tarball with npm, and `tools` (packages the app itself depends on) available to it.
  */
-export async function createConsumerApp(tarball: string, fixture: string, tools: string[] = []): Promise<ConsumerApp> {
+export async function createConsumerApp(
+  tarball: string,
+  fixture: string,
+  tools: string[] = [],
+  source = join(fixturesDir, fixture),
+): Promise<ConsumerApp> {
   const dir = await mkdtemp(join(tmpdir(), `pay-widget-${fixture}-`));
   try {
-    await cp(join(fixturesDir, fixture), dir, { recursive: true });
-    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: fixture, private: true, type: 'module' }));
+    await cp(source, dir, { recursive: true, filter: (path) => !path.split(sep).includes('node_modules') });
+    const own = (await readFile(join(source, 'package.json'), 'utf8').then(JSON.parse, () => ({}))) as { scripts?: unknown };
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: fixture, private: true, type: 'module', scripts: own.scripts }));
     for (const name of Object.keys(packageJson.dependencies)) await link(dir, name);
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: dir });
     for (const name of tools) await link(dir, name);

@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 
 /**
  * Real HTTP servers on 127.0.0.1 for a test file: `listen` starts one on a free port and gives its
@@ -18,4 +19,13 @@ export function loopbackServers() {
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     },
   };
+}
+
+/** A TCP port free on 127.0.0.1 a moment ago, for a server another process starts. */
+export async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -1,23 +1,30 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './loopback.js';
 import { findRedisServer, missingRedisMessage } from '../../scripts/ensure-redis.mjs';
 
 /**
- * A throw-away redis-server on a free 127.0.0.1 port, persistence off, for the tests and the bench.
- * `stop()` and `start()` again (same port) rehearse Redis going away and coming back.
+ * A throw-away redis-server on a free 127.0.0.1 port, for the tests and the bench: persistence off,
+ * or with `persistent`, an append-only file written on every command (as a ledger in Redis needs)
+ * in a temporary folder. `stop()` (SIGKILL) and `start()` again (same port) rehearse Redis going
+ * away and coming back; `remove()` also deletes the folder.
  */
-export type RedisServer = { url: string; port: number; start(): Promise<void>; stop(): Promise<void> };
+export type RedisServer = { url: string; port: number; start(): Promise<void>; stop(): Promise<void>; remove(): Promise<void> };
 
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: { persistent?: boolean } = {}): Promise<RedisServer> {
   const executable = findRedisServer();
   if (!executable) throw new Error(missingRedisMessage());
   const port = await freePort();
+  const folder = options.persistent ? await mkdtemp(join(tmpdir(), 'pay-widget-redis-')) : undefined;
+  const durability = folder ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', folder] : ['--appendonly', 'no'];
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {
     const started = spawn(
       executable!,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...durability, '--protected-mode', 'yes'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child = started;
@@ -46,14 +53,12 @@ export async function startRedisServer(): Promise<RedisServer> {
     await exited;
   }
 
+  async function remove(): Promise<void> {
+    await stop();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  }
+
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, start, stop };
+  return { url: `redis://127.0.0.1:${port}`, port, start, stop, remove };
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -183,12 +183,13 @@ describe('createSandboxGateway: spec-shaped answers', () => {
     for (const [name, values] of Object.entries(seen)) assert.equal(values.size, 150, name);
   });
 
-  it('answers a repeated paymentReference with the same payment, and 409 when it is another payment', async () => {
+  it('answers a repeated paymentReference with retry: true with the same payment, and 409 when it is another payment', async () => {
     const sandbox = createSandboxGateway();
     const body = gatewayBody('USSD');
     const first = await (await send(sandbox, body)).text();
-    assert.equal(await (await send(sandbox, body)).text(), first);
+    assert.equal(await (await send(sandbox, { ...body, retry: true })).text(), first);
     await failure(await send(sandbox, { ...body, amount: '99' }), 409);
+    await failure(await send(sandbox, { ...body, amount: '99', retry: true }), 409);
   });
 });
 

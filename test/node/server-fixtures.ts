@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { errorBodySchema, type ErrorBody } from '../../src/schemas.js';
 import {
   createSessionHandler,
-  type Order,
+  type ResolvedOrder,
   type SessionEvent,
   type SessionHandlerOptions,
 } from '../../src/server/index.js';
@@ -14,7 +14,7 @@ export const TOKEN = 'sk_test_TOKEN_9f8e7d6c5b4a3921';
 export const PUBLIC_KEY = 'pk_test_PUBLIC_1a2b3c4d5e6f7081';
 export const SESSION_URL = 'https://shop.test/api/pay/session';
 
-export const ORDER: Required<Order> = {
+export const ORDER: ResolvedOrder = {
   amount: '2500.00',
   currency: 'NGN',
   country: 'NG',

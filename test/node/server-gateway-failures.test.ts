@@ -213,9 +213,11 @@ describe('createSessionHandler: gateway failures', () => {
     const { handler } = makeHandler({}, () => new Response(text, { headers: { 'content-type': 'application/json' } }));
     const response = await handler(post(TRANSFER_REQUEST));
     assert.equal(response.status, 200);
-    const { order, ...envelopeSent } = (await response.json()) as { order: unknown };
+    const { order, ...envelopeSent } = (await response.json()) as { order: { expiresAt?: string } };
     assert.deepEqual(envelopeSent, good);
-    assert.deepEqual(order, { paymentReference: 'order-42', amount: '2500.00', currency: 'NGN' });
+    const { expiresAt, ...charged } = order; // a TRANSFER's validity: session-order-extras.test.ts
+    assert.deepEqual(charged, { paymentReference: 'order-42', amount: '2500.00', currency: 'NGN' });
+    assert.ok(expiresAt);
   });
 
   it('does not store an unconfirmed status as final: a retry asks the gateway again', async () => {

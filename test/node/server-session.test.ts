@@ -68,6 +68,8 @@ describe('createSessionHandler: happy paths', () => {
       mobileNumber: '08030000000',
       email: 'ada@example.ng',
       paymentType: 'TRANSFER',
+      amountControl: 'FIXEDAMOUNT',
+      walletDaysActive: '1',
     });
     assert.equal('bankCode' in call(calls), false);
   });

@@ -121,7 +121,10 @@ describe('createWebhookHandler: verify, then settle once', () => {
     const a = await setUp(slowQuery, { payments });
     const b = await setUp(slowQuery, { payments }, []);
     const both = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).handler(deliver(notification({})))));
-    for (const response of both) await acknowledged(response);
+    // One instance claims this interval's query; the other's notifications meanwhile are answered
+    // 503 (issue 15 item 6: one query per reference per interval across instances), and delivered again.
+    assert.ok(both.some((response) => response.status === 200));
+    assert.ok(both.every((response) => response.status === 200 || response.status === 503));
     assert.equal(a.paid.length + b.paid.length, 1);
     assert.equal((await payments.get(REFERENCE))?.state, 'SUCCESS');
     // A later duplicate is answered from the ledger, with no query.
@@ -175,11 +178,13 @@ describe('createWebhookHandler: verify, then settle once', () => {
     assert.equal(paid.length, 0);
   });
 
-  it('ignores an unknown reference with 200, reports it, and asks the gateway nothing', async () => {
+  it('asks the gateway about an unknown reference too, and answers as it says: paid is 200, reported as unmatched-payment', async () => {
+    // Issue 15 item 6: it used to be 200 with no query, which told references the ledger holds
+    // (answered 503 while pending) from those it does not.
     const { handler, queried, events } = await setUp(() => answer('00'));
     await acknowledged(await handler(deliver(notification({ reference: 'NOT-OURS', externalReference: 'NOR-THIS' }))));
-    assert.deepEqual(queried, []);
-    assert.deepEqual(events, [{ type: 'webhook-ignored', reason: 'unknown-reference', eventType: 'transaction', reference: 'NOT-OURS' }]);
+    assert.deepEqual(queried, ['NOT-OURS']);
+    assert.deepEqual(events, [{ type: 'unmatched-payment', paymentReference: 'NOT-OURS', amount: 5000, currency: 'NGN' }]);
   });
 
   it('finds the reference in data.reference, then data.paymentReference, then data.externalReference', async () => {
@@ -201,16 +206,19 @@ describe('createWebhookHandler: verify, then settle once', () => {
     assert.equal(paid.length, 1);
   });
 
-  it('answers 503 when the query could not verify, so the gateway delivers again, and settles on that delivery', async () => {
+  it('answers 503 when the query could not verify, so the gateway delivers again, and settles on a delivery after the interval', async () => {
     let gatewayUp = false;
-    const { handler, payments, paid, events } = await setUp(() =>
-      gatewayUp ? answer('00') : { kind: 'unverified', reason: 'http-error', httpStatus: 500 },
+    let time = 1_000_000;
+    const { handler, payments, paid, events } = await setUp(
+      () => (gatewayUp ? answer('00') : { kind: 'unverified', reason: 'http-error', httpStatus: 500 }),
+      { now: () => time },
     );
     const first = await handler(deliver(notification({})));
     assert.equal(first.status, 503);
     assert.equal((await payments.get(REFERENCE))?.state, 'PENDING');
     assert.deepEqual(events.at(-1), { type: 'unverified', paymentReference: REFERENCE, reason: 'http-error', httpStatus: 500 });
     gatewayUp = true;
+    time += 5_000; // the gateway is asked again once the interval has passed (issue 15 item 6)
     await acknowledged(await handler(deliver(notification({}))));
     assert.equal(paid.length, 1);
   });
@@ -302,6 +310,7 @@ describe('createWebhookHandler: refuses what is not a notification', () => {
       ['a store without update', { gateway, payments: { get: () => undefined, insert: () => true }, onPaid: () => {} }],
       ['no onPaid', { gateway, payments }],
       ['a negative verifyTimeoutMs', { gateway, payments, onPaid: () => {}, verifyTimeoutMs: -1 }],
+      ['a negative requeryAfterMs', { gateway, payments, onPaid: () => {}, requeryAfterMs: -1 }],
     ];
     for (const [name, options] of bad) {
       assert.throws(() => createWebhookHandler(options as WebhookHandlerOptions), TypeError, name);

@@ -1,12 +1,15 @@
 // `POST …/api/v2/payments/initiates` (spec 4.1): checks the bearer token, the content type, the
-// body and the spec's rules, then answers the payment's envelope; the same payment again gets its
-// first answer, a reference reused for another payment 409. Magic amounts misbehave on purpose.
+// body and the spec's rules, then answers the payment's envelope. A reference it already has: the
+// same payment re-initiated with `retry: true` gets its first answer, without it the gateway's
+// duplicate-reference answer; a reference reused for another payment 409. Magic amounts misbehave
+// on purpose.
 import { readJsonBody, requireJson } from '../../server/http/checks.js';
 import type { GatewayRequest } from '../../schemas.js';
 import { INITIATE_PATH } from '../../wire/gateway-paths.js';
-import { failure, incompleteEnvelope, json } from '../answers.js';
+import { duplicateReferenceEnvelope, failure, incompleteEnvelope, json } from '../answers.js';
 import { checkInitiation } from '../initiation-rules.js';
 import { magicAmountOf } from '../magic-amounts.js';
+import type { SandboxPayment } from '../payments.js';
 import { authorised, delay, MAX_BODY_BYTES, problemAnswer, unauthorised, type SandboxContext, type SandboxRoute } from './route.js';
 
 export function initiateRoute(context: SandboxContext): SandboxRoute {
@@ -28,12 +31,19 @@ async function initiate(context: SandboxContext, request: Request): Promise<Resp
   const body = checked.body;
 
   const existing = context.payments.get(body.paymentReference);
-  if (existing) {
-    return existing.paymentType === body.paymentType && existing.amount === body.amount
-      ? json(200, existing.envelope)
-      : failure(409, 'This paymentReference was already used for another payment.');
+  return existing ? reinitiation(existing, body) : answer(context, body, request.signal);
+}
+
+/**
+ * Companion §5, "Re-initiating a reference": the gateway's apps send `retry: true` on every
+ * initiation of a reference after its first, and get the same instructions (the same dial code or
+ * account); without it, the gateway answers as to any duplicate reference (§4, 200 + `S18`).
+ */
+function reinitiation(existing: SandboxPayment, body: GatewayRequest): Response {
+  if (existing.paymentType !== body.paymentType || existing.amount !== body.amount) {
+    return failure(409, 'This paymentReference was already used for another payment.');
   }
-  return answer(context, body, request.signal);
+  return body.retry === true ? json(200, existing.envelope) : json(200, duplicateReferenceEnvelope());
 }
 
 /** The payment's envelope, or the failure or delay its magic amount stands for. */

@@ -120,11 +120,25 @@ function gatewayMessage(json: unknown, redact: (text: string) => string): string
   return found && redact(found.trim()).slice(0, MAX_RAW_MESSAGE);
 }
 
+/** What the merchant's options add to a TRANSFER request (companion §5). */
+type TransferRequestOptions = {
+  /** How many days the account stays open, a digit string; default `"1"`, as the gateway's apps send. */
+  walletDaysActive?: string;
+};
+
 /**
  * The spec's request (2.1): customer fields from the widget, money and references from the server's
- * order, `bankCode` for USSD only; `retry: true` when the reference was initiated before (companion §5).
+ * order, `bankCode` for USSD only. TRANSFER adds what the gateway's own apps send (companion §5): a
+ * fixed amount and the account's days of validity. `retry: true` when the reference was initiated
+ * before (companion §5, "Re-initiating a reference").
  */
-export function buildGatewayRequest(request: SessionRequest, order: ResolvedOrder, publicKey: string, retry = false): GatewayRequest {
+export function buildGatewayRequest(
+  request: SessionRequest,
+  order: ResolvedOrder,
+  publicKey: string,
+  transfer: TransferRequestOptions = {},
+  retry = false,
+): GatewayRequest {
   const body: GatewayRequest = {
     publicKey,
     amount: order.amount,
@@ -139,6 +153,7 @@ export function buildGatewayRequest(request: SessionRequest, order: ResolvedOrde
     paymentType: request.paymentType,
   };
   if (request.paymentType === 'USSD') body.bankCode = request.bankCode;
+  else Object.assign(body, { amountControl: 'FIXEDAMOUNT', walletDaysActive: transfer.walletDaysActive ?? '1' });
   if (retry) body.retry = true;
   return body;
 }

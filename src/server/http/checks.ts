@@ -14,6 +14,8 @@ export type RequestProblem = {
   /** What went wrong, for logs: `method`, `content-type`, `too-large`, `slow-body`, `unreadable`, `malformed`. */
   reason: 'method' | 'content-type' | 'too-large' | 'slow-body' | 'unreadable' | 'malformed';
   headers?: Record<string, string>;
+  /** `malformed` because nothing arrived: behind a body parser that read it first, a setup error. */
+  empty?: true;
 };
 
 /** A method not in `allow` (the endpoint's `Allow` header, such as `'POST, OPTIONS'`) is a 405 that names it. */
@@ -48,6 +50,9 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
     return { ok: false, problem };
   }
   const json = parseJson(body.text);
-  if (json === undefined) return { ok: false, problem: { code: 'invalid_json', message: `${what} is not valid JSON.`, reason: 'malformed' } };
+  if (json === undefined) {
+    const problem: RequestProblem = { code: 'invalid_json', message: `${what} is not valid JSON.`, reason: 'malformed' };
+    return { ok: false, problem: body.text === '' ? { ...problem, empty: true } : problem };
+  }
   return { ok: true, json };
 }

@@ -43,7 +43,9 @@ export type SessionEvent =
       type: 'internal-error';
       /**
        * `deadline`: the attempt as a whole ran past `attemptTimeoutMs`; `detail` says where it was.
-       * `config`: the order's callbackUrl or redirectUrl is not https: (nothing was forwarded).
+       * `config`: the order's callbackUrl or redirectUrl is not https: (nothing was forwarded), or
+       * the request's body was read before the handler got it (a body parser such as `express.json()`
+       * mounted first: mount the handler before it).
        * `ledger`: the ledger could not be read or written before the gateway was asked (answered
        * 503 `server_busy`, nothing started), or recording the gateway's answer failed (the customer
        * still got it; the entry stays due for the reconciler).

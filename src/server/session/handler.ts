@@ -15,7 +15,8 @@ import { IDEMPOTENCY_STORE_METHODS, isValidIdempotencyKey, PAYMENT_STORE_METHODS
 import { adapterClientAddress } from './client-address.js';
 import { withAttemptDeadline } from './deadline.js';
 import { createIdempotentAttempt } from './idempotency.js';
-import { checkSessionOptions, type SessionHandlerOptions } from './options.js';
+import { checkSessionOptions, transferTerms, type SessionHandlerOptions } from './options.js';
+import { NOT_SET_UP, sessionError } from './outcomes.js';
 import { createSessionReplies, type SessionReplies } from './replies.js';
 import { attemptWithoutKey, paymentSteps, type PaymentContext } from './steps.js';
 import { validateSessionRequest } from './validate.js';
@@ -56,7 +57,8 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     options.statusSecret === undefined
       ? undefined
       : createStatusTokens(options.statusSecret, { ttlMs: options.statusTokenTtlMs, who: 'createSessionHandler' });
-  const context: PaymentContext = { order: options.order, beforeInitiate: options.beforeInitiate, payments, statusTokens, gateway, redactor, emit };
+  const transfer = transferTerms(options);
+  const context: PaymentContext = { order: options.order, beforeInitiate: options.beforeInitiate, payments, statusTokens, gateway, redactor, emit, transfer };
   const idempotent = createIdempotentAttempt({
     store: idempotency,
     lockWaitMs: Math.min(timeoutMs, deadlineMs / 2),
@@ -73,7 +75,11 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     const key = request.headers.get('idempotency-key');
     const badKey = checkIdempotencyKey(key, requireKey, replies);
     if (badKey) return badKey;
+    if (request.bodyUsed) return bodyAlreadyRead(replies, 'was already read before the session handler got the request');
     const body = await readJsonBody(request, { maxBytes: maxBodyBytes, timeoutMs: deadlineMs });
+    if (!body.ok && body.problem.empty && saysItHasBody(request)) {
+      return bodyAlreadyRead(replies, 'arrived empty although the request says it has one');
+    }
     if (!body.ok) return replies.reject(body.problem.code, body.problem.message);
     const check = validateSessionRequest(body.json);
     if (!check.ok) return replies.reject('validation', 'Some fields are missing or invalid.', { fields: check.fields });
@@ -85,7 +91,7 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
       context,
       body: check.request,
       request,
-      clientAddress: clientAddress(request, env),
+      clientAddress: () => clientAddress(request, env),
       key,
       replies: forRequest,
       redact,
@@ -103,6 +109,23 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     crashed: (error) => replies.internal('handler', error),
     refused: (reply) => emit({ type: 'rejected', status: reply.status, code: 'origin_not_allowed' }),
   });
+}
+
+/**
+ * A body something else read first, such as `express.json()` mounted before the handler: the
+ * customer cannot fix it, so it is the merchant's setup error (500 `config`), named in `onEvent`.
+ * An empty body is taken for one when the request's headers announce a body (a client that sent
+ * none is answered 400 `invalid_json`).
+ */
+function bodyAlreadyRead(replies: SessionReplies, what: string): Reply {
+  const problem = new Error(`the request body ${what}: mount the handler before body parsers (express.json())`);
+  problem.name = 'BodyAlreadyRead';
+  replies.report('config', problem);
+  return sessionError('config', NOT_SET_UP);
+}
+
+function saysItHasBody(request: Request): boolean {
+  return Number(request.headers.get('content-length')) > 0 || /chunked/i.test(request.headers.get('transfer-encoding') ?? '');
 }
 
 /** A missing key (when one is required) or a malformed one, answered before the body is read. */

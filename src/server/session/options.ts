@@ -1,5 +1,6 @@
 // The session handler's options: what the merchant gives `createSessionHandler`, and the checks
 // that refuse, when the handler is made, an option that cannot work.
+import { WALLET_DAYS_ACTIVE } from '../../schemas.js';
 import type { AccessToken, Gateway } from '../gateway.js';
 import type { AllowedOrigins } from '../http/cors.js';
 import type { BeforeInitiate, OrderResolver } from '../order.js';
@@ -96,8 +97,10 @@ export type SessionHandlerOptions = {
    */
   beforeInitiate?: BeforeInitiate;
   /**
-   * The client address given to `beforeInitiate`. Default: what @hono/node-server or `Deno.serve`
-   * pass as the handler's second argument (the socket's peer). Behind a proxy, read its header here.
+   * The client address given to `beforeInitiate`, asked with the request and the handler's second
+   * argument (may be async). Default: the socket's peer as @hono/node-server, `Deno.serve` or
+   * `Bun.serve` pass it; never a header. Behind a proxy or a platform that names the client in a
+   * header, say which: `forwardedFor({ trustedProxies: 1 })`, `addressHeader('cf-connecting-ip')`.
    */
   clientAddress?: ClientAddress;
   /**
@@ -108,10 +111,30 @@ export type SessionHandlerOptions = {
   requireIdempotencyKey?: boolean;
   /** Largest accepted request body; default 16 KiB. */
   maxBodyBytes?: number;
+  /**
+   * TRANSFER: how many days the gateway keeps the account open, sent as `walletDaysActive`; a
+   * whole number of days (1 to 999) as a string; default `"1"`, as the gateway's own apps send.
+   */
+  walletDaysActive?: string;
+  /**
+   * TRANSFER: how long the customer is told the account is valid, as `order.expiresAt` in the
+   * success body (the widget counts down to it); default 30 minutes, what the gateway's apps say.
+   * Only what the customer is told: the ledger never fails a payment on a timer, and a late
+   * transfer is settled by the gateway's answer.
+   */
+  transferValidityMs?: number;
 };
 
 const GATEWAY_PARTS = ['baseUrl', 'publicKey', 'accessToken'] as const;
-const DURATIONS = ['maxBodyBytes', 'timeoutMs', 'attemptTimeoutMs', 'idempotencyTtlMs', 'pendingTtlMs', 'statusTokenTtlMs'] as const;
+const DURATIONS = [
+  'maxBodyBytes',
+  'timeoutMs',
+  'attemptTimeoutMs',
+  'idempotencyTtlMs',
+  'pendingTtlMs',
+  'statusTokenTtlMs',
+  'transferValidityMs',
+] as const;
 
 /** Throws a TypeError naming the option when one cannot work; the stores are checked where they are made. */
 export function checkSessionOptions(options: SessionHandlerOptions): void {
@@ -131,4 +154,13 @@ export function checkSessionOptions(options: SessionHandlerOptions): void {
   checks.optionalFunction('beforeInitiate', options.beforeInitiate);
   checks.optionalFunction('clientAddress', options.clientAddress);
   for (const name of DURATIONS) checks.positiveMs(name, options[name]);
+  const days = options.walletDaysActive;
+  if (days !== undefined && !(typeof days === 'string' && WALLET_DAYS_ACTIVE.test(days))) {
+    checks.fail('walletDaysActive must be a whole number of days from 1 to 999, as a string such as "1"');
+  }
+}
+
+/** TRANSFER's terms with their defaults: the `walletDaysActive` sent, and the validity the customer is told. */
+export function transferTerms(options: SessionHandlerOptions): { walletDaysActive: string; validityMs: number } {
+  return { walletDaysActive: options.walletDaysActive ?? '1', validityMs: options.transferValidityMs ?? 30 * 60 * 1000 };
 }

@@ -22,8 +22,19 @@ export type GatewayReply = { reply: Reply; keep: Keep };
  */
 export type SessionOutcome = GatewayOutcome | { kind: 'foreign-reference'; httpStatus: number; named: string };
 
-/** The session-endpoint contract's `order`: what the server charges, and the token for `status-url`. */
-export type OrderSummary = { paymentReference: string; amount: string; currency: string; statusToken?: string };
+/**
+ * The session-endpoint contract's `order`: what the server charges (`fee`, when the resolver gave
+ * one, is part of `amount`), the token for `status-url`, and for TRANSFER until when the customer
+ * is told the account is valid (`expiresAt`, ISO 8601 in UTC).
+ */
+export type OrderSummary = {
+  paymentReference: string;
+  amount: string;
+  currency: string;
+  statusToken?: string;
+  fee?: string;
+  expiresAt?: string;
+};
 
 /** The longest gateway message passed to `onEvent`, counted after redaction. */
 const MAX_MESSAGE_LENGTH = 300;

@@ -63,6 +63,8 @@ export type PaymentContext = {
   gateway: Pick<Gateway, 'initiate' | 'publicKey'>;
   redactor: Redactor;
   emit: (event: SessionEvent) => void;
+  /** TRANSFER: the account's days sent to the gateway, and how long the customer is told it is valid. */
+  transfer: { walletDaysActive: string; validityMs: number };
 };
 
 /** One request, validated, with what its steps need of it. */
@@ -70,7 +72,8 @@ type PaymentStepsInput = {
   context: PaymentContext;
   body: SessionRequest;
   request: Request;
-  clientAddress: string | undefined;
+  /** The merchant's `clientAddress` (or the adapter's), asked only when `beforeInitiate` runs. */
+  clientAddress: () => string | undefined | Promise<string | undefined>;
   /** Its Idempotency-Key: the default paymentReference is derived from it. */
   key: string | null;
   replies: SessionReplies;
@@ -102,7 +105,8 @@ async function admit(input: PaymentStepsInput, progress: AttemptProgress): Promi
   if (!context.beforeInitiate) return undefined;
   progress.stage = 'admit';
   try {
-    await context.beforeInitiate({ request: input.request, body: input.body, clientAddress: input.clientAddress });
+    const clientAddress = await input.clientAddress();
+    await context.beforeInitiate({ request: input.request, body: input.body, clientAddress });
     return undefined;
   } catch (error) {
     if (RateLimitError.is(error)) {
@@ -174,7 +178,7 @@ async function askGateway(input: PaymentStepsInput, entered: EnteredPayment, pro
   const { order } = entered;
   const started = performance.now();
   // `retry: true` re-initiates a reference, as the gateway's own apps do (companion §5).
-  const gatewayRequest = buildGatewayRequest(body, order, context.gateway.publicKey, entered.again);
+  const gatewayRequest = buildGatewayRequest(body, order, context.gateway.publicKey, context.transfer, entered.again);
   // Past the deadline the gateway call is ended early, as a time-out.
   const answered = await context.gateway.initiate(gatewayRequest, { signal: progress.signal.signal });
   if (answered.kind === 'token-failed') return { answer: tokenFailed(context, answered) };
@@ -191,11 +195,23 @@ async function askGateway(input: PaymentStepsInput, entered: EnteredPayment, pro
     ...('httpStatus' in outcome ? { httpStatus: outcome.httpStatus } : {}),
     ...(detail ? { detail } : {}),
   });
-  const summary: OrderSummary = { paymentReference: order.paymentReference, amount: order.amount, currency: order.currency };
+  const summary = orderSummary(order, body.paymentType, context.transfer.validityMs);
   if (outcome.kind === 'success' && context.statusTokens) {
     summary.statusToken = await context.statusTokens.sign(order.paymentReference);
   }
   return { answer: replyForOutcome(outcome, context.redactor.text, summary), outcome };
+}
+
+/** The success body's `order`; a TRANSFER account's validity counts from this answer. */
+function orderSummary(order: ResolvedOrder, paymentType: SessionRequest['paymentType'], validityMs: number): OrderSummary {
+  const { paymentReference, amount, currency, fee } = order;
+  return {
+    paymentReference,
+    amount,
+    currency,
+    ...(fee === undefined ? {} : { fee }),
+    ...(paymentType === 'TRANSFER' ? { expiresAt: new Date(Date.now() + validityMs).toISOString() } : {}),
+  };
 }
 
 /** Only the reason and status reach `onEvent`: the token itself is never reported. */

@@ -21,6 +21,8 @@ export type StatusLookupContext = {
   request: Request;
   /** Aborted when the handler stops waiting (after `timeoutMs`): pass it on to the database or API call. */
   signal: AbortSignal;
+  /** The poll carried `recheck=1`: the customer says they have paid, so ask the gateway now if you can. */
+  recheck: boolean;
 };
 
 export type StatusLookup = (
@@ -70,6 +72,12 @@ export type StatusHandlerOptions = {
    */
   recheckAfterMs?: number;
   /**
+   * With `payments`: a poll with `recheck=1` (the widget's "I've sent the money") re-queries a
+   * PENDING payment the gateway was not asked about for this long, instead of `recheckAfterMs`;
+   * still one re-query per interval per reference, however many polls carry the flag; default 2 000 ms.
+   */
+  recheckFloorMs?: number;
+  /**
    * The escape hatch for merchants with their own records, instead of `payments`: the payment's
    * status, or undefined/null when the reference is unknown (answered 404).
    */
@@ -93,6 +101,7 @@ export type StatusHandlerOptions = {
 const METHODS = 'GET, HEAD, OPTIONS';
 const DEFAULT_TIMEOUT_MS = 5_000;
 const DEFAULT_RECHECK_AFTER_MS = 5_000;
+const DEFAULT_RECHECK_FLOOR_MS = 2_000;
 
 class LookupTimeoutError extends Error {
   override name = 'TimeoutError';
@@ -128,7 +137,7 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
     if (!(await tokens.verify(paymentReference, query.get('statusToken')))) return errorReply('not_found', NOT_FOUND);
     let found: unknown;
     try {
-      found = await lookupWithin(paymentReference, request);
+      found = await lookupWithin(paymentReference, request, query.get('recheck') === '1');
     } catch (error) {
       if (error instanceof LookupTimeoutError) {
         report('lookup', error);
@@ -144,10 +153,10 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
   }
 
   /** `lookup`, abandoned after `timeoutMs`: a hung database must not hold every poll open. */
-  function lookupWithin(paymentReference: string, request: Request): Promise<unknown> {
+  function lookupWithin(paymentReference: string, request: Request, recheck: boolean): Promise<unknown> {
     return withDeadline(
       timeoutMs,
-      async (flag) => lookup(paymentReference, { request, signal: flag.signal }),
+      async (flag) => lookup(paymentReference, { request, signal: flag.signal, recheck }),
       () => {
         throw new LookupTimeoutError(`lookup took longer than ${timeoutMs} ms`);
       },
@@ -186,6 +195,7 @@ function checkedLookup(options: StatusHandlerOptions, timeoutMs: number, emit: (
   check.optionalFunction('onPaid', options.onPaid);
   check.optionalFunction('onFailed', options.onFailed);
   check.nonNegativeMs('recheckAfterMs', options.recheckAfterMs);
+  check.nonNegativeMs('recheckFloorMs', options.recheckFloorMs);
   const read = createLedgerReader({
     payments: options.payments,
     gateway: options.gateway!,
@@ -193,7 +203,8 @@ function checkedLookup(options: StatusHandlerOptions, timeoutMs: number, emit: (
     onFailed: options.onFailed,
     emit,
     recheckAfterMs: options.recheckAfterMs ?? DEFAULT_RECHECK_AFTER_MS,
+    recheckFloorMs: options.recheckFloorMs ?? DEFAULT_RECHECK_FLOOR_MS,
     recheckWaitMs: timeoutMs / 2,
   });
-  return (paymentReference) => read(paymentReference);
+  return (paymentReference, { recheck }) => read(paymentReference, { recheck });
 }

@@ -1,8 +1,8 @@
 // The status handler's answer from the ledger. A `PENDING` entry nobody has asked the gateway about
-// for `recheckAfterMs` is re-queried by one poll, the one whose compare-and-set on its `checkedAt`
-// lands (here or on another instance), and settled through the webhook's transition
-// (`verifyAndSettle`), so `onPaid` runs once per reference whichever path wins. The other polls
-// answer what they read.
+// for `recheckAfterMs` (`recheckFloorMs` for a poll that asks, `recheck=1`) is re-queried by one
+// poll, the one whose compare-and-set on its `checkedAt` lands (here or on another instance), and
+// settled through the webhook's transition (`verifyAndSettle`), so `onPaid` runs once per reference
+// whichever path wins. The other polls answer what they read.
 import type { Gateway } from '../gateway.js';
 import { withDeadline } from '../http/deadline.js';
 import { errorName } from '../http/emitter.js';
@@ -19,18 +19,29 @@ type LedgerReaderOptions = {
   onFailed: PaymentHook | undefined;
   emit: (event: VerifyEvent) => void;
   recheckAfterMs: number;
+  /**
+   * The shorter interval for a poll that asks for a re-query (`recheck=1`, the customer says they
+   * have paid): due once the gateway was not asked for this long, still once per interval.
+   */
+  recheckFloorMs: number;
   /** How long a poll waits for its re-query before answering what the ledger said; the re-query goes on. */
   recheckWaitMs: number;
   now?: () => number;
 };
 
+/** `recheck`: the poll asks for a re-query now, due after `recheckFloorMs` instead of `recheckAfterMs`. */
+type ReadOptions = { recheck?: boolean };
+
 /** The ledger's state, amount and currency for a reference (undefined when unknown), re-queried when due. */
-export function createLedgerReader(options: LedgerReaderOptions): (paymentReference: string) => Promise<LedgerStatus | undefined> {
+export function createLedgerReader(
+  options: LedgerReaderOptions,
+): (paymentReference: string, read?: ReadOptions) => Promise<LedgerStatus | undefined> {
   const { payments, gateway, onPaid, emit, recheckAfterMs } = options;
   const now = options.now ?? Date.now;
 
-  function isDue(entry: Payment): boolean {
-    return onPaid !== undefined && entry.state === 'PENDING' && now() - (entry.checkedAt ?? entry.createdAt) >= recheckAfterMs;
+  function isDue(entry: Payment, recheck: boolean): boolean {
+    const interval = recheck ? Math.min(options.recheckFloorMs, recheckAfterMs) : recheckAfterMs;
+    return onPaid !== undefined && entry.state === 'PENDING' && now() - (entry.checkedAt ?? entry.createdAt) >= interval;
   }
 
   /** Claims this interval's query for `entry`, asks the gateway and settles; what the ledger says afterwards. */
@@ -52,10 +63,10 @@ export function createLedgerReader(options: LedgerReaderOptions): (paymentRefere
     return withDeadline(options.recheckWaitMs, () => rechecking, () => entry);
   }
 
-  return async (paymentReference) => {
+  return async (paymentReference, read = {}) => {
     const entry = await payments.get(paymentReference);
     if (!entry) return undefined;
-    const current = isDue(entry) ? await withinWait(recheck(entry).catch(() => entry), entry) : entry;
+    const current = isDue(entry, read.recheck === true) ? await withinWait(recheck(entry).catch(() => entry), entry) : entry;
     return { status: current.state, amount: current.amount, currency: current.currency };
   };
 }

@@ -1,5 +1,6 @@
 // Both stores in this process's memory, for one server instance and for development: records are
 // bounded, and ledger entries still owed work are never dropped.
+import { isFinished } from './finished.js';
 import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentStore } from './types.js';
 
 // ─── Idempotency ─────────────────────────────────────────────────────────────────────────────────
@@ -81,13 +82,6 @@ export type MemoryPaymentStoreOptions = {
   /** Clock, for tests. */
   now?: () => number;
 };
-
-/** Nothing is owed on it: it may expire. A stale PENDING entry is still unsettled, so it stays. */
-function isFinished(payment: Payment): boolean {
-  if (payment.dueAt !== undefined || payment.lease !== undefined) return false;
-  if (payment.state === 'SUCCESS') return payment.fulfilledAt !== undefined;
-  return payment.state === 'FAILED' || payment.initiation === 'refused';
-}
 
 /** The entries due by `time`, soonest first. */
 function dueBy(time: number, candidates: Payment[]): Payment[] {

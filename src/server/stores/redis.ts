@@ -13,6 +13,7 @@
 // in Redis: a restart without it forgets payments the gateway may still confirm. Nothing here imports `redis`: any client with
 // node-redis's `sendCommand` works. While the client is not connected every call fails at once
 // (the session handler answers 503), instead of waiting in node-redis's offline queue.
+import { isFinished } from './finished.js';
 import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentStore } from './types.js';
 
 /** What is used of a node-redis client (v4 and later): `sendCommand`, and `isReady` when it has one. */
@@ -79,13 +80,6 @@ for _, reference in ipairs(references) do
   end
 end
 return claimed`;
-
-/** Nothing is owed on it, so it may expire (a stale PENDING entry is still unsettled, and stays). */
-function isFinished(payment: Payment): boolean {
-  if (payment.dueAt !== undefined || payment.lease !== undefined) return false;
-  if (payment.state === 'SUCCESS') return payment.fulfilledAt !== undefined;
-  return payment.state === 'FAILED' || payment.initiation === 'refused';
-}
 
 const FIELDS = ['json', 'version', 'dueAt', 'key'];
 

@@ -1,0 +1,34 @@
+-- pay-widget's PostgreSQL ledger (pay-widget/server/postgres): the tables migratePostgres(pool)
+-- creates, for merchants who run their own migrations. Safe to run again. Times are milliseconds
+-- since the epoch. With a tablePrefix other than the default, replace pay_widget_ throughout.
+
+-- One row per payment. payment holds the entry as JSON, less the columns beside it: version
+-- (the compare-and-set), due_at (when work is next owed; the reconciler's index), the
+-- Idempotency-Key that started it, and expires_at, set only once nothing is owed on it.
+CREATE TABLE IF NOT EXISTS pay_widget_payments (
+  reference text PRIMARY KEY,
+  idempotency_key text UNIQUE,
+  version integer NOT NULL,
+  state text NOT NULL,
+  due_at double precision,
+  expires_at double precision,
+  payment jsonb NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pay_widget_payments_due ON pay_widget_payments (due_at) WHERE due_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS pay_widget_payments_expiry ON pay_widget_payments (expires_at) WHERE expires_at IS NOT NULL;
+
+-- The answers kept per Idempotency-Key; a row past expires_at counts as absent.
+CREATE TABLE IF NOT EXISTS pay_widget_idempotency (
+  key text PRIMARY KEY,
+  record jsonb NOT NULL,
+  expires_at double precision NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pay_widget_idempotency_expiry ON pay_widget_idempotency (expires_at);
+
+-- One attempt's claim on an Idempotency-Key, until it is released or expires_at passes.
+CREATE TABLE IF NOT EXISTS pay_widget_idempotency_claims (
+  key text PRIMARY KEY,
+  owner text NOT NULL,
+  expires_at double precision NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pay_widget_idempotency_claims_expiry ON pay_widget_idempotency_claims (expires_at);

@@ -1,0 +1,113 @@
+// What one notification item earns. The item only names a reference: the handler finds its ledger
+// entry and, at most once per reference per interval, asks the gateway and settles it through the
+// one transition (`verifyAndSettle`). The interval is claimed with a compare-and-set on the entry's
+// `checkedAt`, as the status handler's re-query does, so one query is made per interval across every
+// notification, poll and instance; the others answer from the last verdict or the ledger. A
+// reference the ledger does not hold is verified alike (unknown.ts).
+import type { Gateway } from '../gateway.js';
+import { errorName } from '../http/emitter.js';
+import { verifyAndSettle, type PaymentHook } from '../settle.js';
+import type { Payment, PaymentStore } from '../stores/types.js';
+import type { WebhookEvent } from './events.js';
+import type { Notification } from './notification.js';
+import type { Verdict, VerdictMemory } from './throttle.js';
+import { createUnknownReferenceCheck } from './unknown.js';
+
+type CheckOptions = {
+  gateway: Pick<Gateway, 'query'>;
+  payments: PaymentStore;
+  onPaid: PaymentHook;
+  onFailed: PaymentHook | undefined;
+  emit: (event: WebhookEvent) => void;
+  memory: VerdictMemory;
+  /** Queries left for references the ledger does not hold. */
+  unknownBudget: { take(): boolean };
+  verifyTimeoutMs: number;
+  requeryAfterMs: number;
+  now: () => number;
+};
+
+/**
+ * One notification's verdict: `done` (answered 200) once the payment is paid (and fulfilled) or
+ * failed, `retry` (503) while the gateway's answer could not be read, the payment is still open, or
+ * `onPaid` has not yet returned, whether the ledger holds the reference or not.
+ */
+export function createNotificationChecker(options: CheckOptions): (notification: Notification) => Promise<Verdict> {
+  const { payments, emit, memory, now } = options;
+  const checkUnknown = createUnknownReferenceCheck({ ...options, budget: options.unknownBudget });
+
+  async function findEntry(candidates: string[]): Promise<Payment | undefined> {
+    for (const candidate of candidates) {
+      const entry = await payments.get(candidate);
+      if (entry) return entry;
+    }
+    return undefined;
+  }
+
+  function isDue(entry: Payment): boolean {
+    return entry.checkedAt === undefined || now() - entry.checkedAt >= options.requeryAfterMs;
+  }
+
+  /** Within the interval: the verdict this process reached last, else what the ledger says. */
+  function lastVerdict(entry: Payment): Verdict {
+    return memory.recent(entry.paymentReference) ?? ledgerVerdict(entry);
+  }
+
+  /** Claims this interval's query for `entry` (here or on another instance), then asks the gateway. */
+  async function checkEntry(entry: Payment): Promise<Verdict> {
+    if (!isDue(entry)) return lastVerdict(entry);
+    const claim: Payment = { ...entry, checkedAt: now() };
+    try {
+      if (!(await payments.update(claim))) return lastVerdict(entry); // another request asks this time
+    } catch (error) {
+      emit({ type: 'internal-error', where: 'store', paymentReference: entry.paymentReference, detail: errorName(error) });
+      return 'retry';
+    }
+    const verdict = await verify({ ...claim, version: entry.version + 1 });
+    memory.remember(entry.paymentReference, verdict);
+    return verdict;
+  }
+
+  async function verify(entry: Payment): Promise<Verdict> {
+    const { gateway, onPaid, onFailed, verifyTimeoutMs } = options;
+    const result = await verifyAndSettle(entry, gateway, { payments, onPaid, onFailed, emit, now, queryTimeoutMs: verifyTimeoutMs });
+    if (result.kind === 'unverified' || result.kind === 'missing') return 'retry';
+    if (result.kind === 'already-settled') {
+      emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: result.payment.state });
+    }
+    // The gateway notifies when a payment resolves, and its query may lag behind: while the payment
+    // stays open (or the ledger could not be written), the notification is asked for again (503).
+    // A mismatch will not change by asking again.
+    if (result.kind === 'pending') return result.reason === 'mismatch' ? 'done' : 'retry';
+    return ledgerVerdict(result.payment);
+  }
+
+  return async (notification) => {
+    const entry = await findEntry(notification.candidates);
+    if (!entry) return checkUnknown(notification);
+    if (entry.state === 'SUCCESS' && !owesFulfilment(entry)) {
+      emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: entry.state });
+      return 'done';
+    }
+    // PENDING; FAILED, which a later verified payment turns into a late success; paid with `onPaid`
+    // still owed. The check is shared from before its first await, so every notification arriving
+    // meanwhile gets its verdict.
+    return memory.share(entry.paymentReference, () => checkEntry(entry));
+  };
+}
+
+/** What the ledger's entry alone earns: paid and fulfilled, or failed, is done; anything else is asked for again. */
+function ledgerVerdict(entry: Payment): Verdict {
+  if (entry.state === 'SUCCESS') return owesFulfilment(entry) ? 'retry' : 'done';
+  return entry.state === 'FAILED' ? 'done' : 'retry';
+}
+
+/**
+ * Paid, and `onPaid` has not returned yet. An entry settled before fulfilment was recorded
+ * (no `fulfilledAt`, and none of the fulfilment's bookkeeping: `dueAt`, `lease`, `fulfilAttempts`)
+ * had its `onPaid` run then, and owes nothing.
+ */
+function owesFulfilment(entry: Payment): boolean {
+  if (entry.state !== 'SUCCESS' || entry.fulfilledAt !== undefined) return false;
+  return entry.dueAt !== undefined || entry.lease !== undefined || entry.fulfilAttempts !== undefined;
+}

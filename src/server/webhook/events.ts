@@ -1,0 +1,21 @@
+// What the webhook handler tells `onEvent`: references, codes and amounts, never a token, key or
+// customer detail (every string is scrubbed before it is reported).
+import type { VerifyEvent } from '../settle.js';
+import type { Payment } from '../stores/types.js';
+
+export type WebhookEvent =
+  | { type: 'webhook-rejected'; status: number; reason: 'method' | 'content-type' | 'too-large' | 'slow-body' | 'malformed' }
+  /**
+   * No candidate reference names a ledger entry, and the gateway did not confirm it paid
+   * (`unknown-reference`: answered as the gateway's verdict says), or was not asked because the
+   * budget for such references was spent (`query-limit`: answered 503). `reference` is the first
+   * candidate shaped like a payment reference, if any: the one asked about.
+   */
+  | { type: 'webhook-ignored'; reason: 'unknown-reference' | 'query-limit'; eventType: string | undefined; reference: string | undefined }
+  /**
+   * Money arrived for nothing the ledger knows: the gateway confirms `paymentReference` paid, for the
+   * gateway's amount and currency. Answered 200; for a person to look at (a refund, or a lost entry).
+   */
+  | { type: 'unmatched-payment'; paymentReference: string; amount: number | undefined; currency: string | undefined }
+  | { type: 'already-settled'; paymentReference: string; state: Payment['state'] }
+  | VerifyEvent;

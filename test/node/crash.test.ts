@@ -1,0 +1,104 @@
+// The guarantee, under crashes, with real processes: every payment the gateway confirms reaches
+// `onPaid` until it returns, none it does not confirm ever does, and a retry never starts a second
+// payment. Faults drawn at random: the server SIGKILLed (also inside `onPaid`, and between its work
+// and the ledger's mark), the store restarted, `onPaid` throwing on 30% of calls, half the webhooks
+// lost, half the customers closing the tab. No wall-clock assertion: the reconciler's schedule is
+// passed by moving the server's clock.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it, type TestContext } from 'node:test';
+import pg from 'pg';
+import { findPostgres, missingPostgresMessage } from '../../scripts/ensure-postgres.mjs';
+import { crashRun, fileLines, type CrashResult } from './crash/crash-run.js';
+import { startPostgresServer } from './postgres-server.js';
+import { startRedisServer } from './redis-server.js';
+
+describe('crash test: every payment the gateway confirms reaches onPaid', { timeout: 600_000 }, () => {
+  it('on Redis with its append-only file: each paid payment fulfilled, duplicates only where a kill fell between the work and its mark', async (t) => {
+    const folder = await mkdtemp(join(tmpdir(), 'pay-widget-crash-'));
+    const redis = await startRedisServer({ persistent: true });
+    try {
+      const result = await crashRun(
+        {
+          kind: 'redis',
+          url: redis.url,
+          restart: async () => {
+            await redis.stop();
+            await redis.start();
+          },
+          fulfilments: async (file) => fileLines(file),
+        },
+        folder,
+      );
+      assertGuarantee(t, result, { exactlyOnce: false });
+    } finally {
+      await redis.remove();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  const noPostgres = findPostgres() ? false : `skipped: ${missingPostgresMessage()}`;
+  it('on PostgreSQL with onPaid in its transaction: each paid payment fulfilled exactly once', { skip: noPostgres }, async (t) => {
+    const folder = await mkdtemp(join(tmpdir(), 'pay-widget-crash-'));
+    const postgres = await startPostgresServer();
+    try {
+      const result = await crashRun(
+        {
+          kind: 'postgres',
+          url: postgres.url,
+          restart: async () => {
+            await postgres.stop();
+            await postgres.start();
+          },
+          fulfilments: async () => {
+            const client = new pg.Client({ connectionString: postgres.url });
+            await client.connect();
+            try {
+              const { rows } = await client.query<{ reference: string }>('SELECT reference FROM crash_fulfilments');
+              return rows.map((row) => row.reference);
+            } finally {
+              await client.end();
+            }
+          },
+        },
+        folder,
+      );
+      assertGuarantee(t, result, { exactlyOnce: true });
+    } finally {
+      await postgres.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+/** What the merchant relies on, checked against the sandbox's own record of what was paid. */
+export function assertGuarantee(t: TestContext, result: CrashResult, { exactlyOnce }: { exactlyOnce: boolean }): void {
+  const runs = new Map<string, number>();
+  for (const reference of result.fulfilments) runs.set(reference, (runs.get(reference) ?? 0) + 1);
+  const fulfilled = new Set(runs.keys());
+  const killsAfterWork = new Map<string, number>();
+  for (const kill of result.selfKills.filter((kill) => kill.where === 'kill-after-work')) {
+    killsAfterWork.set(kill.reference, (killsAfterWork.get(kill.reference) ?? 0) + 1);
+  }
+  const duplicates = [...runs].filter(([, count]) => count > 1);
+  t.diagnostic(
+    `${result.payments} customers, ${result.initiated.size} payments initiated, ${result.paid.size} paid, ` +
+      `${fulfilled.size} fulfilled, ${duplicates.length} fulfilled more than once; ${result.serverKills} server kills, ` +
+      `${result.selfKills.length} kills inside onPaid (${killsAfterWork.size} between its work and the mark); ${result.sweeps} final sweeps`,
+  );
+
+  assert.ok(result.paid.size >= 50, `enough payments were paid to mean something (${result.paid.size})`);
+  assert.deepEqual([...result.paid].filter((reference) => !fulfilled.has(reference)), [], 'every paid payment reached onPaid');
+  assert.deepEqual([...fulfilled].filter((reference) => !result.paid.has(reference)), [], 'no unpaid payment reached onPaid');
+  assert.equal(result.keysWithTwoReferences, 0, 'no customer was given two payments for one attempt');
+  assert.deepEqual([...result.initiated].filter((reference) => !result.given.has(reference)), [], 'every payment the gateway started is one a customer was given');
+  if (exactlyOnce) {
+    assert.deepEqual(duplicates, [], 'onPaid in the transaction: each fulfilment exactly once');
+  } else {
+    for (const [reference, count] of duplicates) {
+      assert.ok(count - 1 <= (killsAfterWork.get(reference) ?? 0), `${reference} ran ${count} times with only ${killsAfterWork.get(reference) ?? 0} kill(s) after its work`);
+    }
+  }
+}

@@ -1,0 +1,272 @@
+// One crash run: a sandbox gateway served over HTTP in this process, the merchant's server as a
+// child process (merchant-process.ts) killed and restarted at random, the store restarted once,
+// customers paying, retrying and closing tabs; then a fault-free server whose reconciler sweeps
+// until nothing is due. Returns what the sandbox says was paid and what `onPaid` recorded.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { createSandboxGateway } from '../../../src/sandbox/index.js';
+
+export type CrashStore = {
+  kind: 'redis' | 'postgres';
+  url: string;
+  restart(): Promise<void>;
+  /**
+   * The references `onPaid` recorded, one per run of its work (duplicates kept): on PostgreSQL its
+   * table; on Redis, the append-only file it was given.
+   */
+  fulfilments(file: string): Promise<string[]>;
+};
+
+export type CrashResult = {
+  payments: number;
+  /** References the sandbox initiated, and those it says the customer paid. */
+  initiated: Set<string>;
+  paid: Set<string>;
+  /** Every reference a customer was given, and the customers given more than one. */
+  given: Set<string>;
+  keysWithTwoReferences: number;
+  fulfilments: string[];
+  /** `kill-before-work`/`kill-after-work` lines: where the server killed itself, by reference. */
+  selfKills: { where: string; reference: string }[];
+  serverKills: number;
+  sweeps: number;
+};
+
+const PAYMENTS = 200;
+const CUSTOMERS_AT_ONCE = 8;
+const TAB_KEPT_OPEN = 0.5;
+const WEBHOOK_DROPPED = 0.5;
+
+export async function crashRun(store: CrashStore, folder: string): Promise<CrashResult> {
+  const fulfilmentsFile = `${folder}/fulfilments.log`;
+  const killsFile = `${folder}/kills.log`;
+  writeFileSync(fulfilmentsFile, '');
+  writeFileSync(killsFile, '');
+  const merchantPort = await freePort();
+  const merchant = `http://127.0.0.1:${merchantPort}`;
+
+  const initiated = new Set<string>();
+  const dropped = new Set<string>();
+  const sandbox = createSandboxGateway({
+    webhookUrl: `${merchant}/webhook`,
+    webhookRetryDelaysMs: [300, 1_000, 2_000],
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      const body = (await request.clone().json()) as { notificationItems?: { notificationRequestItem?: { data?: { reference?: string } } }[] };
+      const reference = body.notificationItems?.[0]?.notificationRequestItem?.data?.reference;
+      if (reference && dropped.has(reference)) throw new TypeError('fetch failed (webhook dropped by the crash test)');
+      return fetch(request);
+    },
+  });
+  const gatewayServer = await serve(async (request) => {
+    if (new URL(request.url).pathname.endsWith('/initiates')) {
+      const body = (await request.clone().json()) as { paymentReference?: string };
+      if (body.paymentReference) initiated.add(body.paymentReference);
+    }
+    return sandbox(request);
+  });
+
+  const env = {
+    ...process.env,
+    CRASH_PORT: String(merchantPort),
+    CRASH_GATEWAY_URL: gatewayServer.url,
+    CRASH_FULFILMENTS: fulfilmentsFile,
+    CRASH_KILLS: killsFile,
+    ...(store.kind === 'redis' ? { CRASH_REDIS_URL: store.url } : { CRASH_POSTGRES_URL: store.url }),
+  };
+  const server = merchantServer(env);
+  let serverKills = 0;
+
+  await server.start({ faults: true });
+  const killer = loopUntilStopped(async () => {
+    await pause(1_500 + Math.random() * 2_500);
+    serverKills += 1;
+    await server.restart({ faults: true });
+  });
+  const storeRestart = (async () => {
+    await pause(4_000);
+    await store.restart();
+  })();
+
+  const given = new Set<string>();
+  let keysWithTwoReferences = 0;
+  let next = 0;
+  const customer = async () => {
+    while (next < PAYMENTS) {
+      next += 1;
+      const references = await pay(merchant);
+      if (references.size > 1) keysWithTwoReferences += 1;
+      const [reference] = references;
+      if (!reference) continue;
+      given.add(reference);
+      const roll = Math.random();
+      if (Math.random() < WEBHOOK_DROPPED) dropped.add(reference);
+      if (roll < 0.7) sandbox.setStatus(reference, 'SUCCESS');
+      else if (roll < 0.85) sandbox.setStatus(reference, 'FAILED');
+      if (Math.random() < TAB_KEPT_OPEN) await pollStatus(merchant, reference);
+    }
+  };
+  await Promise.all(Array.from({ length: CUSTOMERS_AT_ONCE }, customer));
+  await storeRestart;
+  await killer.stop();
+  await sandbox.webhooksSettled();
+
+  // The last restart: no faults, the reconciler swept by hand with the clock moved past its schedule.
+  await server.restart({ faults: false });
+  const sweeps = await sweepUntilNothingDue(merchant);
+  await server.stop();
+  sandbox.close();
+  await gatewayServer.close();
+
+  const paid = new Set([...initiated].filter((reference) => sandbox.lookup(reference)?.status === 'SUCCESS'));
+  const selfKills = readFileSync(killsFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [where, reference] = line.split(' ');
+      return { where: where!, reference: reference! };
+    });
+  return { payments: PAYMENTS, initiated, paid, given, keysWithTwoReferences, fulfilments: await store.fulfilments(fulfilmentsFile), selfKills, serverKills, sweeps };
+}
+
+/** A customer's attempt: the same Idempotency-Key until an answer, through every restart. The references it was given. */
+async function pay(merchant: string): Promise<Set<string>> {
+  const key = `crash-${crypto.randomUUID()}`;
+  const references = new Set<string>();
+  for (let attempt = 0; attempt < 60; attempt += 1) {
+    try {
+      const response = await fetch(`${merchant}/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ paymentType: 'USSD', bankCode: '058', email: 'ada@example.com', mobileNumber: '08031234567', amount: '1500' }),
+        signal: AbortSignal.timeout(5_000),
+      });
+      const body = (await response.json()) as { order?: { paymentReference?: string } };
+      if (response.ok && body.order?.paymentReference) {
+        references.add(body.order.paymentReference);
+        return references;
+      }
+      if (response.status < 500 && response.status !== 409 && response.status !== 429) return references;
+    } catch {
+      // The server was killed under this request: the customer presses Try again.
+    }
+    await pause(150);
+  }
+  return references;
+}
+
+async function pollStatus(merchant: string, reference: string): Promise<void> {
+  for (let poll = 0; poll < 4; poll += 1) {
+    await pause(250);
+    try {
+      await fetch(`${merchant}/status?paymentReference=${encodeURIComponent(reference)}`, { signal: AbortSignal.timeout(3_000) });
+    } catch {
+      // A killed server: the widget polls again.
+    }
+  }
+}
+
+/** Moves the server's clock a day on and sweeps, until a sweep after a day finds nothing at all to do. */
+async function sweepUntilNothingDue(merchant: string): Promise<number> {
+  for (let sweep = 1; sweep <= 40; sweep += 1) {
+    await fetch(`${merchant}/advance?ms=${25 * 60 * 60 * 1000}`, { method: 'POST' });
+    const counts = (await (await fetch(`${merchant}/reconcile`, { method: 'POST' })).json()) as Record<string, number>;
+    if (Object.values(counts).every((count) => count === 0)) return sweep;
+  }
+  throw new Error('the reconciler still found work after 40 sweeps');
+}
+
+type ServerControl = {
+  start(options: { faults: boolean }): Promise<void>;
+  restart(options: { faults: boolean }): Promise<void>;
+  stop(): Promise<void>;
+};
+
+/** The merchant's server process: started, SIGKILLed and started again on the same port. */
+function merchantServer(env: NodeJS.ProcessEnv): ServerControl {
+  let child: ChildProcess | undefined;
+
+  async function start({ faults }: { faults: boolean }): Promise<void> {
+    for (let tries = 0; ; tries += 1) {
+      const started = spawn(process.execPath, ['--import', 'tsx', new URL('./merchant-process.ts', import.meta.url).pathname], {
+        env: { ...env, CRASH_FAULTS: faults ? '1' : '0' },
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      });
+      let errors = '';
+      started.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+      const ready = await new Promise<boolean>((resolve) => {
+        started.once('message', () => resolve(true));
+        started.once('exit', () => resolve(false));
+      });
+      if (ready) {
+        child = started;
+        return;
+      }
+      // A store still coming back: start again, as a process manager would.
+      if (tries === 20) throw new Error(`the merchant server would not start: ${errors.slice(-800)}`);
+      await pause(250);
+    }
+  }
+
+  async function stop(): Promise<void> {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGKILL');
+    await exited;
+  }
+
+  return {
+    start,
+    stop,
+    async restart(options) {
+      await stop();
+      await start(options);
+    },
+  };
+}
+
+function loopUntilStopped(step: () => Promise<void>): { stop(): Promise<void> } {
+  let stopped = false;
+  const running = (async () => {
+    while (!stopped) await step();
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await running;
+    },
+  };
+}
+
+async function serve(handler: (request: Request) => Promise<Response>): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer(getRequestListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function fileLines(path: string): string[] {
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : [];
+}

@@ -1,0 +1,107 @@
+// A merchant's server as its own process, for the crash test: the session, status and webhook
+// handlers and a reconciler on a shared ledger (Redis or PostgreSQL), talking to a sandbox gateway
+// that lives in the test's process. `onPaid` records each fulfilment outside this process (an
+// append-only file, or a table in `onPaid`'s transaction) and, when told to, throws or kills this
+// process at the worst moments. Started by crash.test.ts with `node --import tsx`.
+import { appendFileSync } from 'node:fs';
+import { getRequestListener } from '@hono/node-server';
+import { createServer } from 'node:http';
+import { createClient } from 'redis';
+import { SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../../src/sandbox/index.js';
+import { createGateway, createReconciler, createSessionHandler, createStatusHandler, createWebhookHandler } from '../../../src/server/index.js';
+import type { Payment, PaidContext } from '../../../src/server/index.js';
+import { createRedisStores } from '../../../src/server/stores/redis.js';
+
+const env = process.env;
+const config = {
+  port: Number(env.CRASH_PORT),
+  gatewayUrl: env.CRASH_GATEWAY_URL!,
+  redisUrl: env.CRASH_REDIS_URL,
+  postgresUrl: env.CRASH_POSTGRES_URL,
+  fulfilments: env.CRASH_FULFILMENTS!,
+  /** One line per kill this process gives itself, with where. */
+  kills: env.CRASH_KILLS!,
+  faults: env.CRASH_FAULTS === '1',
+  statusSecret: 'crash-test-status-secret-0123456789abcdef',
+};
+
+/** Milliseconds added to the clock, moved by `POST /advance`, so the reconciler's schedule passes in seconds. */
+let clockOffset = 0;
+const realNow = Date.now;
+Date.now = () => realNow() + clockOffset;
+
+function killSelf(where: string, reference: string): never {
+  appendFileSync(config.kills, `${where} ${reference}\n`);
+  process.kill(process.pid, 'SIGKILL');
+  throw new Error('unreachable');
+}
+
+/** With faults on: 30% of calls throw, some die before the work, some after it and before returning. */
+function faultAt(where: 'before-work' | 'after-work', reference: string): void {
+  if (!config.faults) return;
+  const roll = Math.random();
+  if (where === 'before-work' && roll < 0.05) killSelf('kill-before-work', reference);
+  if (where === 'before-work' && roll < 0.35) throw new Error('onPaid failed (crash test)');
+  if (where === 'after-work' && roll < 0.05) killSelf('kill-after-work', reference);
+}
+
+async function stores() {
+  if (config.postgresUrl) {
+    const { default: pg } = await import('pg');
+    const { createPostgresStores, migratePostgres } = await import('../../../src/server/stores/postgres.js');
+    const pool = new pg.Pool({ connectionString: config.postgresUrl, max: 8 });
+    pool.on('error', () => {});
+    await migratePostgres(pool);
+    await pool.query('CREATE TABLE IF NOT EXISTS crash_fulfilments (id serial PRIMARY KEY, reference text NOT NULL)');
+    const onPaid = async (payment: Payment, { db }: PaidContext) => {
+      faultAt('before-work', payment.paymentReference);
+      await (db as InstanceType<typeof pg.Client>).query('INSERT INTO crash_fulfilments (reference) VALUES ($1)', [payment.paymentReference]);
+      faultAt('after-work', payment.paymentReference);
+    };
+    return { ...createPostgresStores(pool), onPaid };
+  }
+  const client = createClient({ url: config.redisUrl, socket: { reconnectStrategy: () => 100 } });
+  client.on('error', () => {});
+  await client.connect();
+  const onPaid = async (payment: Payment) => {
+    faultAt('before-work', payment.paymentReference);
+    appendFileSync(config.fulfilments, `${payment.paymentReference}\n`);
+    faultAt('after-work', payment.paymentReference);
+  };
+  return { ...createRedisStores(client as never), onPaid };
+}
+
+const { idempotency, payments, onPaid } = await stores();
+const gateway = createGateway({ baseUrl: config.gatewayUrl, publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY });
+const origin = `http://127.0.0.1:${config.port}`;
+const leaseMs = 2_000;
+
+const session = createSessionHandler({
+  gateway,
+  idempotency,
+  payments,
+  statusSecret: config.statusSecret,
+  // The README's warning case: a random reference per resolution. The ledger keeps one per key.
+  order: () => ({ amount: '1500.00', paymentReference: `order-${crypto.randomUUID()}`, callbackUrl: `${origin}/callback`, redirectUrl: `${origin}/done` }),
+});
+const status = createStatusHandler({ statusSecret: config.statusSecret, payments, gateway, onPaid, leaseMs, recheckAfterMs: 200 });
+const webhook = createWebhookHandler({ gateway, payments, onPaid, leaseMs });
+const reconciler = createReconciler({ gateway, payments, onPaid, leaseMs, queriesPerSecond: 1_000 });
+if (config.faults) reconciler.start(300);
+
+const routes: Record<string, (request: Request) => Promise<Response>> = {
+  '/session': session,
+  '/status': status,
+  '/webhook': webhook,
+  '/reconcile': async () => Response.json(await reconciler.run()),
+  '/advance': async (request) => {
+    clockOffset += Number(new URL(request.url).searchParams.get('ms'));
+    return Response.json({ offset: clockOffset });
+  },
+};
+
+const listener = getRequestListener((request) => {
+  const route = routes[new URL(request.url).pathname];
+  return route ? route(request) : new Response('not found', { status: 404 });
+});
+createServer(listener).listen(config.port, '127.0.0.1', () => process.send?.('ready'));
