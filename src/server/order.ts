@@ -15,8 +15,10 @@ export type Order = {
   /** Default `NG`. */
   country?: string;
   /**
-   * Default: a new random reference. Resolved once per `Idempotency-Key`, so every retry of one
-   * payment attempt sends the gateway the same reference.
+   * Default: derived from the `Idempotency-Key` (`pw-` and 32 hex digits), so every retry of one
+   * payment attempt sends the gateway the same reference. Your own must be as stable: derive it
+   * from your cart or order id, never at random (a retry whose record was lost runs the resolver
+   * again; the ledger then keeps the key's first reference and ignores the new one).
    */
   paymentReference?: string;
   callbackUrl: string;
@@ -52,7 +54,8 @@ export type OrderContext = { request: Request };
  *     amount: amount.toFixed(2),
  *     currency: 'NGN',
  *     country: 'NG',
- *     paymentReference: `donation-${crypto.randomUUID()}`,
+ *     // No paymentReference: the handler derives it from the Idempotency-Key, so a retry of this
+ *     // attempt names the same payment (a random one here would be new on every run).
  *     callbackUrl: 'https://charity.example/payments/callback',
  *     redirectUrl: 'https://charity.example/thank-you',
  *   };

@@ -197,7 +197,8 @@ describe('createSessionHandler: a store no sequence of requests can fill', () =>
 
   it('stores a gateway 4xx as done, replayed without asking again, and keeps a pending order only for pendingTtlMs', async () => {
     const { store, written } = countingStore();
-    const { handler, calls } = makeHandler({ idempotency: store, pendingTtlMs: 120_000 }, (call) =>
+    // A reference per attempt: the ledger answers a reference it holds refused without asking (issue 15).
+    const { handler, calls } = makeHandler({ idempotency: store, pendingTtlMs: 120_000, order: randomOrder }, (call) =>
       call.body.email === 'ada@example.ng'
         ? Response.json({ status: 'ERROR', message: 'Invalid mobile number for this bank' }, { status: 400 })
         : new Response('bad gateway', { status: 502 }),

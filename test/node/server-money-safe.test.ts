@@ -43,27 +43,48 @@ describe('createSessionHandler: the server’s amount and a status token in the 
     assert.doesNotThrow(() => makeHandler({ statusSecret: new Uint8Array(32) }));
   });
 
-  it('records each initiated payment in the ledger as PENDING with its amount, currency and type', async () => {
+  it('records each initiated payment in the ledger as PENDING with its amount, currency, type and key, started and due', async () => {
     const payments = createMemoryPaymentStore();
     const { handler, events } = makeHandler({ payments });
-    await handler(post(USSD_REQUEST));
+    const request = post(USSD_REQUEST);
+    const key = request.headers.get('idempotency-key')!;
+    await handler(request);
     const payment = await payments.get('order-42');
+    assert.ok(payment);
+    // Issue 15 item 1: written `asking` before the gateway was asked (version 1), then `started` (version 2).
+    assert.equal(payment.dueAt, payment.createdAt + 60_000, 'due for the reconciler’s first look');
     assert.deepEqual(
-      payment && { ...payment, createdAt: 0, updatedAt: 0 },
-      { paymentReference: 'order-42', paymentType: 'USSD', amount: '2500.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: 0, updatedAt: 0 },
+      { ...payment, createdAt: 0, updatedAt: 0, dueAt: 0 },
+      {
+        paymentReference: 'order-42',
+        paymentType: 'USSD',
+        amount: '2500.00',
+        currency: 'NGN',
+        state: 'PENDING',
+        version: 2,
+        createdAt: 0,
+        updatedAt: 0,
+        idempotencyKey: key,
+        initiation: 'started',
+        dueAt: 0,
+      },
     );
     assert.ok(events.some((e) => e.type === 'initiated' && e.paymentReference === 'order-42'));
   });
 
-  it('records nothing for a decline, and still answers with the instructions when the ledger fails', async () => {
+  it('records a decline as never started, and starts nothing when the ledger cannot be written', async () => {
     const payments = createMemoryPaymentStore();
     const declined = makeHandler({ payments }, () => Response.json({ status: 'FAILED' }, { status: 402 }));
     await readError(await declined.handler(post(USSD_REQUEST)), 402, 'payment_declined');
-    assert.equal(await payments.get('order-42'), undefined);
+    const refused = await payments.get('order-42');
+    assert.equal(refused?.initiation, 'refused');
+    assert.equal(refused?.dueAt, undefined, 'nothing owed: off the reconciler’s sweep');
 
-    const broken = { ...payments, insert: () => Promise.reject(new Error('ledger down')) };
-    const { handler, events } = makeHandler({ payments: broken });
-    assert.equal((await handler(post(USSD_REQUEST))).status, 200);
+    // Issue 15 item 1: the ledger comes first; without it, no payment is started.
+    const broken = { ...createMemoryPaymentStore(), insert: () => Promise.reject(new Error('ledger down')) };
+    const { handler, events, calls } = makeHandler({ payments: broken });
+    await readError(await handler(post(USSD_REQUEST)), 503, 'server_busy');
+    assert.equal(calls.length, 0, 'the gateway was not asked');
     assert.ok(events.some((e) => e.type === 'internal-error' && e.where === 'ledger' && /ledger down/.test(e.detail)));
   });
 });

@@ -9,7 +9,7 @@ import { createMemoryPaymentStore } from '../../src/server/index.js';
 import { answerSuccess, makeHandler, newKey, ORDER, post, type Responder, USSD_REQUEST, ussdEnvelope } from './server-fixtures.js';
 
 describe('createSessionHandler: an answer naming another payment (issue 16 item 2)', () => {
-  it('answers 502 invalid_gateway_response, records nothing, reports it, and the retry sends the same reference', async () => {
+  it('answers 502 invalid_gateway_response, records it unknown, reports it, and the retry sends the same reference', async () => {
     let answers = 0;
     const respond: Responder = (call, signal) =>
       ++answers === 1 ? Response.json(ussdEnvelope('someone-elses-payment')) : answerSuccess(call, signal);
@@ -23,7 +23,8 @@ describe('createSessionHandler: an answer naming another payment (issue 16 item 
     assert.equal(body.error.code, 'invalid_gateway_response');
     assert.equal(body.error.retryable, true);
     assert.doesNotMatch(JSON.stringify(body), /someone-elses-payment|737/, 'none of the foreign instructions reach the customer');
-    assert.equal(await payments.get(ORDER.paymentReference), undefined, 'nothing recorded in the ledger');
+    // Issue 15 item 1: the payment sent is in the ledger from before the gateway was asked; the answer leaves it unknown.
+    assert.equal((await payments.get(ORDER.paymentReference))?.initiation, 'unknown', 'recorded as unknown, not started');
     assert.equal(await payments.get('someone-elses-payment'), undefined);
     assert.ok(!events.some((event) => event.type === 'initiated'), 'nothing reported as initiated');
     const reported = events.find((event) => event.type === 'gateway');
@@ -33,6 +34,8 @@ describe('createSessionHandler: an answer naming another payment (issue 16 item 
     assert.equal(retry.status, 200);
     assert.deepEqual(calls.map((call) => call.body.paymentReference), [ORDER.paymentReference, ORDER.paymentReference]);
     assert.equal((await payments.get(ORDER.paymentReference))?.state, 'PENDING');
+    assert.equal((await payments.get(ORDER.paymentReference))?.initiation, 'started');
+    assert.equal(calls[1]!.body.retry, true, 'the retry re-initiates the same reference');
   });
 
   it('keeps the order for the retry even when the resolver would name another reference next time', async () => {

@@ -129,13 +129,15 @@ type TransferRequestOptions = {
 /**
  * The spec's request (2.1): customer fields from the widget, money and references from the server's
  * order, `bankCode` for USSD only. TRANSFER adds what the gateway's own apps send (companion §5): a
- * fixed amount and the account's days of validity.
+ * fixed amount and the account's days of validity. `retry: true` when the reference was initiated
+ * before (companion §5, "Re-initiating a reference").
  */
 export function buildGatewayRequest(
   request: SessionRequest,
   order: ResolvedOrder,
   publicKey: string,
   transfer: TransferRequestOptions = {},
+  retry = false,
 ): GatewayRequest {
   const body: GatewayRequest = {
     publicKey,
@@ -152,5 +154,6 @@ export function buildGatewayRequest(
   };
   if (request.paymentType === 'USSD') body.bankCode = request.bankCode;
   else Object.assign(body, { amountControl: 'FIXEDAMOUNT', walletDaysActive: transfer.walletDaysActive ?? '1' });
+  if (retry) body.retry = true;
   return body;
 }

@@ -27,6 +27,16 @@ export type SessionEvent =
       detail?: string;
     }
   | { type: 'replayed'; idempotencyKey: string; status: number }
+  | {
+      /**
+       * The ledger already records this attempt's payment (its Idempotency-Key started it, or it
+       * holds its reference): the gateway is asked about that payment again, and the order
+       * resolver's `ignored` fields, which differed from the entry's, are not used.
+       */
+      type: 'replayed-from-ledger';
+      paymentReference: string;
+      ignored: ('paymentReference' | 'amount' | 'currency')[];
+    }
   | { type: 'rate-limited'; retryAfterSeconds: number }
   | { type: 'initiated'; paymentReference: string; paymentType: PaymentType; amount: string; currency: string }
   | {
@@ -36,7 +46,9 @@ export type SessionEvent =
        * `config`: the order's callbackUrl or redirectUrl is not https: (nothing was forwarded), or
        * the request's body was read before the handler got it (a body parser such as `express.json()`
        * mounted first: mount the handler before it).
-       * `ledger`: recording an initiated payment failed (the customer still got the instructions).
+       * `ledger`: the ledger could not be read or written before the gateway was asked (answered
+       * 503 `server_busy`, nothing started), or recording the gateway's answer failed (the customer
+       * still got it; the entry stays due for the reconciler).
        */
       where: 'order' | 'config' | 'token' | 'store' | 'ledger' | 'beforeInitiate' | 'handler' | 'deadline';
       detail: string;

@@ -44,7 +44,6 @@ const CUT_OFF: GatewayReply = { reply: ABANDONED.reply, keep: 'pending' };
 
 const FIRST_PAUSE_MS = 20;
 const LONGEST_PAUSE_MS = 250;
-const STORE_DOWN = 'Payments cannot be started right now. Please try again in a moment.';
 
 /**
  * In this process, a duplicate waits for the first attempt and shares its answer. Across processes
@@ -96,15 +95,12 @@ async function attemptOnce(options: IdempotentAttemptOptions, attempt: Attempt):
   });
   try {
     if (progress.signal.aborted) return ABANDONED.reply;
-    let order = record?.order;
-    if (!order) {
-      const resolved = await steps.resolveOrder(progress);
-      if (!resolved.ok) return resolved.reply;
-      order = resolved.order;
-    }
+    const entered = await steps.enter(record?.order, progress);
+    if (!entered.ok) return entered.reply;
+    const { order } = entered;
     if (progress.signal.aborted) return ABANDONED.reply;
     progress.state = { phase: 'asking', order };
-    const result = await steps.initiate(order, progress);
+    const result = await steps.initiate(entered, progress);
     // Once cut off, the key is no longer this attempt's: a retry may hold it by now.
     if (!cutOff) await keep(options, attempt, order, result);
     return result.reply;
@@ -126,8 +122,7 @@ async function keep(options: IdempotentAttemptOptions, attempt: Attempt, order: 
     await store.set(attempt.key, outcome, result.keep === 'done' ? doneTtlMs : pendingTtlMs);
   } catch (error) {
     // The customer still gets the gateway's answer. A retry finds the claim free and no record:
-    // it resolves the order again, and a resolver that derives the reference from the key (the
-    // default) names the same payment.
+    // the ledger's entry for the key names the same payment.
     attempt.replies.report('store', error);
   }
 }
@@ -145,14 +140,14 @@ async function claimKey(options: IdempotentAttemptOptions, attempt: Attempt): Pr
     try {
       claimed = await store.claim(key, claimTtlMs);
     } catch (error) {
-      return { reply: storeDown(replies, error) };
+      return { reply: replies.busy('store', error) };
     }
     const release = claimed ? releaser(store, key, replies) : () => {};
     try {
       record = await store.get(key);
     } catch (error) {
       release();
-      return { reply: storeDown(replies, error) };
+      return { reply: replies.busy('store', error) };
     }
     if (record && record.fingerprint !== fingerprint) {
       release();
@@ -184,10 +179,4 @@ function releaser(store: IdempotencyStore, key: string, replies: SessionReplies)
       replies.report('store', error);
     }
   };
-}
-
-/** The store cannot be read: nothing can be started safely, and nothing was. */
-function storeDown(replies: SessionReplies, error: unknown): Reply {
-  replies.report('store', error);
-  return replies.reject('server_busy', STORE_DOWN, { headers: { 'retry-after': '5' } });
 }

@@ -27,10 +27,11 @@ export type SessionHandlerOptions = {
   accessToken?: AccessToken;
   /**
    * Decides amount, currency, country, paymentReference and URLs on the server. It runs once per
-   * `Idempotency-Key`, but a lost record (a store emptied, a record expired) runs it again: a
-   * resolver that sets `paymentReference` must return the same one for the same key (derive it
-   * from the key, or from the merchant's own order), or the retry may start a second payment.
-   * Without one, the handler derives it from the key (`pw-` and 32 hex digits).
+   * `Idempotency-Key`, but a lost record (a store emptied, a record expired) runs it again: then the
+   * payment the ledger recorded for the key is asked about again, with its own reference, amount
+   * and currency, whatever the resolver returns this time. Without a `paymentReference`, the
+   * handler derives it from the key (`pw-` and 32 hex digits); your own should come from your cart
+   * or order id, never at random.
    */
   order: OrderResolver;
   /**
@@ -78,7 +79,10 @@ export type SessionHandlerOptions = {
    * unreadable answer) is kept, so its retry names the same payment; default 10 minutes.
    */
   pendingTtlMs?: number;
-  /** The payment ledger: every payment the gateway accepted is recorded `PENDING`. Default: in memory. */
+  /**
+   * The payment ledger: every payment is recorded `PENDING` before the gateway is asked (when it
+   * cannot be, the answer is 503 `server_busy` and nothing is started). Default: in memory.
+   */
   payments?: PaymentStore;
   /**
    * Signs `order.statusToken` in the success body (HMAC-SHA256), which the status handler requires;

@@ -2,6 +2,7 @@
 // help, and what the Idempotency-Key keeps of it. Pure: no I/O, no events.
 import { redactEnvelope, type GatewayOutcome, type TokenFailure } from '../gateway.js';
 import { errorReply, jsonReply, type ErrorCode, type ErrorReplyOptions, type Reply } from '../http/reply.js';
+import type { Initiation } from '../stores/types.js';
 
 /**
  * What the idempotency store keeps of an attempt that asked the gateway: `done`, a definitive answer
@@ -140,6 +141,21 @@ function replyForHttpError(httpStatus: number): GatewayReply {
     return { reply: sessionError('gateway_error', CUSTOMER_MESSAGES.refused, { retryable: false }), keep: 'done' };
   }
   return { reply: sessionError('gateway_error', CUSTOMER_MESSAGES.failing), keep: 'pending' };
+}
+
+/**
+ * Where the payment's start stands after this answer, for its ledger entry: instructions, started;
+ * a decline or a definitive 4xx, refused: it never started; anything else (time-out, 5xx,
+ * unreadable, a duplicate or foreign reference) may hide a payment, unknown, for the reconciler to
+ * query. Undefined when the gateway refused the merchant's setup: nothing was made, and the entry
+ * stays as it was, so the same key goes through once the setup is fixed.
+ */
+export function initiationAfter(outcome: SessionOutcome): Initiation | undefined {
+  if (outcome.kind === 'success') return 'started';
+  if (outcome.kind === 'declined') return 'refused';
+  if (outcome.kind !== 'http-error') return 'unknown';
+  if (isConfigRefusal(outcome.httpStatus)) return undefined;
+  return isDefinitiveStatus(outcome.httpStatus) ? 'refused' : 'unknown';
 }
 
 /** `order` goes into the success body; `redact` cleans the envelope's strings of every secret. */

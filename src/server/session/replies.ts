@@ -20,6 +20,11 @@ export type SessionReplies = {
   internal(where: InternalWhere, error: unknown): Reply;
   /** Reports an internal error that does not change the answer (a store failing after the payment). */
   report(where: InternalWhere, error: unknown): void;
+  /**
+   * A store (the idempotency store, the ledger) cannot be read or written, so nothing can be started
+   * safely, and nothing was: 503 `server_busy` with `Retry-After`, the error to `onEvent`.
+   */
+  busy(where: InternalWhere, error: unknown): Reply;
   replayed(key: string, reply: Reply): Reply;
   keyReused(): Reply;
 };
@@ -46,6 +51,12 @@ export function createSessionReplies(emit: (event: SessionEvent) => void, redact
     internal(where, error) {
       report(where, error);
       return sessionError('internal', GENERIC_FAILURE);
+    },
+    busy(where, error) {
+      report(where, error);
+      return reject('server_busy', 'Payments cannot be started right now. Please try again in a moment.', {
+        headers: { 'retry-after': '5' },
+      });
     },
     replayed(key, reply) {
       emit({ type: 'replayed', idempotencyKey: key, status: reply.status });

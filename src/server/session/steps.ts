@@ -1,5 +1,6 @@
-// One payment attempt's steps for one validated request: beforeInitiate, the order, the initiation
-// and the ledger entry. The idempotency layer decides whether and when they run.
+// One payment attempt's steps for one validated request: beforeInitiate, the order and its ledger
+// entry (written before the gateway is asked), the initiation. The idempotency layer decides
+// whether and when they run.
 import type { SessionRequest } from '../../schemas.js';
 import { buildGatewayRequest, type Gateway, type TokenFailure } from '../gateway.js';
 import type { Redactor } from '../http/redact.js';
@@ -20,8 +21,10 @@ import type { StatusTokens } from '../status/tokens.js';
 import type { PaymentStore } from '../stores/types.js';
 import { ABANDONED, type AttemptProgress } from './deadline.js';
 import type { SessionEvent } from './events.js';
+import { enterPayment, recordAnswer, type Entered, type EnteredPayment, type LedgerAttempt } from './ledger.js';
 import {
   checkReference,
+  initiationAfter,
   NOT_SET_UP,
   outcomeDetail,
   replyForOutcome,
@@ -39,9 +42,14 @@ type OrderResult = { ok: true; order: ResolvedOrder } | { ok: false; reply: Repl
 export type PaymentSteps = {
   /** `beforeInitiate`: undefined to go on, or the refusal. */
   admit(progress: AttemptProgress): Promise<Reply | undefined>;
-  resolveOrder(progress: AttemptProgress): Promise<OrderResult>;
-  /** Asks the gateway; once it answered, sets `progress.state` to `answered` before the ledger is written. */
-  initiate(order: ResolvedOrder, progress: AttemptProgress): Promise<GatewayReply>;
+  /**
+   * The payment to ask about, in the ledger before the gateway is asked: the key's `known` order
+   * (kept after an unanswered attempt), else the order resolved now; either gives way to the entry
+   * the ledger already has for the key or the reference.
+   */
+  enter(known: ResolvedOrder | undefined, progress: AttemptProgress): Promise<Entered>;
+  /** Asks the gateway; once it answered, sets `progress.state` to `answered` before the ledger is updated. */
+  initiate(entered: EnteredPayment, progress: AttemptProgress): Promise<GatewayReply>;
 };
 
 /** What every request of one handler shares. */
@@ -74,20 +82,22 @@ type PaymentStepsInput = {
 };
 
 export function paymentSteps(input: PaymentStepsInput): PaymentSteps {
+  const { context, key, replies } = input;
+  const ledger: LedgerAttempt = { payments: context.payments, key, paymentType: input.body.paymentType, replies, emit: context.emit };
   return {
     admit: (progress) => admit(input, progress),
-    resolveOrder: (progress) => resolveOrder(input, progress),
-    initiate: (order, progress) => initiate(input, order, progress),
+    enter: (known, progress) => enterPayment(ledger, known, () => resolveOrder(input, progress), progress),
+    initiate: (entered, progress) => initiate(input, ledger, entered, progress),
   };
 }
 
-/** A request without an Idempotency-Key (`requireIdempotencyKey: false`): no store, no replay. */
+/** A request without an Idempotency-Key (`requireIdempotencyKey: false`): no idempotency store, no replay; recorded all the same. */
 export async function attemptWithoutKey(steps: PaymentSteps, progress: AttemptProgress): Promise<Reply> {
   const refused = await steps.admit(progress);
   if (refused) return refused;
-  const resolved = await steps.resolveOrder(progress);
-  if (!resolved.ok) return resolved.reply;
-  return (await steps.initiate(resolved.order, progress)).reply;
+  const entered = await steps.enter(undefined, progress);
+  if (!entered.ok) return entered.reply;
+  return (await steps.initiate(entered, progress)).reply;
 }
 
 async function admit(input: PaymentStepsInput, progress: AttemptProgress): Promise<Reply | undefined> {
@@ -142,25 +152,33 @@ async function resolveOrder(input: PaymentStepsInput, progress: AttemptProgress)
   return checked;
 }
 
-async function initiate(input: PaymentStepsInput, order: ResolvedOrder, progress: AttemptProgress): Promise<GatewayReply> {
+async function initiate(input: PaymentStepsInput, ledger: LedgerAttempt, entered: EnteredPayment, progress: AttemptProgress): Promise<GatewayReply> {
   if (progress.signal.aborted) return ABANDONED;
   progress.stage = 'gateway';
-  const result = await askGateway(input, order, progress);
+  const result = await askGateway(input, entered, progress);
   progress.state = { phase: 'answered', answer: result.answer };
-  // A duplicate reference says a payment with it exists, not what became of it: it is recorded
-  // PENDING when the ledger lacks it (an entry it has is left alone), and the query decides.
-  const kind = result.outcome?.kind;
-  if (kind === 'success' || kind === 'duplicate-reference') await record(input, order, progress, kind === 'success');
+  // Without a token, or with the merchant's keys refused, nothing was made: the entry stays as it
+  // was (due, for the reconciler), and the retry asks with the same reference.
+  const reached = result.outcome && initiationAfter(result.outcome);
+  if (!reached) return result.answer;
+  progress.stage = 'ledger';
+  await recordAnswer(ledger, entered, reached);
+  if (reached === 'started') {
+    const { paymentReference, amount, currency } = entered.order;
+    input.context.emit({ type: 'initiated', paymentReference, paymentType: input.body.paymentType, amount, currency });
+  }
   return result.answer;
 }
 
 type Asked = { answer: GatewayReply; outcome?: SessionOutcome };
 
 /** The initiation, its `gateway` event, and its reply; `outcome` is absent when no token could be had. */
-async function askGateway(input: PaymentStepsInput, order: ResolvedOrder, progress: AttemptProgress): Promise<Asked> {
+async function askGateway(input: PaymentStepsInput, entered: EnteredPayment, progress: AttemptProgress): Promise<Asked> {
   const { context, body } = input;
+  const { order } = entered;
   const started = performance.now();
-  const gatewayRequest = buildGatewayRequest(body, order, context.gateway.publicKey, context.transfer);
+  // `retry: true` re-initiates a reference, as the gateway's own apps do (companion §5).
+  const gatewayRequest = buildGatewayRequest(body, order, context.gateway.publicKey, context.transfer, entered.again);
   // Past the deadline the gateway call is ended early, as a time-out.
   const answered = await context.gateway.initiate(gatewayRequest, { signal: progress.signal.signal });
   if (answered.kind === 'token-failed') return { answer: tokenFailed(context, answered) };
@@ -210,30 +228,4 @@ function orderRefused(input: PaymentStepsInput, error: OrderError): Reply {
     ? Object.fromEntries(Object.entries(error.fields).map(([field, message]) => [clean(field), clean(String(message))]))
     : undefined;
   return input.replies.reject('order_refused', clean(error.message), { fields, status: error.status });
-}
-
-/**
- * The ledger's entry for a payment the gateway has (`initiated`: it accepted it just now; else it
- * already had one with this reference); a failure here cannot unmake the payment.
- */
-async function record(input: PaymentStepsInput, order: ResolvedOrder, progress: AttemptProgress, initiated: boolean): Promise<void> {
-  progress.stage = 'ledger';
-  const time = Date.now();
-  const { paymentReference, amount, currency } = order;
-  const { paymentType } = input.body;
-  try {
-    await input.context.payments.insert({
-      paymentReference,
-      paymentType,
-      amount,
-      currency,
-      state: 'PENDING',
-      version: 1,
-      createdAt: time,
-      updatedAt: time,
-    });
-    if (initiated) input.context.emit({ type: 'initiated', paymentReference, paymentType, amount, currency });
-  } catch (error) {
-    input.replies.report('ledger', error);
-  }
 }
