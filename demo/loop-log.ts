@@ -36,7 +36,7 @@ export type LoopLog = {
 /** Enough for a demo session; older steps are dropped. */
 const KEPT = 500;
 
-type SettleLike = Extract<WebhookEvent, { type: 'paid' | 'late-success' | 'failed' | 'amount-mismatch' | 'code-reported' | 'internal-error' | 'verified' | 'unverified' }>;
+type SettleLike = Extract<WebhookEvent, { type: 'paid' | 'late-success' | 'fulfilled' | 'failed' | 'amount-mismatch' | 'code-reported' | 'internal-error' | 'verified' | 'unverified' }>;
 
 export function createLoopLog(): LoopLog {
   const steps: LoopStep[] = [];
@@ -64,6 +64,9 @@ export function createLoopLog(): LoopLog {
         return;
       case 'late-success':
         add('ledger', 'late-success', `${event.paymentReference}: FAILED → SUCCESS for ${event.currency} ${event.amount} (the gateway confirmed it paid later), moved by ${by}.`, event.paymentReference);
+        return;
+      case 'fulfilled':
+        add('ledger', 'fulfilled', `${event.paymentReference}: onPaid returned${event.attempts > 1 ? ` (attempt ${event.attempts})` : ''}; the order is fulfilled and onPaid will not run again.`, event.paymentReference);
         return;
       case 'failed':
         add('ledger', 'failed', `${event.paymentReference}: PENDING → FAILED (code ${event.code}), moved by ${by}.`, event.paymentReference);

@@ -4,6 +4,7 @@
 // (its process died) frees the entry for the next caller, and the entry's `dueAt` brings the
 // reconciler back to it. A store with `fulfilInTransaction` (PostgreSQL) runs `onPaid` inside the
 // transaction that records the fulfilment instead.
+import { sleep } from './http/deadline.js';
 import { errorName } from './http/emitter.js';
 import { fulfilRetryAt } from './schedule.js';
 import type { Payment, PaymentStore } from './stores/types.js';
@@ -22,7 +23,10 @@ export type PaidContext = { db?: unknown };
 export type PaymentHook = (payment: Payment, context: PaidContext) => void | Promise<void>;
 
 /** What fulfilment reports: the hook's or the store's failure (the error's class name only). */
-export type FulfilEvent = { type: 'internal-error'; where: 'onPaid' | 'store'; paymentReference: string; detail: string };
+export type FulfilEvent =
+  /** `onPaid` returned and the ledger recorded it: it never runs again for this reference. */
+  | { type: 'fulfilled'; paymentReference: string; attempts: number }
+  | { type: 'internal-error'; where: 'onPaid' | 'store'; paymentReference: string; detail: string };
 
 export type FulfilContext = {
   payments: PaymentStore;
@@ -101,7 +105,8 @@ async function fulfilInTransaction(entry: Payment, context: FulfilContext): Prom
     context.emit({ type: 'internal-error', where: hookThrew ? 'onPaid' : 'store', paymentReference: entry.paymentReference, detail: errorName(error) });
     outcome = hookThrew ? 'failed' : 'busy';
   }
-  return { kind: outcome, payment: (await read(entry.paymentReference, context)) ?? entry };
+  const payment = (await read(entry.paymentReference, context)) ?? entry;
+  return outcome === 'fulfilled' ? fulfilled(payment, context) : { kind: outcome, payment };
 }
 
 type LeaseResult = { kind: 'leased'; payment: Payment } | FulfilResult;
@@ -132,20 +137,28 @@ async function takeLease(entry: Payment, owner: string, context: FulfilContext):
  */
 async function markFulfilled(leased: Payment, context: FulfilContext): Promise<FulfilResult> {
   const now = context.now ?? Date.now;
+  const leaseUntil = leased.lease?.until ?? now();
   let current = leased;
-  for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
+  // A store that is briefly away (a restart, a failover) is waited for while the lease holds:
+  // giving up here would run `onPaid` again once the lease lapses.
+  for (let attempt = 1, pause = 25; attempt <= MAX_WRITES || now() < leaseUntil; attempt += 1, pause = Math.min(pause * 2, 500)) {
     const next: Payment = { ...current, fulfilledAt: now() };
     delete next.lease;
     delete next.dueAt;
-    if (await write(next, context)) return { kind: 'fulfilled', payment: { ...next, version: current.version + 1 } };
+    if (await write(next, context)) return fulfilled({ ...next, version: current.version + 1 }, context);
     const reread = await read(leased.paymentReference, context);
-    if (!reread) break;
-    if (reread.fulfilledAt !== undefined) return { kind: 'fulfilled', payment: reread };
-    current = reread;
+    if (reread?.fulfilledAt !== undefined) return fulfilled(reread, context);
+    if (reread) current = reread;
+    else await sleep(pause);
   }
   // The lease (ours, unless it lapsed) stays until it lapses: then `onPaid` runs once more.
   context.emit({ type: 'internal-error', where: 'store', paymentReference: leased.paymentReference, detail: 'Conflict' });
   return { kind: 'busy', payment: current };
+}
+
+function fulfilled(payment: Payment, context: FulfilContext): FulfilResult {
+  context.emit({ type: 'fulfilled', paymentReference: payment.paymentReference, attempts: payment.fulfilAttempts ?? 1 });
+  return { kind: 'fulfilled', payment };
 }
 
 /** After `onPaid` threw: drops the lease and makes the entry due again after the back-off. */

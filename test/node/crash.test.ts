@@ -28,7 +28,7 @@ describe('crash test: every payment the gateway confirms reaches onPaid', { time
             await redis.stop();
             await redis.start();
           },
-          fulfilments: async (file) => fileLines(file),
+          fulfilments: async (file) => fileLines(file).filter((line) => line.startsWith('work ')).map((line) => line.slice(5)),
         },
         folder,
       );
@@ -86,7 +86,8 @@ export function assertGuarantee(t: TestContext, result: CrashResult, { exactlyOn
   t.diagnostic(
     `${result.payments} customers, ${result.initiated.size} payments initiated, ${result.paid.size} paid, ` +
       `${fulfilled.size} fulfilled, ${duplicates.length} fulfilled more than once; ${result.serverKills} server kills, ` +
-      `${result.selfKills.length} kills inside onPaid (${killsAfterWork.size} between its work and the mark); ${result.sweeps} final sweeps`,
+      `${result.selfKills.length} kills inside onPaid (${killsAfterWork.size} between its work and the mark); ${result.sweeps} final sweeps; ` +
+      `${result.refusals.length} customers without a payment (${result.refusals.join(', ')})`,
   );
 
   assert.ok(result.paid.size >= 50, `enough payments were paid to mean something (${result.paid.size})`);
@@ -94,11 +95,8 @@ export function assertGuarantee(t: TestContext, result: CrashResult, { exactlyOn
   assert.deepEqual([...fulfilled].filter((reference) => !result.paid.has(reference)), [], 'no unpaid payment reached onPaid');
   assert.equal(result.keysWithTwoReferences, 0, 'no customer was given two payments for one attempt');
   assert.deepEqual([...result.initiated].filter((reference) => !result.given.has(reference)), [], 'every payment the gateway started is one a customer was given');
-  if (exactlyOnce) {
-    assert.deepEqual(duplicates, [], 'onPaid in the transaction: each fulfilment exactly once');
-  } else {
-    for (const [reference, count] of duplicates) {
-      assert.ok(count - 1 <= (killsAfterWork.get(reference) ?? 0), `${reference} ran ${count} times with only ${killsAfterWork.get(reference) ?? 0} kill(s) after its work`);
-    }
-  }
+  assert.deepEqual(result.workAfterMark, [], 'onPaid never ran again once the ledger recorded it fulfilled');
+  // Without the transaction, onPaid's work and the ledger's mark are two writes: a kill (or a store
+  // outage) between them runs it once more, which is why the README asks for an idempotent onPaid.
+  if (exactlyOnce) assert.deepEqual(duplicates, [], 'onPaid in the transaction: each fulfilment exactly once');
 }

@@ -140,6 +140,7 @@ describe('demo: createDemoBackend', () => {
       'webhook:verified',
       'ledger:paid',
       'merchant:on-paid',
+      'ledger:fulfilled',
       'sandbox:webhook-sent',
       'status:status-answered',
     ]);

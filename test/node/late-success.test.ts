@@ -46,6 +46,7 @@ describe('a FAILED payment the gateway later confirms paid', () => {
     assert.deepEqual(events, [
       { type: 'verified', paymentReference: REFERENCE, state: 'SUCCESS', code: '00' },
       { type: 'late-success', paymentReference: REFERENCE, amount: '5000.00', currency: 'NGN', previousCode: 'S12' },
+      { type: 'fulfilled', paymentReference: REFERENCE, attempts: 1 },
     ]);
     await verifyAgain();
     assert.equal(paid.length, 1, 'onPaid never runs again');

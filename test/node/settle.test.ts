@@ -53,6 +53,7 @@ describe('verifyAndSettle: query the gateway, then one compare-and-set', () => {
     assert.deepEqual(events, [
       { type: 'verified', paymentReference: REFERENCE, state: 'SUCCESS', code: '00' },
       { type: 'paid', paymentReference: REFERENCE, amount: '5000.00', currency: 'NGN' },
+      { type: 'fulfilled', paymentReference: REFERENCE, attempts: 1 },
     ]);
   });
 

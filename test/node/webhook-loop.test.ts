@@ -78,7 +78,7 @@ describe('the payment loop against the sandbox over HTTP', () => {
     assert.deepEqual(attempts.map((attempt) => [attempt.paymentReference, attempt.httpStatus, attempt.acknowledged]), [['loop-1', 200, true]]);
     assert.deepEqual(
       events.filter((event) => 'paymentReference' in event && event.paymentReference === 'loop-1').map((event) => event.type),
-      ['verified', 'paid'],
+      ['verified', 'paid', 'fulfilled'],
     );
   });
 

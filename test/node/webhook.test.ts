@@ -93,7 +93,7 @@ describe('createWebhookHandler: verify, then settle once', () => {
     assert.equal(paid.length, 1);
     // onPaid sees the entry as settled and leased to it; the ledger records the fulfilment after it returned.
     assert.deepEqual({ ...paid[0], lease: undefined, dueAt: undefined, fulfilledAt: stored?.fulfilledAt, version: stored?.version }, { ...stored, lease: undefined, dueAt: undefined });
-    assert.deepEqual(events.map((event) => event.type), ['verified', 'paid']);
+    assert.deepEqual(events.map((event) => event.type), ['verified', 'paid', 'fulfilled']);
   });
 
   it('answers with a reference of its own when X-Expected-Ack-Reference is absent', async () => {

@@ -7,7 +7,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
+import { build } from 'esbuild';
 import { createSandboxGateway } from '../../../src/sandbox/index.js';
+import { USSD_REQUEST } from '../server-fixtures.js';
 
 export type CrashStore = {
   kind: 'redis' | 'postgres';
@@ -15,7 +17,7 @@ export type CrashStore = {
   restart(): Promise<void>;
   /**
    * The references `onPaid` recorded, one per run of its work (duplicates kept): on PostgreSQL its
-   * table; on Redis, the append-only file it was given.
+   * table; on Redis, the `work` lines of the append-only file it was given.
    */
   fulfilments(file: string): Promise<string[]>;
 };
@@ -29,6 +31,10 @@ export type CrashResult = {
   given: Set<string>;
   keysWithTwoReferences: number;
   fulfilments: string[];
+  /** Runs of `onPaid`'s work for a reference after the ledger had recorded it fulfilled (must be none). */
+  workAfterMark: string[];
+  /** Customers who got no payment: the last answer each had. */
+  refusals: string[];
   /** `kill-before-work`/`kill-after-work` lines: where the server killed itself, by reference. */
   selfKills: { where: string; reference: string }[];
   serverKills: number;
@@ -77,7 +83,7 @@ export async function crashRun(store: CrashStore, folder: string): Promise<Crash
     CRASH_KILLS: killsFile,
     ...(store.kind === 'redis' ? { CRASH_REDIS_URL: store.url } : { CRASH_POSTGRES_URL: store.url }),
   };
-  const server = merchantServer(env);
+  const server = merchantServer(env, await bundleMerchant(folder));
   let serverKills = 0;
 
   await server.start({ faults: true });
@@ -92,13 +98,15 @@ export async function crashRun(store: CrashStore, folder: string): Promise<Crash
   })();
 
   const given = new Set<string>();
+  const refusals: string[] = [];
   let keysWithTwoReferences = 0;
   let next = 0;
   const customer = async () => {
     while (next < PAYMENTS) {
       next += 1;
-      const references = await pay(merchant);
+      const { references, lastAnswer } = await pay(merchant);
       if (references.size > 1) keysWithTwoReferences += 1;
+      if (references.size === 0) refusals.push(lastAnswer);
       const [reference] = references;
       if (!reference) continue;
       given.add(reference);
@@ -129,33 +137,53 @@ export async function crashRun(store: CrashStore, folder: string): Promise<Crash
       const [where, reference] = line.split(' ');
       return { where: where!, reference: reference! };
     });
-  return { payments: PAYMENTS, initiated, paid, given, keysWithTwoReferences, fulfilments: await store.fulfilments(fulfilmentsFile), selfKills, serverKills, sweeps };
+  const fulfilments = await store.fulfilments(fulfilmentsFile);
+  const workAfterMark = findWorkAfterMark(fileLines(fulfilmentsFile));
+  return { payments: PAYMENTS, initiated, paid, given, keysWithTwoReferences, fulfilments, workAfterMark, refusals, selfKills, serverKills, sweeps };
+}
+
+/** `work` lines that come after a `marked` line for the same reference, in the order they were appended. */
+function findWorkAfterMark(lines: string[]): string[] {
+  const marked = new Set<string>();
+  const late: string[] = [];
+  for (const line of lines) {
+    const [kind, reference] = line.split(' ') as [string, string];
+    if (kind === 'marked') marked.add(reference);
+    else if (marked.has(reference)) late.push(reference);
+  }
+  return late;
 }
 
 /** A customer's attempt: the same Idempotency-Key until an answer, through every restart. The references it was given. */
-async function pay(merchant: string): Promise<Set<string>> {
+async function pay(merchant: string): Promise<{ references: Set<string>; lastAnswer: string }> {
   const key = `crash-${crypto.randomUUID()}`;
   const references = new Set<string>();
-  for (let attempt = 0; attempt < 60; attempt += 1) {
+  let lastAnswer = 'no answer';
+  // A patient customer: Try again for up to two minutes, however often the server is down meanwhile.
+  const patience = Date.now() + 120_000;
+  while (Date.now() < patience) {
     try {
       const response = await fetch(`${merchant}/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': key },
-        body: JSON.stringify({ paymentType: 'USSD', bankCode: '058', email: 'ada@example.com', mobileNumber: '08031234567', amount: '1500' }),
+        body: JSON.stringify(USSD_REQUEST),
         signal: AbortSignal.timeout(5_000),
       });
-      const body = (await response.json()) as { order?: { paymentReference?: string } };
+      const body = (await response.json()) as { order?: { paymentReference?: string }; error?: { code?: string; retryable?: boolean } };
       if (response.ok && body.order?.paymentReference) {
         references.add(body.order.paymentReference);
-        return references;
+        return { references, lastAnswer: String(response.status) };
       }
-      if (response.status < 500 && response.status !== 409 && response.status !== 429) return references;
-    } catch {
+      lastAnswer = `${response.status} ${body.error?.code ?? ''}`;
+      // What the widget does: Try again only where retrying can help.
+      if (body.error?.retryable === false) return { references, lastAnswer };
+    } catch (error) {
       // The server was killed under this request: the customer presses Try again.
+      lastAnswer = String(error);
     }
-    await pause(150);
+    await pause(200);
   }
-  return references;
+  return { references, lastAnswer };
 }
 
 async function pollStatus(merchant: string, reference: string): Promise<void> {
@@ -185,13 +213,30 @@ type ServerControl = {
   stop(): Promise<void>;
 };
 
+/** merchant-process.ts as one file, so that each restart takes a fraction of a second, as a deployed server's would. */
+async function bundleMerchant(folder: string): Promise<string> {
+  const outfile = `${folder}/merchant-process.mjs`;
+  await build({
+    entryPoints: [new URL('./merchant-process.ts', import.meta.url).pathname],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['pg-native'],
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    logLevel: 'error',
+  });
+  return outfile;
+}
+
 /** The merchant's server process: started, SIGKILLed and started again on the same port. */
-function merchantServer(env: NodeJS.ProcessEnv): ServerControl {
+function merchantServer(env: NodeJS.ProcessEnv, script: string): ServerControl {
   let child: ChildProcess | undefined;
 
   async function start({ faults }: { faults: boolean }): Promise<void> {
     for (let tries = 0; ; tries += 1) {
-      const started = spawn(process.execPath, ['--import', 'tsx', new URL('./merchant-process.ts', import.meta.url).pathname], {
+      const started = spawn(process.execPath, [script], {
         env: { ...env, CRASH_FAULTS: faults ? '1' : '0' },
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });

@@ -2,7 +2,7 @@
 // handlers and a reconciler on a shared ledger (Redis or PostgreSQL), talking to a sandbox gateway
 // that lives in the test's process. `onPaid` records each fulfilment outside this process (an
 // append-only file, or a table in `onPaid`'s transaction) and, when told to, throws or kills this
-// process at the worst moments. Started by crash.test.ts with `node --import tsx`.
+// process at the worst moments. Bundled and started by crash-run.ts.
 import { appendFileSync } from 'node:fs';
 import { getRequestListener } from '@hono/node-server';
 import { createServer } from 'node:http';
@@ -65,7 +65,7 @@ async function stores() {
   await client.connect();
   const onPaid = async (payment: Payment) => {
     faultAt('before-work', payment.paymentReference);
-    appendFileSync(config.fulfilments, `${payment.paymentReference}\n`);
+    appendFileSync(config.fulfilments, `work ${payment.paymentReference}\n`);
     faultAt('after-work', payment.paymentReference);
   };
   return { ...createRedisStores(client as never), onPaid };
@@ -84,9 +84,13 @@ const session = createSessionHandler({
   // The README's warning case: a random reference per resolution. The ledger keeps one per key.
   order: () => ({ amount: '1500.00', paymentReference: `order-${crypto.randomUUID()}`, callbackUrl: `${origin}/callback`, redirectUrl: `${origin}/done` }),
 });
-const status = createStatusHandler({ statusSecret: config.statusSecret, payments, gateway, onPaid, leaseMs, recheckAfterMs: 200 });
-const webhook = createWebhookHandler({ gateway, payments, onPaid, leaseMs });
-const reconciler = createReconciler({ gateway, payments, onPaid, leaseMs, queriesPerSecond: 1_000 });
+/** The ledger's mark, beside `onPaid`'s work in the same append-only file: no work may follow it. */
+const onEvent = (event: { type: string; paymentReference?: string }) => {
+  if (event.type === 'fulfilled') appendFileSync(config.fulfilments, `marked ${event.paymentReference}\n`);
+};
+const status = createStatusHandler({ statusSecret: config.statusSecret, payments, gateway, onPaid, onEvent, leaseMs, recheckAfterMs: 200 });
+const webhook = createWebhookHandler({ gateway, payments, onPaid, onEvent, leaseMs });
+const reconciler = createReconciler({ gateway, payments, onPaid, onEvent, leaseMs, queriesPerSecond: 1_000 });
 if (config.faults) reconciler.start(300);
 
 const routes: Record<string, (request: Request) => Promise<Response>> = {
