@@ -190,9 +190,36 @@ function scriptTagBudget(): Plugin {
   };
 }
 
+/**
+ * Script-tag build only: a Terser pass over the bundle before Oxc minifies it. Each minifier finds
+ * savings the other misses: together the script is about 105 B gzip smaller than with Oxc alone
+ * (Terser alone, instead of Oxc, saves only a few bytes). Not `toplevel`: the IIFE's `var PayWidget`
+ * is the global; not `pure_getters` or `unsafe*`: Lit's getters and `this` must keep their meaning. `keep_fargs:
+ * false` drops unused trailing parameters: nothing here reads a function's `length`.
+ */
+function terserBeforeOxc(): Plugin {
+  let load: Promise<typeof import('terser')> | undefined;
+  return {
+    name: 'pay-widget:terser-before-oxc',
+    apply: 'build',
+    async renderChunk(code, chunk) {
+      load ??= import('terser');
+      const { minify } = await load;
+      const result = await minify(code, {
+        ecma: 2020,
+        compress: { passes: 2, keep_fargs: false },
+        mangle: true,
+        format: { comments: false },
+        sourceMap: { filename: chunk.fileName, asObject: true },
+      });
+      return { code: result.code!, map: result.map as string };
+    },
+  };
+}
+
 const scriptTagBuild: UserConfig = {
   publicDir: false,
-  plugins: [ownModulesHaveSideEffects, minifyTemplateLiterals(), localeFilesBesideScript(), scriptTagBudget()],
+  plugins: [ownModulesHaveSideEffects, minifyTemplateLiterals(), localeFilesBesideScript(), terserBeforeOxc(), scriptTagBudget()],
   // Bundle the production builds of Lit (its packages map the `development` condition to a
   // dev-mode build with warnings and extra checks; we never ask for it), and strip any
   // `process.env.NODE_ENV` branches. Vite's library mode leaves process.env.NODE_ENV alone on
