@@ -165,7 +165,8 @@ function httpFailure(status: number, body: unknown): PayFailure {
   if (code === 'validation' || fields) return { code: 'validation', message, retryable: false, fields };
   // The server's codes for the gateway's own failures (`gateway_timeout`, `payment_declined`, …).
   const fromGateway = /gateway|declined/.test(code);
-  return { code: fromGateway ? 'gateway' : 'http', message, retryable };
+  // The server knows best whether the same request can still succeed (a 502 for a refusal cannot).
+  return { code: fromGateway ? 'gateway' : 'http', message, retryable: error.retryable ?? retryable };
 }
 
 /** The contract's `{ status: "ERROR", error: { code, message, fields? } }`, keeping only string field messages. */
@@ -173,5 +174,6 @@ function readErrorBody(body: unknown): ErrorBody['error'] | undefined {
   const { status, error } = (body ?? {}) as Partial<ErrorBody>;
   if (status !== 'ERROR' || typeof error?.code !== 'string' || typeof error.message !== 'string') return undefined;
   const fields = Object.entries(error.fields ?? {}).filter(([, message]) => typeof message === 'string');
-  return { code: error.code, message: error.message, ...(fields.length ? { fields: Object.fromEntries(fields) } : {}) };
+  const retryable = typeof error.retryable === 'boolean' ? { retryable: error.retryable } : {};
+  return { code: error.code, message: error.message, ...retryable, ...(fields.length ? { fields: Object.fromEntries(fields) } : {}) };
 }

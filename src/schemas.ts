@@ -147,6 +147,8 @@ export const errorBodySchema = z.object({
     code: z.string(),
     message: z.string(),
     fields: z.optional(z.record(z.string(), z.string())),
+    /** `false`: Try again cannot help (the request, the order or the merchant's setup must change). */
+    retryable: z.optional(z.boolean()),
   }),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;

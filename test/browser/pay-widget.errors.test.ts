@@ -556,6 +556,52 @@ describe('<pay-widget>', () => {
       expect(second).not.to.equal(first);
     });
 
+    // Issue 16 item 1: the server says in `error.retryable` whether the same request can still succeed.
+    describe('the error body says whether retrying can help', () => {
+      const refusal = (retryable: boolean) => ({
+        status: 'ERROR',
+        error: { code: 'gateway_error', message: 'The provider refused this merchant account.', retryable },
+      });
+
+      it('retryable: false on a 502: no Try again; Edit details keeps the details, and a resubmit is a new attempt', async () => {
+        const calls = stubFetch(route({ session: (_, index) => (index === 0 ? json(refusal(false), 502) : json(ussdEnvelope())) }));
+        const el = await widget();
+        await fillUssd(el);
+        const refused = await submitUntil(el, 'pay-error');
+
+        expect(refused.detail.retryable).to.equal(false);
+        expect(text(el)).to.contain('The provider refused this merchant account.');
+        expect(button(el, 'Try again'), 'Try again cannot help').to.equal(undefined);
+        await expect(el).to.be.accessible();
+
+        button(el, 'Edit details')!.click();
+        await el.updateComplete;
+        expect(control(el, 'fullName').value).to.equal(CUSTOMER.fullName);
+        expect(control(el, 'bankCode').value).to.equal(BANK_CODE);
+        // The keys were fixed: the same details go out again, as a new attempt.
+        await submitUntil(el, 'pay-initiated');
+        await el.updateComplete;
+
+        expect(part(el, 'dial-code')!.textContent).to.equal(USSD_PAYMENTS.ussdDailCode);
+        expect(calls).to.have.length(2);
+        expect(calls[1]!.body, 'the same details').to.equal(calls[0]!.body);
+        const [first, second] = idempotencyKeys(calls);
+        expect(second).not.to.equal(first);
+      });
+
+      it('retryable: true: Try again, with the same Idempotency-Key', async () => {
+        const calls = stubFetch(route({ session: (_, index) => (index === 0 ? json(refusal(true), 502) : json(ussdEnvelope())) }));
+        const el = await widget();
+        await fillUssd(el);
+        expect((await submitUntil(el, 'pay-error')).detail.retryable).to.equal(true);
+        const initiated = nextEvent(el, 'pay-initiated');
+        button(el, 'Try again')!.click();
+        await initiated;
+        const [first, second] = idempotencyKeys(calls);
+        expect(second).to.equal(first);
+      });
+    });
+
     it('uses a new Idempotency-Key when a detail was changed after Edit details', async () => {
       const calls = await twoAttempts(async (el) => {
         button(el, 'Edit details')!.click();
