@@ -194,8 +194,8 @@ function scriptTagBudget(): Plugin {
  * Script-tag build only: a Terser pass over the bundle before Oxc minifies it. Each minifier finds
  * savings the other misses: together the script is about 105 B gzip smaller than with Oxc alone
  * (Terser alone, instead of Oxc, saves only a few bytes). Not `toplevel`: the IIFE's `var PayWidget`
- * is the global; not `pure_getters` or `unsafe*`: Lit's getters and `this` must keep their meaning. `keep_fargs:
- * false` drops unused trailing parameters: nothing here reads a function's `length`.
+ * is the global; not `pure_getters` or `unsafe*`: Lit's getters and `this` must keep their meaning.
+ * `keep_fargs: false` drops unused trailing parameters: nothing here reads a function's `length`.
  */
 function terserBeforeOxc(): Plugin {
   let load: Promise<typeof import('terser')> | undefined;
