@@ -120,6 +120,10 @@ export function createLoopLog(): LoopLog {
     },
 
     status(event) {
+      if (event.type === 'internal-error' && !('paymentReference' in event)) {
+        add('status', 'internal-error', `The status handler could not answer (${event.where}: ${event.detail}).`);
+        return;
+      }
       settling(event, 'status');
     },
 

@@ -1,7 +1,5 @@
-/**
- * Reads the gateway's response envelope (spec 2.2–2.4) into the instructions the widget shows.
- * Zod-free so the browser can afford it; the server uses the same reader for the gateway's answers.
- */
+// Reads the gateway's response envelope (spec 2.2–2.4) into the instructions the widget shows.
+// Zod-free so the browser can afford it; the server uses the same reader for the gateway's answers.
 import { matchesPatterns, PAYMENTS_PATTERNS, type PaymentType } from './rules.js';
 
 /** `data.payments` of each payment type, as spec 2.3 and 2.4 spell it. */

@@ -1,18 +1,16 @@
-/**
- * The payment flow as a pure state machine: no Lit, no DOM, no I/O. Every state past the form keeps
- * the request it was started with, and once initiated the server's `order` (what it charges, when
- * it said so): what the result screens show is what was sent and charged, not what the page's
- * properties say now.
- *
- *   form ─submit─► submitting ─initiated─► ussd | transfer ─completed─► complete
- *                      │  ▲
- *                   failed retry
- *                      ▼  │
- *                     error ─edit─► form
- *
- * `reset` returns to the form from anywhere. An event that does not apply to the current state is
- * ignored (the same state object comes back), which is what makes a double submit harmless.
- */
+// The payment flow as a pure state machine: no Lit, no DOM, no I/O. Every state past the form keeps
+// the request it was started with, and once initiated the server's `order` (what it charges, when
+// it said so): what the result screens show is what was sent and charged, not what the page's
+// properties say now.
+//
+//   form ─submit─► submitting ─initiated─► ussd | transfer ─completed─► complete
+//                      │  ▲
+//                   failed retry
+//                      ▼  │
+//                     error ─edit─► form
+//
+// `reset` returns to the form from anywhere. An event that does not apply to the current state is
+// ignored (the same state object comes back), which is what makes a double submit harmless.
 import type { PayErrorCode } from './events.js';
 import type { FinalStatus } from './rules.js';
 import type {

@@ -1,8 +1,6 @@
-/**
- * `<pay-widget>` as frameworks write it, for the type declarations a merchant enables with one
- * import: `pay-widget/jsx-react` (React 19), `pay-widget/jsx-preact` and `pay-widget/vue` (GlobalComponents).
- * Types only; nothing here runs.
- */
+// `<pay-widget>` as frameworks write it, for the type declarations a merchant enables with one
+// import: `pay-widget/jsx-react` (React 19), `pay-widget/jsx-preact` and `pay-widget/vue` (GlobalComponents).
+// Types only; nothing here runs.
 import type { PayEventMap } from './events.js';
 import type { PaymentType } from './schemas.js';
 

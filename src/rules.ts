@@ -21,8 +21,10 @@ const PHONE_SEPARATORS = /[\s().-]/g;
  * A merchant's or the server's payment reference: the session endpoint's hint, the order's
  * reference, the status endpoint's query parameter. One rule, so a reference the session endpoint
  * accepted is one every status poll accepts too. `/` is allowed for invoice numbers (`INV/2024/0042`).
+ * A reference made only of dots, or with a `.` or `..` segment, is refused: put in the query's URL it
+ * would name another path (`/payments/query/..` is `/payments/`), and the bearer token would go there.
  */
-export const PAYMENT_REFERENCE = /^[\w.:/-]{1,128}$/;
+export const PAYMENT_REFERENCE = /^(?!\.+$)(?!(?:.*\/)?\.\.?(?:\/|$))[\w.:/-]{1,128}$/;
 
 /** Each customer field's pattern, matched against the normalized value. */
 export const CUSTOMER_FIELD_PATTERNS = {

@@ -1,10 +1,8 @@
-/**
- * The zod schemas of every message that crosses a wire, and the TypeScript types inferred from them.
- * They are built from the plain rules in rules.ts. The server validates with them; browser code
- * imports only their types (`import type`), never their values, so zod stays out of its bundle.
- *
- * Field names follow spec/payment-initiation.md exactly, typos included (`ussdDailCode`, `providerreference`).
- */
+// The zod schemas of every message that crosses a wire, and the TypeScript types inferred from them.
+// They are built from the plain rules in rules.ts. The server validates with them; browser code
+// imports only their types (`import type`), never their values, so zod stays out of its bundle.
+//
+// Field names follow spec/payment-initiation.md exactly, typos included (`ussdDailCode`, `providerreference`).
 import * as z from 'zod/mini';
 import {
   FIELD_PATTERNS,

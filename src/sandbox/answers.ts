@@ -20,14 +20,14 @@ export function failure(
   return json(httpStatus, body, options.headers);
 }
 
-export type UssdPaymentsBody = {
+type UssdPaymentsBody = {
   paymentReference: string;
   linkingReference: string;
   providerreference: string;
   ussdDailCode: string;
 };
 
-export type TransferPaymentsBody = {
+type TransferPaymentsBody = {
   paymentReference: string;
   walletName: string;
   wallet: string;
@@ -82,7 +82,7 @@ export type SandboxPaymentRecord = {
 };
 
 /** The gateway's code for each state (§2): `00` paid, `S20` pending, `S12` failed. */
-export const CODES = { SUCCESS: '00', PENDING: 'S20', FAILED: 'S12' } as const;
+const CODES = { SUCCESS: '00', PENDING: 'S20', FAILED: 'S12' } as const;
 const CODE_MESSAGES = { SUCCESS: 'Successful', PENDING: 'Transaction is pending', FAILED: 'Transaction Failed' } as const;
 
 /** §2's query answer: the envelope says SUCCESS whatever the payment's state; `data.code` decides. */

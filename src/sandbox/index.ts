@@ -11,6 +11,11 @@
  * sandbox.setStatus(reference, 'SUCCESS'); // "the customer paid"
  * ```
  *
+ * It moves no money, so it refuses to start where `NODE_ENV` is `production` (a TypeError from
+ * `createSandboxGateway`) unless `allowInProduction: true` is passed, for a public demo.
+ * It keeps at most `maxPayments` payments (default 10 000), forgetting the one settled longest ago
+ * first and a pending one only when every payment kept is pending.
+ *
  * Magic amounts (compared as numbers, so `"402.00"` counts) rehearse failures:
  *
  * | amount | the sandbox answers | the session handler answers |
@@ -23,8 +28,10 @@
  * | `504` | the payment is created, but the answer comes after `slowMs` (default 35 s) | 504 `gateway_timeout` |
  *
  * Other answers: 401 (missing or wrong bearer token; the `Bearer` scheme in any case), 403 (wrong
- * `publicKey`), 400 (a body that is not a JSON object, an invalid field such as an amount that is
- * not above zero, USSD without `bankCode`, TRANSFER with one), 415 (not `application/json`), 404 (other paths), 405 (other methods), 409 (a
+ * `publicKey`), 400 (a body that is not a JSON object, USSD without `bankCode`, TRANSFER with one;
+ * `data.code` `S12` "Invalid/Missing parameters = …" naming each field missing or out of form: an
+ * amount not above zero, an email that is not an address, a callbackUrl or redirectUrl that is not
+ * http(s), a mobile number, currency (`NGN`) or country (`NG`) that cannot be one), 415 (not `application/json`), 404 (other paths), 405 (other methods), 409 (a
  * `paymentReference` reused for a different payment; the same payment again gets its first answer).
  *
  * Besides initiation (spec/gateway-companion.md):

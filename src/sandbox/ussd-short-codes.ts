@@ -1,4 +1,7 @@
-/** CBN bank code → the bank's USSD short code (`*737#` is GTBank's, and so on). */
+// The banks' USSD short codes, and the sandbox's dial codes, which never use them: a customer who
+// dials a sandbox code must reach no bank.
+
+/** CBN bank code → the bank's real USSD short code (`*737#` is GTBank's, and so on), for reference. */
 export const USSD_SHORT_CODES: Readonly<Record<string, string>> = {
   '044': '901',
   '050': '326',
@@ -18,7 +21,15 @@ export const USSD_SHORT_CODES: Readonly<Record<string, string>> = {
   '057': '966',
 };
 
-/** `*737*000*4821#`: the bank's short code (or, for a bank it does not know, its code), then the payment's number. */
+/**
+ * The sandbox's service code. Nigerian short codes never start with 0 (0 is the national trunk
+ * prefix; the banks' codes are *3xx#, *5xx#, *7xx#, *8xx#, *9xx#), and 000 is none of the MMI
+ * supplementary-service codes of 3GPP TS 22.030 Annex B (002 and 004 are call forwarding), so a
+ * phone sends `*000*…#` to the network as plain USSD that no bank's application answers.
+ */
+const SANDBOX_SERVICE_CODE = '000';
+
+/** `*000*058*4821#`: the sandbox's service code, the bank's code, then the payment's number; the gateway's `*`, `#` and digit groups. */
 export function ussdDialCode(bankCode: string, paymentNumber: string): string {
-  return `*${USSD_SHORT_CODES[bankCode] ?? bankCode}*000*${paymentNumber}#`;
+  return `*${SANDBOX_SERVICE_CODE}*${bankCode}*${paymentNumber}#`;
 }

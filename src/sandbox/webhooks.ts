@@ -23,7 +23,7 @@ export type WebhookAttempt = {
   gaveUp: boolean;
 };
 
-export type WebhookSender = {
+type WebhookSender = {
   /** Starts delivering `body` (and its retries) in the background. */
   send(paymentReference: string, body: unknown): void;
   /** Resolves once every delivery started so far was acknowledged or given up. */

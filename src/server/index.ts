@@ -2,9 +2,12 @@
  * `pay-widget/server`: the merchant's session endpoint and status endpoint, as Fetch-API handlers.
  * Never imports Lit; runs on Node 20+, Deno, Bun and edge workers.
  */
-export { createSessionHandler } from './session.js';
-export type { AccessToken, ClientAddress, SessionEvent, SessionEventListener, SessionHandler, SessionHandlerOptions } from './session.js';
-export type { OrderSummary } from './attempt.js';
+export { createSessionHandler } from './session/handler.js';
+export type { SessionHandler } from './session/handler.js';
+export type { AccessToken, SessionHandlerOptions } from './session/options.js';
+export type { ClientAddress } from './session/client-address.js';
+export type { SessionEvent, SessionEventListener } from './session/events.js';
+export type { OrderSummary } from './session/outcomes.js';
 export { OrderError, RateLimitError } from './order.js';
 export type {
   BeforeInitiate,
@@ -16,8 +19,9 @@ export type {
   RateLimitErrorOptions,
   ResolvedOrder,
 } from './order.js';
-export { createStatusHandler } from './status.js';
-export type { StatusEvent, StatusHandlerOptions, StatusLookup, StatusLookupContext, StatusSecret } from './status.js';
+export { createStatusHandler } from './status/handler.js';
+export type { StatusEvent, StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status/handler.js';
+export type { StatusSecret } from './status/tokens.js';
 export { createMemoryIdempotencyStore, createMemoryPaymentStore, isValidIdempotencyKey } from './stores.js';
 export type {
   IdempotencyRecord,

@@ -1,10 +1,8 @@
-/**
- * The option checks every factory shares (handlers, gateway, reconciler, sandbox): an option that
- * the types allow but that cannot work is refused with a TypeError when the factory is called,
- * naming the factory and the option, never on the first payment.
- */
+// The option checks every factory shares (handlers, gateway, reconciler, sandbox): an option that
+// the types allow but that cannot work is refused with a TypeError when the factory is called,
+// naming the factory and the option, never on the first payment.
 
-export type OptionChecks = {
+type OptionChecks = {
   /** Throws `TypeError('<factory>: <problem>')`. */
   fail(problem: string): never;
   /** A positive, finite number of milliseconds, when given. */

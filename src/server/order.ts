@@ -1,8 +1,6 @@
-/**
- * What the merchant's code decides: the order it charges (`OrderResolver`, refused with
- * `OrderError`), the paymentReference derived when it names none, and `beforeInitiate` (refused with
- * `RateLimitError`).
- */
+// What the merchant's code decides: the order it charges (`OrderResolver`, refused with
+// `OrderError`), the paymentReference derived when it names none, and `beforeInitiate` (refused with
+// `RateLimitError`).
 import * as z from 'zod/mini';
 import { HINT_PATTERNS, PAYMENT_REFERENCE } from '../rules.js';
 import { chargeAmountSchema, type SessionRequest } from '../schemas.js';
@@ -97,7 +95,7 @@ const orderSchema = z.object({
   redirectUrl: z.url(),
 });
 
-export type OrderCheck = { ok: true; order: ResolvedOrder } | { ok: false; badFields: string[] };
+type OrderCheck = { ok: true; order: ResolvedOrder } | { ok: false; badFields: string[] };
 
 /** The resolver is the merchant's code; a bad order is a server bug, reported by field names only. */
 export function checkOrder(value: unknown, newReference: () => string): OrderCheck {

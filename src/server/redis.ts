@@ -1,17 +1,15 @@
-/**
- * `pay-widget/server/redis`: the idempotency store and the payment ledger in Redis, for several
- * server instances, on one node-redis client (the `redis` package, an optional peer dependency):
- *
- *   import { createClient } from 'redis';
- *   import { createRedisStores } from 'pay-widget/server/redis';
- *   const client = await createClient({ url: process.env.REDIS_URL }).connect();
- *   const { idempotency, payments } = createRedisStores(client);
- *
- * Claims are `SET NX PX`; records and ledger entries expire with `PX`; the ledger's compare-and-set
- * is one Lua script, so it is atomic in Redis. Nothing here imports `redis`: any client with
- * node-redis's `sendCommand` works. While the client is not connected every call fails at once
- * (the session handler answers 503), instead of waiting in node-redis's offline queue.
- */
+// `pay-widget/server/redis`: the idempotency store and the payment ledger in Redis, for several
+// server instances, on one node-redis client (the `redis` package, an optional peer dependency):
+//
+//   import { createClient } from 'redis';
+//   import { createRedisStores } from 'pay-widget/server/redis';
+//   const client = await createClient({ url: process.env.REDIS_URL }).connect();
+//   const { idempotency, payments } = createRedisStores(client);
+//
+// Claims are `SET NX PX`; records and ledger entries expire with `PX`; the ledger's compare-and-set
+// is one Lua script, so it is atomic in Redis. Nothing here imports `redis`: any client with
+// node-redis's `sendCommand` works. While the client is not connected every call fails at once
+// (the session handler answers 503), instead of waiting in node-redis's offline queue.
 import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentStore } from './stores.js';
 
 /** What is used of a node-redis client (v4 and later): `sendCommand`, and `isReady` when it has one. */

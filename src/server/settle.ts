@@ -1,13 +1,12 @@
-import type { QueryAnswer } from './gateway.js';
-import { errorName } from './http/emitter.js';
+// Settling is one transition, whichever endpoint learns of it first (a webhook, a status
+// re-query): the gateway's verified answer moves the ledger entry `PENDING → SUCCESS | FAILED` with
+// one compare-and-set, and only the request whose write lands calls `onPaid` (or `onFailed`). A
+// payment is paid only for the ledger's amount and currency. Also the settlement events, and their
+// reporting with the gateway's text scrubbed (`scrubbedEmitter`).
+import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
+import { withDeadline } from './http/deadline.js';
+import { createEmitter, errorName } from './http/emitter.js';
 import type { Payment, PaymentStore } from './stores.js';
-
-/**
- * Settling is one transition, whichever endpoint learns of it first (a webhook, a status
- * re-query): the gateway's verified answer moves the ledger entry `PENDING → SUCCESS | FAILED` with
- * one compare-and-set, and only the request whose write lands calls `onPaid` (or `onFailed`). A
- * payment is paid only for the ledger's amount and currency.
- */
 
 export type PaymentHook = (payment: Payment) => void | Promise<void>;
 
@@ -25,7 +24,7 @@ export type SettleEvent =
   | { type: 'code-reported'; paymentReference: string; code: string; report: NonNullable<QueryAnswer['report']> }
   | { type: 'internal-error'; where: 'onPaid' | 'onFailed' | 'store'; paymentReference: string; detail: string };
 
-export type SettleContext = {
+type SettleContext = {
   payments: PaymentStore;
   onPaid: PaymentHook;
   onFailed?: PaymentHook;
@@ -33,7 +32,7 @@ export type SettleContext = {
   now?: () => number;
 };
 
-export type SettleResult =
+type SettleResult =
   /** This call's write settled the payment and ran the hook. */
   | { kind: 'settled'; payment: Payment }
   /** Settled before (by another request, instance or path): nothing ran. */
@@ -47,9 +46,63 @@ export type SettleResult =
   /** The entry disappeared from the ledger meanwhile. */
   | { kind: 'missing' };
 
+/**
+ * What `onEvent` hears when an endpoint asks the gateway about a payment and settles it: the
+ * gateway's verdict, then the settlement's events.
+ */
+export type VerifyEvent =
+  | { type: 'verified'; paymentReference: string; state: Payment['state']; code: string }
+  /**
+   * The query got no readable answer (or none in time): the entry stays as it was. The webhook
+   * answers 503 so the gateway delivers again; the status handler asks again next interval.
+   */
+  | { type: 'unverified'; paymentReference: string; reason: string; httpStatus?: number }
+  | SettleEvent;
+
+type VerifyContext = SettleContext & {
+  emit: (event: VerifyEvent) => void;
+  /** Give up on the query after this long (it then counts as unverified); without it, wait for the gateway's own time-out. */
+  queryTimeoutMs?: number;
+};
+
+type VerifyResult = SettleResult | { kind: 'unverified' };
+
+/**
+ * Asks the gateway what became of `entry` (never trusting whoever told us to look), then settles it
+ * through {@link settlePayment}. An unreadable or late answer leaves the ledger untouched.
+ */
+export async function verifyAndSettle(entry: Payment, gateway: Pick<Gateway, 'query'>, context: VerifyContext): Promise<VerifyResult> {
+  const reference = entry.paymentReference;
+  const outcome = await queryGateway(gateway, reference, context.queryTimeoutMs);
+  if (outcome.kind !== 'answer') {
+    context.emit({ type: 'unverified', paymentReference: reference, reason: outcome.reason, ...(outcome.httpStatus ? { httpStatus: outcome.httpStatus } : {}) });
+    return { kind: 'unverified' };
+  }
+  context.emit({ type: 'verified', paymentReference: reference, state: outcome.state, code: outcome.code });
+  return settlePayment(entry, outcome, context);
+}
+
+/** The gateway's answer, or `timeout` once `timeoutMs` passed, even from a `query` that ignores its signal. */
+function queryGateway(gateway: Pick<Gateway, 'query'>, reference: string, timeoutMs: number | undefined): Promise<QueryOutcome> {
+  const ask = async (signal?: AbortSignal): Promise<QueryOutcome> => {
+    try {
+      return await (signal ? gateway.query(reference, { signal }) : gateway.query(reference));
+    } catch {
+      return { kind: 'unverified', reason: 'unreadable' };
+    }
+  };
+  if (timeoutMs === undefined) return ask();
+  return withDeadline<QueryOutcome>(
+    timeoutMs,
+    (flag) => ask(flag.signal),
+    () => ({ kind: 'unverified', reason: 'timeout' }),
+  );
+}
+
 /** A busy entry is re-read this often before giving up; giving up leaves it PENDING for the next try. */
 const MAX_ATTEMPTS = 8;
 
+/** Moves `entry` as `answer` says, with one compare-and-set; re-reads and retries a write that lost to a mere check. */
 export async function settlePayment(entry: Payment, answer: QueryAnswer, context: SettleContext): Promise<SettleResult> {
   const now = context.now ?? Date.now;
   const reference = entry.paymentReference;

@@ -1,8 +1,6 @@
-/**
- * The server's two stores, as interfaces with in-memory defaults: the idempotency store (one record
- * per `Idempotency-Key`) and the payment ledger. `pay-widget/server/redis` implements both on Redis
- * for several server instances.
- */
+// The server's two stores, as interfaces with in-memory defaults: the idempotency store (one record
+// per `Idempotency-Key`) and the payment ledger. `pay-widget/server/redis` implements both on Redis
+// for several server instances.
 import type { ResolvedOrder } from './order.js';
 
 type Awaitable<T> = T | Promise<T>;

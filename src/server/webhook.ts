@@ -1,20 +1,16 @@
-import { isJsonContentType } from '../wire/json-content-type.js';
+// The gateway's notification (spec/gateway-companion.md §3) only names a reference: anyone can post
+// it, and it is not signed. The handler finds the payment in the ledger, asks the gateway what
+// became of it and settles it through the one transition (`verifyAndSettle`), so `onPaid` runs
+// once per reference however often and however concurrently the notification comes.
 import { PAYMENT_REFERENCE } from '../rules.js';
-import type { Gateway, QueryOutcome } from './gateway.js';
-import { readBodyText } from './http/body.js';
-import { withDeadline } from './http/deadline.js';
-import { createEmitter } from './http/emitter.js';
-import { isRecord, parseJson } from './http/json.js';
+import type { Gateway } from './gateway.js';
+import { readJsonBody, requireJson, requireMethod, type RequestProblem } from './http/checks.js';
+import { isRecord } from './http/json.js';
 import { errorReply, jsonReply, toResponse, type Reply } from './http/reply.js';
-import { settlePayment, type PaymentHook, type SettleEvent, type SettleResult } from './settle.js';
-import type { Payment, PaymentStore } from './stores.js';
-
-/**
- * The gateway's notification (spec/gateway-companion.md §3) only names a reference: anyone can post
- * it, and it is not signed. The handler finds the payment in the ledger, asks the gateway what
- * became of it (`gateway.query`), and settles it through the one transition (`settlePayment`), so
- * `onPaid` runs once per reference however often and however concurrently the notification comes.
- */
+import { assertStore, optionChecks } from './options.js';
+import { scrubbedEmitter } from './http/emitter.js';
+import { verifyAndSettle, type PaymentHook, type VerifyEvent } from './settle.js';
+import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores.js';
 
 export type WebhookEvent =
   | { type: 'webhook-rejected'; status: number; reason: 'method' | 'content-type' | 'too-large' | 'slow-body' | 'malformed' }
@@ -23,11 +19,8 @@ export type WebhookEvent =
    * `reference` is the first candidate shaped like a payment reference, if any.
    */
   | { type: 'webhook-ignored'; reason: 'unknown-reference'; eventType: string | undefined; reference: string | undefined }
-  | { type: 'verified'; paymentReference: string; state: Payment['state']; code: string }
-  /** The query did not answer in time or at all: answered 503 so the gateway delivers again. */
-  | { type: 'unverified'; paymentReference: string; reason: string; httpStatus?: number }
   | { type: 'already-settled'; paymentReference: string; state: Payment['state'] }
-  | SettleEvent;
+  | VerifyEvent;
 
 export type WebhookHandlerOptions = {
   gateway: Pick<Gateway, 'query'>;
@@ -57,6 +50,7 @@ const ACK_REFERENCE = /^[\x20-\x7e]{1,500}$/;
 /** `transaction`, `transaction.wallet`, `refund`, …: anything else is not repeated to `onEvent`. */
 const EVENT_TYPE = /^[\w.-]{1,60}$/;
 const REFERENCE_FIELDS = ['reference', 'paymentReference', 'externalReference'] as const;
+const MALFORMED: RequestProblem = { code: 'invalid_json', message: 'The body is not a gateway notification.', reason: 'malformed' };
 
 type Notification = { eventType: string | undefined; candidates: string[] };
 type Verdict = 'done' | 'retry';
@@ -64,38 +58,79 @@ type Verdict = 'done' | 'retry';
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   assertOptions(options);
   const verifyTimeoutMs = options.verifyTimeoutMs ?? 3_000;
-  const emit = createEmitter(options.onEvent);
-  // Duplicates arriving together share one verification: one query, one settlement attempt.
-  const verifying = new Map<string, Promise<Verdict>>();
+  // The gateway's answers and the notification are text from outside: scrubbed before they are reported.
+  const emit = scrubbedEmitter(options.onEvent, options.gateway);
+  const settle = createNotificationSettler(options, emit, verifyTimeoutMs);
 
   async function handle(request: Request): Promise<Reply> {
-    if (request.method !== 'POST') return reject('method', errorReply('method_not_allowed', 'Use POST.', { headers: { allow: 'POST' } }));
-    if (!isJsonContentType(request.headers.get('content-type'))) {
-      return reject('content-type', errorReply('unsupported_media_type', 'Send the notification as application/json.'));
-    }
+    const refused = requireMethod(request, 'POST') ?? requireJson(request, 'the notification');
+    if (refused) return reject(refused);
     // The body's arrival counts against the same budget as the verification: the gateway waits 5 s in all.
-    const body = await readBodyText(request, MAX_BODY_BYTES, verifyTimeoutMs);
-    if (!body.ok && body.reason === 'too-large') {
-      return reject('too-large', errorReply('payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes.`));
-    }
-    if (!body.ok && body.reason === 'timeout') {
-      return reject('slow-body', errorReply('request_timeout', 'The notification body took too long to arrive.'));
-    }
-    const notifications = body.ok ? readNotifications(body.text) : undefined;
-    if (!notifications) return reject('malformed', errorReply('invalid_json', 'The body is not a gateway notification.'));
+    const body = await readJsonBody(request, { maxBytes: MAX_BODY_BYTES, timeoutMs: verifyTimeoutMs, what: 'The notification body' });
+    if (!body.ok && (body.problem.reason === 'too-large' || body.problem.reason === 'slow-body')) return reject(body.problem);
+    const notifications = body.ok ? readNotifications(body.json) : undefined;
+    if (!notifications) return reject(MALFORMED);
 
-    const verdicts = await Promise.all(notifications.map(handleNotification));
+    const verdicts = await Promise.all(notifications.map(settle));
     if (verdicts.includes('retry')) return errorReply('server_busy', 'The payment could not be verified yet; deliver it again.');
     const ack = request.headers.get('x-expected-ack-reference');
     return jsonReply(200, { ackReference: ack !== null && ACK_REFERENCE.test(ack) ? ack : `ack-${crypto.randomUUID()}`, status: 'received' });
   }
 
-  function reject(reason: Extract<WebhookEvent, { type: 'webhook-rejected' }>['reason'], reply: Reply): Reply {
-    emit({ type: 'webhook-rejected', status: reply.status, reason });
+  function reject(problem: RequestProblem): Reply {
+    const reply = errorReply(problem.code, problem.message, { headers: problem.headers });
+    // A body that could not be read is reported as one that is not a notification, as it always was.
+    emit({ type: 'webhook-rejected', status: reply.status, reason: problem.reason === 'unreadable' ? 'malformed' : problem.reason });
     return reply;
   }
 
-  async function handleNotification(notification: Notification): Promise<Verdict> {
+  return async (request) => {
+    let reply: Reply;
+    try {
+      reply = await handle(request);
+    } catch {
+      // A store that threw: the gateway delivers again later.
+      reply = errorReply('server_busy', 'The notification could not be processed; deliver it again.');
+    }
+    return toResponse(reply, {});
+  };
+}
+
+/**
+ * One notification's verdict: `done` (answered 200) for an unknown or settled reference, `retry`
+ * (503) while the gateway's answer could not be read or the payment is still open. Duplicates
+ * arriving together share one verification: one query, one settlement attempt.
+ */
+function createNotificationSettler(
+  options: WebhookHandlerOptions,
+  emit: (event: WebhookEvent) => void,
+  verifyTimeoutMs: number,
+): (notification: Notification) => Promise<Verdict> {
+  const verifying = new Map<string, Promise<Verdict>>();
+
+  async function findEntry(candidates: string[]): Promise<Payment | undefined> {
+    for (const candidate of candidates) {
+      const entry = await options.payments.get(candidate);
+      if (entry) return entry;
+    }
+    return undefined;
+  }
+
+  async function verify(entry: Payment): Promise<Verdict> {
+    const { payments, onPaid, onFailed } = options;
+    const result = await verifyAndSettle(entry, options.gateway, { payments, onPaid, onFailed, emit, queryTimeoutMs: verifyTimeoutMs });
+    if (result.kind === 'unverified') return 'retry';
+    if (result.kind === 'already-settled') {
+      emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: result.payment.state });
+      return 'done';
+    }
+    // The gateway notifies when a payment resolves, and its query may lag behind: while the payment
+    // stays open (or the ledger could not be written), the notification is asked for again (503).
+    // A mismatch will not change by asking again.
+    return result.kind === 'pending' && result.reason !== 'mismatch' ? 'retry' : 'done';
+  }
+
+  return async (notification) => {
     const entry = await findEntry(notification.candidates);
     if (!entry) {
       // The body is anyone's text: only something shaped like one of our references is repeated.
@@ -114,65 +149,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       verifying.set(reference, running);
     }
     return running;
-  }
-
-  async function findEntry(candidates: string[]): Promise<Payment | undefined> {
-    for (const candidate of candidates) {
-      const entry = await options.payments.get(candidate);
-      if (entry) return entry;
-    }
-    return undefined;
-  }
-
-  async function verify(entry: Payment): Promise<Verdict> {
-    const reference = entry.paymentReference;
-    const outcome = await queryWithin(options.gateway, reference, verifyTimeoutMs);
-    if (outcome.kind !== 'answer') {
-      emit({ type: 'unverified', paymentReference: reference, reason: outcome.reason, ...(outcome.httpStatus ? { httpStatus: outcome.httpStatus } : {}) });
-      return 'retry';
-    }
-    emit({ type: 'verified', paymentReference: reference, state: outcome.state, code: outcome.code });
-    const result: SettleResult = await settlePayment(entry, outcome, {
-      payments: options.payments,
-      onPaid: options.onPaid,
-      onFailed: options.onFailed,
-      emit,
-    });
-    if (result.kind === 'already-settled') {
-      emit({ type: 'already-settled', paymentReference: reference, state: result.payment.state });
-      return 'done';
-    }
-    // The gateway notifies when a payment resolves, and its query may lag behind: while the payment
-    // stays open (or the ledger could not be written), the notification is asked for again (503).
-    // A mismatch will not change by asking again.
-    return result.kind === 'pending' && result.reason !== 'mismatch' ? 'retry' : 'done';
-  }
-
-  return async (request) => {
-    let reply: Reply;
-    try {
-      reply = await handle(request);
-    } catch {
-      // A store that threw: the gateway delivers again later.
-      reply = errorReply('server_busy', 'The notification could not be processed; deliver it again.');
-    }
-    return toResponse(reply, {});
   };
-}
-
-/** The gateway's answer, or `timeout` once `ms` passed, even from a `query` that ignores its signal. */
-function queryWithin(gateway: Pick<Gateway, 'query'>, reference: string, ms: number): Promise<QueryOutcome> {
-  return withDeadline<QueryOutcome>(
-    ms,
-    async (flag) => {
-      try {
-        return await gateway.query(reference, { signal: flag.signal });
-      } catch {
-        return { kind: 'unverified', reason: 'unreadable' };
-      }
-    },
-    () => ({ kind: 'unverified', reason: 'timeout' }),
-  );
 }
 
 /**
@@ -180,8 +157,7 @@ function queryWithin(gateway: Pick<Gateway, 'query'>, reference: string, ms: num
  * either capitalisation. Each item's candidate references are `data.reference`, then
  * `data.paymentReference`, then `data.externalReference`. Undefined for any other shape.
  */
-function readNotifications(text: string): Notification[] | undefined {
-  const json = parseJson(text);
+function readNotifications(json: unknown): Notification[] | undefined {
   if (!isRecord(json) || !Array.isArray(json.notificationItems)) return undefined;
   const items = json.notificationItems;
   if (items.length === 0 || items.length > MAX_ITEMS) return undefined;
@@ -200,17 +176,12 @@ function readNotifications(text: string): Notification[] | undefined {
 }
 
 function assertOptions(options: WebhookHandlerOptions): void {
-  const fail = (problem: string) => {
-    throw new TypeError(`createWebhookHandler: ${problem}`);
-  };
-  if (!options) fail('options are required');
-  if (typeof options.gateway?.query !== 'function') fail('gateway must have a query function (createGateway)');
-  const payments = options.payments;
-  if (typeof payments?.get !== 'function' || typeof payments.update !== 'function') fail('payments must be a PaymentStore (get, insert, update)');
-  if (typeof options.onPaid !== 'function') fail('onPaid must be a function');
-  if (options.onFailed !== undefined && typeof options.onFailed !== 'function') fail('onFailed must be a function');
-  const timeout = options.verifyTimeoutMs;
-  if (timeout !== undefined && !(typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0)) {
-    fail('verifyTimeoutMs must be a positive finite number');
-  }
+  const check = optionChecks('createWebhookHandler');
+  if (!options) check.fail('options are required');
+  if (typeof options.gateway?.query !== 'function') check.fail('gateway must have a query function (createGateway)');
+  assertStore(options.payments, PAYMENT_STORE_METHODS, 'createWebhookHandler: payments (a PaymentStore)');
+  check.requiredFunction('onPaid', options.onPaid);
+  check.optionalFunction('onFailed', options.onFailed);
+  check.optionalFunction('onEvent', options.onEvent);
+  check.positiveMs('verifyTimeoutMs', options.verifyTimeoutMs);
 }

@@ -13,7 +13,12 @@ export const TOKEN_PATH = '/api/v2/encrypt/keys';
 export type QueryVersion = 'v2' | 'v3';
 export const QUERY_VERSIONS: readonly QueryVersion[] = ['v3', 'v2'];
 
-export function queryPath(version: QueryVersion, paymentReference: string): string {
+/**
+ * The query's path for `paymentReference`, encoded whole (`/` too). `undefined` for the references no
+ * encoding keeps in place: empty, `.` and `..` would make the URL name another path.
+ */
+export function queryPath(version: QueryVersion, paymentReference: string): string | undefined {
+  if (paymentReference === '' || paymentReference === '.' || paymentReference === '..') return undefined;
   return `/api/${version}/payments/query/${encodeURIComponent(paymentReference)}`;
 }
 

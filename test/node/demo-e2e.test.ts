@@ -96,7 +96,7 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]', { visible: true });
     const code = (await dialCode!.evaluate((element) => element.textContent ?? '')).trim();
     assert.match(code, /^\*\d+(\*\d+)*#$/, `a dial code of * and # around digit groups, got ${code}`);
-    assert.match(code, /^\*737\*/, 'GTBank (058) dials *737*');
+    assert.match(code, /^\*000\*058\*/, 'the sandbox dials *000*, then GTBank’s bank code (058), never a real bank’s *737*');
 
     const log = await logText();
     assert.ok(log.includes('pay-initiated'), 'pay-initiated is logged');

@@ -144,7 +144,7 @@ describe('createGateway: the token from encrypt/keys', () => {
     const { gateway } = keyedGateway((request) => {
       const quote = `token ${TOKEN_1} key ${SECRET_KEY}.${PUBLIC_KEY} ${JSON.stringify(TOKEN_1)} ${encodeURIComponent(TOKEN_1)}`;
       return request.path.includes('/query/')
-        ? json(200, { status: 'SUCCESS', data: { code: 'S20', message: quote, payments: {} } })
+        ? json(200, { status: 'SUCCESS', data: { code: 'S20', message: quote, payments: { paymentReference: 'ORDER-1042' } } })
         : json(400, { message: quote, error: 'INPUT' });
     });
     const outcomes = [await gateway.initiate(initiationBody()), await gateway.query('ORDER-1042')];
@@ -228,7 +228,7 @@ describe('createGateway: query', () => {
   }
 
   it("does not take the envelope's status SUCCESS for the payment's success", async () => {
-    const { gateway } = keyedGateway(() => json(200, { status: 'SUCCESS', data: { code: 'S20', message: 'Transaction is pending', payments: {} } }));
+    const { gateway } = keyedGateway(() => json(200, { status: 'SUCCESS', data: { code: 'S20', message: 'Transaction is pending', payments: { paymentReference: 'ORDER-1042' } } }));
     const outcome = await gateway.query('ORDER-1042');
     assert.equal(outcome.kind === 'answer' && outcome.state, 'PENDING');
   });

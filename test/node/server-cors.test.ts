@@ -66,17 +66,39 @@ describe('createSessionHandler: CORS', () => {
     const sameOrigin = await handler(post(USSD_REQUEST, { origin: new URL(SESSION_URL).origin }));
     assert.equal(sameOrigin.status, 200);
     assert.equal(sameOrigin.headers.get('access-control-allow-origin'), null);
-    // Behind a TLS-terminating proxy the handler sees http: while the browser says https:.
-    const behindProxy = await handler(
+    // Behind a TLS-terminating proxy the handler sees http: while the browser says https: another
+    // origin (issue 16 item 9), which the merchant lists to allow it.
+    const behindProxy = () =>
       new Request('http://shop.test/api/pay/session', {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: 'https://shop.test' },
         body: JSON.stringify(USSD_REQUEST),
-      }),
-    );
-    assert.equal(behindProxy.status, 200);
+      });
+    await readError(await handler(behindProxy()), 403, 'origin_not_allowed');
+    assert.equal((await makeHandler({ allowedOrigins: ['https://shop.test'] }).handler(behindProxy())).status, 200);
     await readError(await handler(post(USSD_REQUEST, { origin: SHOP })), 403, 'origin_not_allowed');
     await readError(await handler(post(USSD_REQUEST, { origin: 'https://shop.test.evil.example' })), 403, 'origin_not_allowed');
+  });
+
+  it('answers an allowed origin with the configured origin, normalized, never the raw header (issue 16 item 9)', async () => {
+    const { handler } = makeHandler({ allowedOrigins: ['https://SHOP.example/'] });
+    for (const origin of [SHOP, 'https://Shop.Example', 'https://shop.example:443']) {
+      const response = await handler(post(USSD_REQUEST, { origin }));
+      assert.equal(response.status, 200, origin);
+      assert.equal(response.headers.get('access-control-allow-origin'), SHOP, origin);
+      assert.equal((await handler(preflight(origin))).headers.get('access-control-allow-origin'), SHOP, origin);
+    }
+  });
+
+  it('is same-origin only for the same scheme, host and port as the request (issue 16 item 9)', async () => {
+    const { handler } = makeHandler();
+    const at = (url: string, origin: string) =>
+      handler(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify(USSD_REQUEST) }));
+    await readError(await at('https://shop.test/api/pay/session', 'http://shop.test'), 403, 'origin_not_allowed');
+    await readError(await at('https://shop.test/api/pay/session', 'https://shop.test:8443'), 403, 'origin_not_allowed');
+    await readError(await at('http://shop.test:8080/api/pay/session', 'http://shop.test:9090'), 403, 'origin_not_allowed');
+    assert.equal((await at('https://shop.test:443/api/pay/session', 'https://shop.test')).status, 200);
+    assert.equal((await at('http://localhost:5173/api/pay/session', 'http://localhost:5173')).status, 200);
   });
 
   it('says Vary: Origin on every answer that depends on it: refused, same-origin, no Origin, allowed', async () => {

@@ -6,7 +6,7 @@ import {
   type SessionEvent,
   type SessionHandlerOptions,
 } from '../../src/server/index.js';
-import { createStatusTokens } from '../../src/server/status.js';
+import { createStatusTokens } from '../../src/server/status/tokens.js';
 
 export const GATEWAY_URL = 'https://gateway.test';
 export const INITIATE_URL = `${GATEWAY_URL}/api/v2/payments/initiates`;

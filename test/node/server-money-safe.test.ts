@@ -8,7 +8,7 @@ import {
   type BeforeInitiateContext,
   type StatusLookup,
 } from '../../src/server/index.js';
-import { createStatusTokens } from '../../src/server/status.js';
+import { createStatusTokens } from '../../src/server/status/tokens.js';
 import {
   makeHandler,
   ORDER,
@@ -106,6 +106,25 @@ describe('createStatusHandler: signed status tokens', () => {
     const ok = await handler(new Request(`${URL_BASE}?paymentReference=order-1&statusToken=${good}`));
     assert.equal(ok.status, 200);
     assert.deepEqual(seen, ['order-1']);
+  });
+
+  it('accepts only the token as signed: every other last character is refused like an unknown reference (issue 16 item 8)', async () => {
+    const { seen, lookup } = counted();
+    const handler = createStatusHandler({ statusSecret: STATUS_SECRET, lookup });
+    const good = await createStatusTokens(STATUS_SECRET, { who: 'test' }).sign('order-1');
+    const unknownBody = await (await createStatusHandler({ statusSecret: STATUS_SECRET, lookup: () => null })(
+      new Request(`${URL_BASE}?paymentReference=order-1&statusToken=${good}`),
+    )).text();
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const accepted: string[] = [];
+    for (const last of alphabet) {
+      if (last === good.at(-1)) continue;
+      const variant = `${good.slice(0, -1)}${last}`;
+      const response = await handler(new Request(`${URL_BASE}?paymentReference=order-1&statusToken=${variant}`));
+      if (response.status !== 404 || (await response.text()) !== unknownBody) accepted.push(last);
+    }
+    assert.deepEqual(accepted, [], `variants of the last character ${good.at(-1)} that were accepted`);
+    assert.deepEqual(seen, [], 'the store was never read');
   });
 
   it('refuses to start without statusSecret, saying what to pass', () => {

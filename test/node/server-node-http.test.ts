@@ -48,7 +48,7 @@ describe('createSessionHandler mounted in Node http', () => {
     const ussdBody = (await (await postSession(USSD_REQUEST)).json()) as { order: { statusToken: string } };
     const ussd = readEnvelope(ussdBody, 'USSD');
     assert.ok(ussd.ok && ussd.instructions.paymentType === 'USSD');
-    assert.match(ussd.instructions.ussdDialCode, /^\*737\*000\*\d+#$/);
+    assert.match(ussd.instructions.ussdDialCode, /^\*000\*058\*\d+#$/);
 
     const transfer = readEnvelope(await (await postSession(TRANSFER_REQUEST)).json(), 'TRANSFER');
     assert.ok(transfer.ok && transfer.instructions.paymentType === 'TRANSFER');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { statusResponseSchema, type StatusResponse } from '../../src/schemas.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
-import { createSessionHandler, createStatusHandler, type StatusLookup } from '../../src/server/index.js';
+import { createSessionHandler, createStatusHandler, type StatusEvent, type StatusLookup } from '../../src/server/index.js';
 import { ORDER, post, readError, STATUS_SECRET, statusTokenFor, TRANSFER_REQUEST } from './server-fixtures.js';
 
 const STATUS_URL = 'https://shop.test/api/pay/status';
@@ -72,6 +72,22 @@ describe('createStatusHandler', () => {
       assert.doesNotMatch(error.message, /db down/);
     }
     assert.equal(errors.length, 3);
+  });
+
+  it('reports a failing lookup to onEvent as internal-error with the error class only, and still to onError', async () => {
+    const events: StatusEvent[] = [];
+    const errors: unknown[] = [];
+    const handler = createStatusHandler({
+      statusSecret: STATUS_SECRET,
+      lookup: () => {
+        throw new RangeError('db down at postgres://user:pw@db');
+      },
+      onEvent: (event) => void events.push(event),
+      onError: (error) => void errors.push(error),
+    });
+    await readError(await handler(await get('?paymentReference=order-1')), 500, 'internal');
+    assert.deepEqual(events, [{ type: 'internal-error', where: 'lookup', detail: 'RangeError' }]);
+    assert.equal((errors[0] as Error).message, 'db down at postgres://user:pw@db');
   });
 
   it('answers 405 to POST, HEAD without a body, and applies allowedOrigins', async () => {

@@ -1,5 +1,6 @@
-/** Reading a request body within a size and a time limit. */
-export type BodyResult =
+// Reading a request body within a size and a time limit.
+
+type BodyResult =
   | { ok: true; text: string }
   | { ok: false; reason: 'too-large' | 'unreadable' | 'timeout' };
 

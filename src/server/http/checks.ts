@@ -1,9 +1,7 @@
-/**
- * The request checks every endpoint shares, in the order a request meets them: its method, its
- * content type, its body (size, read time, JSON). Each returns a {@link RequestProblem} or nothing;
- * the endpoint turns a problem into its own reply (our error body, or the gateway's in the sandbox)
- * and its own report.
- */
+// The request checks every endpoint shares, in the order a request meets them: its method, its
+// content type, its body (size, read time, JSON). Each returns a `RequestProblem` or nothing;
+// the endpoint turns a problem into its own reply (our error body, or the gateway's in the sandbox)
+// and its own report.
 import { isJsonContentType } from '../../wire/json-content-type.js';
 import { readBodyText } from './body.js';
 import { parseJson } from './json.js';
@@ -32,9 +30,9 @@ export function requireJson(request: Request, what = 'the body'): RequestProblem
   return { code: 'unsupported_media_type', message: `Send ${what} as application/json.`, reason: 'content-type' };
 }
 
-export type BodyLimits = { maxBytes: number; timeoutMs?: number; what?: string };
+type BodyLimits = { maxBytes: number; timeoutMs?: number; what?: string };
 
-export type JsonBody = { ok: true; json: unknown } | { ok: false; problem: RequestProblem };
+type JsonBody = { ok: true; json: unknown } | { ok: false; problem: RequestProblem };
 
 /** The body read within `limits` and parsed: JSON text that is not JSON is a problem, any JSON value is not. */
 export async function readJsonBody(request: Request, limits: BodyLimits): Promise<JsonBody> {

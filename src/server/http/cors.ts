@@ -1,4 +1,4 @@
-/** Which browser origins may call an endpoint, and the preflight answer. */
+// Which browser origins may call an endpoint, and the preflight answer.
 import { errorReply, type Reply } from './reply.js';
 
 /** Browser origins allowed to call the endpoint, such as `https://shop.example`, or `'*'` for any. */
@@ -12,7 +12,7 @@ export type CorsOptions = {
   allowedHeaders?: readonly string[];
 };
 
-export type CorsCheck = { allowed: true; headers: Record<string, string> } | { allowed: false; reply: Reply };
+type CorsCheck = { allowed: true; headers: Record<string, string> } | { allowed: false; reply: Reply };
 
 export type CorsPolicy = {
   check(request: Request): CorsCheck;
@@ -28,8 +28,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~\w-]+$/;
 
 /**
  * Requests without an `Origin` header (server to server, curl) and same-origin requests always pass;
- * other origins only when listed. Same-origin compares hosts, not schemes, because behind a
- * TLS-terminating proxy `request.url` says `http:` while the browser's `Origin` says `https:`.
+ * other origins only when listed, and the answer names the listed origin (normalized), never the
+ * request's header. Same-origin means the same scheme, host and port as `request.url`: behind a
+ * TLS-terminating proxy `request.url` says `http:` while the browser's `Origin` says `https:`, so
+ * there list your own `https://` origin in `allowedOrigins`.
  *
  * `methods` is the endpoint's `Allow` list, such as `'POST, OPTIONS'`: a preflight asking for
  * another method is answered 405. Only `Content-Type`, `Idempotency-Key` and
@@ -51,9 +53,9 @@ export function createCorsPolicy(
   function check(request: Request): CorsCheck {
     const origin = request.headers.get('origin');
     if (origin === null || isSameOrigin(origin, request.url)) return { allowed: true, headers: VARY_ORIGIN };
-    if (anyOrigin || listed.has(normalizeOrigin(origin))) {
-      return { allowed: true, headers: { 'access-control-allow-origin': anyOrigin ? '*' : origin, ...VARY_ORIGIN } };
-    }
+    if (anyOrigin) return { allowed: true, headers: { 'access-control-allow-origin': '*', ...VARY_ORIGIN } };
+    const normalized = normalizeOrigin(origin);
+    if (listed.has(normalized)) return { allowed: true, headers: { 'access-control-allow-origin': normalized, ...VARY_ORIGIN } };
     return {
       allowed: false,
       reply: errorReply('origin_not_allowed', 'This origin is not allowed to call this endpoint.', { headers: VARY_ORIGIN }),
@@ -114,9 +116,11 @@ function normalizeOrigin(origin: string): string {
   }
 }
 
+/** Scheme, host and port, as browsers compare origins (default ports and case do not count). */
 function isSameOrigin(origin: string, requestUrl: string): boolean {
   try {
-    return new URL(origin).host === new URL(requestUrl).host;
+    const parsed = new URL(origin).origin;
+    return parsed !== 'null' && parsed === new URL(requestUrl).origin;
   } catch {
     return false;
   }

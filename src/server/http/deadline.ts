@@ -1,4 +1,5 @@
-/** The one deadline helper of every endpoint, its abort flag, and an abortable sleep. */
+// The one deadline helper of every endpoint, its abort flag, and an abortable sleep.
+
 /**
  * A one-shot abort flag with listeners, for a deadline (see {@link withDeadline}). `signal` turns it
  * into an `AbortSignal` for `fetch` and the merchant's own calls, made only when one is asked for.

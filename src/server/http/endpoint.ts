@@ -1,8 +1,8 @@
-/** The shell every endpoint shares: preflight, origin check, crash guard, CORS headers. */
+// The shell every endpoint shares: preflight, origin check, crash guard, CORS headers.
 import type { CorsPolicy } from './cors.js';
 import { toResponse, type Reply } from './reply.js';
 
-export type EndpointHooks = {
+type EndpointHooks = {
   /** Turns anything thrown into a JSON reply: no bare 500 leaves an endpoint. */
   crashed(error: unknown): Reply;
   refused?(reply: Reply): void;

@@ -1,4 +1,5 @@
-/** The one JSON reader, for request bodies, notifications and gateway answers. */
+// The one JSON reader, for request bodies, notifications and gateway answers.
+
 /** The one JSON reader, for request bodies and gateway answers: the value, or undefined for text that is not JSON. */
 export function parseJson(text: string): unknown {
   try {

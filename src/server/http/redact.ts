@@ -1,4 +1,5 @@
-/** Scrubbing secrets (keys, tokens, customer details) from text that leaves a handler. */
+// Scrubbing secrets (keys, tokens, customer details) from text that leaves a handler.
+
 const REDACTED = '[redacted]';
 
 /** How many tokens from a rotating token source are remembered, newest kept. */
@@ -25,7 +26,11 @@ export type Redactor = {
   withExtra(extra: readonly string[]): (value: string) => string;
 };
 
-export function createRedactor(permanent: readonly string[]): Redactor {
+/**
+ * `alsoKnown` is a second redactor run first: a `createGateway` object's `redact`, which knows its
+ * secret key and every token it used, secrets a handler given only the object never sees.
+ */
+export function createRedactor(permanent: readonly string[], alsoKnown?: (text: string) => string): Redactor {
   const known = new Set(permanent.filter((secret) => secret.length > 0));
   const fixed = [...known].map(encodings);
   // A Map keeps insertion order: the first key is the token used longest ago.
@@ -57,7 +62,7 @@ export function createRedactor(permanent: readonly string[]): Redactor {
 
   /** The Bearer pattern, then each permanent secret, then each remembered token, in that order. */
   function redactKnown(value: string): string {
-    let result = value.replace(BEARER, `$1${REDACTED}`);
+    let result = (alsoKnown ? alsoKnown(value) : value).replace(BEARER, `$1${REDACTED}`);
     for (const forms of fixed) result = replaceAll(result, forms);
     for (const forms of tokens.values()) result = replaceAll(result, forms);
     return result;
@@ -83,4 +88,10 @@ function replaceAll(text: string, forms: readonly string[]): string {
   let result = text;
   for (const form of forms) if (result.includes(form)) result = result.split(form).join(REDACTED);
   return result;
+}
+
+/** A `createGateway` object's own `redact` (its keys and tokens), when the object has one. */
+export function gatewayRedactor(gateway: unknown): ((text: string) => string) | undefined {
+  const redact = (gateway as { redact?: unknown } | undefined)?.redact;
+  return typeof redact === 'function' ? (text) => String(redact.call(gateway, text)) : undefined;
 }

@@ -1,9 +1,9 @@
-/** The error catalogue every endpoint answers from, and the JSON replies it is sent as. */
+// The error catalogue every endpoint answers from, and the JSON replies it is sent as.
 import type { ErrorBody } from '../../schemas.js';
 
 /**
  * Every error the session and status endpoints answer with, and its HTTP status. The body is always
- * the session-endpoint contract's `{ status: "ERROR", error: { code, message, fields? } }`.
+ * the session-endpoint contract's `{ status: "ERROR", error: { code, message, fields?, retryable? } }`.
  */
 export const ERROR_STATUS = {
   method_not_allowed: 405,
@@ -50,11 +50,16 @@ export type ErrorReplyOptions = {
   /** Field name → what is wrong with it, for a `validation`-style answer. */
   fields?: FieldErrors;
   headers?: Record<string, string>;
+  /** Whether the same request may succeed when tried again; absent, the body does not say. */
+  retryable?: boolean;
 };
 
 export function errorReply(code: ErrorCode, message: string, options: ErrorReplyOptions = {}): Reply {
-  const { fields, headers } = options;
-  const body: ErrorBody = { status: 'ERROR', error: fields ? { code, message, fields } : { code, message } };
+  const { fields, headers, retryable } = options;
+  const body: ErrorBody = {
+    status: 'ERROR',
+    error: { code, message, ...(fields ? { fields } : {}), ...(retryable === undefined ? {} : { retryable }) },
+  };
   return jsonReply(ERROR_STATUS[code], body, headers);
 }
 
