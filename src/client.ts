@@ -20,11 +20,6 @@ const fail = (failure: PayFailure): never => {
   throw new PayFailureError(failure);
 };
 
-/** 128 random bits as hex. Not `randomUUID()`, which is missing outside secure contexts. */
-export function newIdempotencyKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
 /** Posts the session-endpoint contract and reads the gateway envelope that comes back. */
 export function postSession(url: string, request: SessionRequest, options: InitiateOptions): Promise<unknown> {
   return fetch(url, {

@@ -1,26 +1,25 @@
 // The <pay-widget> element: its properties, the controllers that hold its logic, `submit` and
-// `reset`, and one `render` that picks the screen's template.
+// `reset`, and one `render` that picks the screen's template. The result screens and the copy
+// buttons come with what runs after a submit (load-after-submit.ts), there by the time they show.
 import { html, LitElement, type PropertyValues, type TemplateResult } from 'lit';
 import { announcements } from './announcements.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
-import { postSession, type Initiate } from './client.js';
-import { CopyController } from './copy-controller.js';
+import type { Initiate } from './client.js';
+import type { CopyController } from './copy-controller.js';
 import { emit } from './events.js';
 import { paymentReferenceOf } from './flow.js';
 import { FormController } from './form-controller.js';
 import { formatAmount } from './format-amount.js';
+import { afterSubmit, type AfterSubmitModule } from './load-after-submit.js';
 import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
 import { styles } from './pay-widget.styles.js';
 import { FIELD_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
 import type { Order, SessionRequest } from './schemas.js';
-import { completeTemplate } from './templates/complete.js';
 import { errorTemplate } from './templates/error.js';
 import { formTemplate, type FormActions } from './templates/form.js';
 import type { ResultView } from './templates/parts.js';
-import { transferTemplate } from './templates/transfer.js';
-import { ussdTemplate } from './templates/ussd.js';
 
 /** A property as text, whatever a framework set it to (`5000`, `null`). */
 const text = (value: unknown): string => (value == null ? '' : String(value));
@@ -128,14 +127,16 @@ export class PayWidget extends LitElement {
 
   private readonly localization = new LocaleController(this, () => ({ locale: text(this.locale), messages: this.messages }));
   private readonly payment = new PaymentController(this, () => ({
-    transport: this.transport(),
+    initiate: this.initiate,
+    sessionUrl: this.sessionUrl || undefined,
     timeoutMs: Number(this.timeout) > 0 ? Number(this.timeout) : 30_000,
     statusUrl: this.statusUrl || undefined,
     describe: (failure) => failure.message ?? this.localization.messages[`error-${failure.code}`],
     onShow: () => this.onShow(),
   }));
   private readonly form = new FormController(this, () => ({ messages: this.localization.messages, fields: this.visibleFields() }));
-  private readonly copies = new CopyController(this);
+  /** Made with the first result screen, from what runs after a submit. */
+  private copies: CopyController | undefined;
 
   private readonly formActions: FormActions = {
     submit: (event) => {
@@ -215,7 +216,10 @@ export class PayWidget extends LitElement {
     const { banks, bankQuery, disabled } = this;
     const status = this.payment.polling ? 'waiting' : this.statusUrl ? 'unconfirmed' : undefined;
     const copy = (field: string, value: string) => void this.copy(field, value);
-    const result: ResultView = { messages: m, copies: this.copies.results, charged: this.charged, status, banks, copy, reset: () => this.reset() };
+    // Past the form and the error screen, the initiation has loaded what runs after a submit.
+    const flow = (): AfterSubmitModule => afterSubmit()!;
+    const copies = () => (this.copies ??= new (flow().CopyController)(this)).results;
+    const result = (): ResultView => ({ messages: m, copies: copies(), charged: this.charged, status, banks, copy, reset: () => this.reset() });
     const { values, shown: errors } = this.form;
     const amount = this.money(text(this.amount), text(this.currency));
     const screen = this.payment.render({
@@ -224,9 +228,9 @@ export class PayWidget extends LitElement {
           { messages: m, amount, offered: this.offeredTypes, selected: this.selectedType, busy, disabled, values, errors, banks, bankQuery },
           this.formActions,
         ),
-      ussd: (state) => ussdTemplate(result, state),
-      transfer: (state) => transferTemplate(result, state),
-      complete: (state) => completeTemplate(result, state),
+      ussd: (state) => flow().ussdTemplate(result(), state),
+      transfer: (state) => flow().transferTemplate(result(), state),
+      complete: (state) => flow().completeTemplate(result(), state),
       error: ({ failure }) => errorTemplate(m, failure, this.payment),
     });
     return html`
@@ -242,7 +246,7 @@ export class PayWidget extends LitElement {
   /** Another screen shows: it is announced, its copy buttons start fresh, and the focus follows. */
   private onShow(): void {
     const { state, shown } = this.payment;
-    this.copies.clear();
+    this.copies?.clear();
     this.announcement = this.payment.render(announcements(this.localization.messages, this.charged));
     this.focusOnUpdate = shown === 'submitting' ? undefined : shown === 'form' ? 'first' : 'heading';
     if (state.kind === 'error') this.form.refused(state.failure.fields ?? {});
@@ -254,7 +258,7 @@ export class PayWidget extends LitElement {
 
   private async copy(field: string, value: string): Promise<void> {
     const { state } = this.payment;
-    const copied = await this.copies.copy(field, value);
+    const copied = await this.copies!.copy(field, value);
     void this.announce(this.localization.messages[copied ? 'copied' : 'copyFailed']);
     if (!copied) return;
     const paymentType = 'request' in state ? state.request.paymentType : this.selectedType;
@@ -282,11 +286,6 @@ export class PayWidget extends LitElement {
       if (FIELD_PATTERNS[hint].test(value)) request[hint] = value;
     }
     return request as SessionRequest;
-  }
-
-  private transport(): Initiate | undefined {
-    const url = this.sessionUrl;
-    return this.initiate || (url ? (request, options) => postSession(url, request, options) : undefined);
   }
 
   /** What the server charges, formatted; '' when its answer did not say (never the page's guess). */
