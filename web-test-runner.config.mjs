@@ -129,6 +129,42 @@ function pageCommandsPlugin() {
   };
 }
 
+/**
+ * The script tag's second file, held back: requests for HELD_SECOND_FILE (any query) wait until a
+ * page sends the command `held-second-file` `{ release: true }`; the command answers
+ * `{ requested, waiting }`, the requests seen and those still held. For
+ * test/browser/script-tag-second-file.test.ts, whose fixture folder links the built script and its
+ * second file (dist/), so that a Pay pressed before the file arrives meets a real, late fetch.
+ */
+const HELD_SECOND_FILE = '/test/browser/fixtures/script-tag-held/pay-widget.after-submit.js';
+function heldSecondFile() {
+  let release = () => {};
+  const released = new Promise((resolve) => (release = resolve));
+  let requested = 0;
+  let waiting = 0;
+  return {
+    /** @type {import('koa').Middleware} */
+    async middleware(context, next) {
+      if (context.path === HELD_SECOND_FILE) {
+        requested += 1;
+        waiting += 1;
+        await released;
+        waiting -= 1;
+      }
+      await next();
+    },
+    plugin: {
+      name: 'pay-widget:held-second-file',
+      executeCommand({ command, payload }) {
+        if (command !== 'held-second-file') return undefined;
+        if (payload?.release) release();
+        return { requested, waiting };
+      },
+    },
+  };
+}
+const held = heldSecondFile();
+
 const concurrency = Math.max(1, Number(process.env.WTR_CONCURRENCY) || 2);
 
 /** @type {import('@web/test-runner').TestRunnerConfig} */
@@ -139,7 +175,8 @@ export default {
   nodeResolve: {
     exportConditions: process.env.WTR_LIT_DEV ? ['development'] : ['production'],
   },
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), reactBundlePlugin(), pageCommandsPlugin()],
+  middleware: [held.middleware],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), reactBundlePlugin(), pageCommandsPlugin(), held.plugin],
   browsers: [
     chromeLauncher({
       concurrency,

@@ -1,7 +1,5 @@
-/**
- * Talks to the merchant's session endpoint and status endpoint. Every failure, whatever its cause,
- * comes out as one typed `PayFailure`, so the element has a single thing to show.
- */
+// Talks to the merchant's session endpoint and status endpoint. Every failure, whatever its cause,
+// comes out as one typed `PayFailure`, so the element has a single thing to show.
 import type { PayFailure } from './flow.js';
 import { envelopeMessage, readEnvelope } from './envelope.js';
 import { matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES } from './rules.js';
@@ -21,11 +19,6 @@ export class PayFailureError extends Error {
 const fail = (failure: PayFailure): never => {
   throw new PayFailureError(failure);
 };
-
-/** 128 random bits as hex. Not `randomUUID()`, which is missing outside secure contexts. */
-export function newIdempotencyKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
 
 /** Posts the session-endpoint contract and reads the gateway envelope that comes back. */
 export function postSession(url: string, request: SessionRequest, options: InitiateOptions): Promise<unknown> {
@@ -58,13 +51,13 @@ export async function initiatePayment(
   request: SessionRequest,
   { idempotencyKey, signal, timeoutMs }: InitiateOptions & { timeoutMs: number },
 ): Promise<Initiated> {
-  const deadline = withDeadline(signal, timeoutMs);
+  const cutoff = abortAfter(signal, timeoutMs);
   const abandoned = new Promise<never>((_, reject) =>
-    deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason)),
+    cutoff.signal.addEventListener('abort', () => reject(cutoff.signal.reason)),
   );
 
   try {
-    const body = await Promise.race([initiate(request, { idempotencyKey, signal: deadline.signal }), abandoned]);
+    const body = await Promise.race([initiate(request, { idempotencyKey, signal: cutoff.signal }), abandoned]);
     const envelope = readEnvelope(body, request.paymentType);
     if (envelope.ok) return { instructions: envelope.instructions, order: readOrder(body, envelope.instructions) };
     return fail({
@@ -74,9 +67,9 @@ export async function initiatePayment(
     });
   } catch (error) {
     if (error instanceof PayFailureError) throw error;
-    return fail({ code: deadline.timedOut() ? 'timeout' : 'network', message: undefined, retryable: true });
+    return fail({ code: cutoff.timedOut() ? 'timeout' : 'network', message: undefined, retryable: true });
   } finally {
-    deadline.dispose();
+    cutoff.dispose();
   }
 }
 
@@ -111,16 +104,15 @@ export async function fetchStatus(
   const url = new URL(statusUrl, document.baseURI);
   url.searchParams.set('paymentReference', paymentReference);
   if (statusToken) url.searchParams.set('statusToken', statusToken);
-  const deadline = withDeadline(signal, timeoutMs);
+  const cutoff = abortAfter(signal, timeoutMs);
   try {
-    const init: RequestInit = { headers: { Accept: 'application/json' }, credentials: 'same-origin' };
-    const response = await fetch(url, { ...init, signal: deadline.signal });
+    const response = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal: cutoff.signal });
     const body = (await readJson(response)) as Partial<StatusResponse> | undefined;
     const status = body?.status;
     if (!response.ok || !status || !PAYMENT_STATUSES.includes(status)) throw new Error(`status ${response.status}`);
     return { status, message: typeof body.message === 'string' ? body.message : undefined };
   } finally {
-    deadline.dispose();
+    cutoff.dispose();
   }
 }
 
@@ -128,7 +120,7 @@ export async function fetchStatus(
  * A signal that aborts with `parent` or after `timeoutMs`, whichever comes first. Not
  * `AbortSignal.any()` + `AbortSignal.timeout()`: the widget also runs where those are missing.
  */
-function withDeadline(parent: AbortSignal, timeoutMs: number) {
+function abortAfter(parent: AbortSignal, timeoutMs: number) {
   const controller = new AbortController();
   const abort = () => controller.abort();
   let timedOut = false;

@@ -1,35 +1,50 @@
-/**
- * Drives the flow machine for an element: runs the initiation, keeps the idempotency key of the
- * current attempt, polls `status-url`, and fires the asynchronous events. The element only renders
- * `state` and forwards the customer's actions.
- */
+// Drives the flow machine for an element: runs the initiation, keeps the idempotency key of the
+// current attempt, polls `status-url`, fires the asynchronous events, and decides which screen shows
+// (`render`): a submit leaves the form as it is for BUSY_AFTER_MS before it shows busy. The element
+// only renders the screens and forwards the customer's actions. The client and the poller come with
+// what runs after a submit (load-after-submit.ts), which it starts loading once connected.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { fetchStatus, initiatePayment, newIdempotencyKey, PayFailureError, type Initiate } from './client.js';
+import type { Initiate } from './client.js';
 import { emit, type PayAmount } from './events.js';
-import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure } from './flow.js';
+import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure, type StateOf } from './flow.js';
+import { afterSubmit, loadAfterSubmitWithin, prefetchAfterSubmit } from './load-after-submit.js';
 import type { Instructions, Order, PaymentType, SessionRequest } from './schemas.js';
 
 export type PaymentHost = ReactiveControllerHost & HTMLElement;
 
 export type PaymentConfig = {
-  /** `undefined` when neither `session-url` nor `initiate` is set. */
-  transport: Initiate | undefined;
+  /** The `initiate` property: replaces the built-in `fetch` to `sessionUrl`. */
+  initiate: Initiate | undefined;
+  sessionUrl: string | undefined;
   timeoutMs: number;
   statusUrl: string | undefined;
   /** The customer-facing text for a failure, as `pay-error` reports it. */
   describe: (failure: PayFailure) => string;
+  /** Called in the host's update when another screen shows (`shown` has changed). */
+  onShow: () => void;
 };
 
-const MINUTE = 60_000;
+/** The screens, one function each, as `render` takes them. */
+export type Screens<T> = {
+  /** The form; `busy` once a submit has been waiting longer than BUSY_AFTER_MS. */
+  form: (busy: boolean) => T;
+} & { [K in Exclude<FlowState['kind'], 'form' | 'submitting'>]: (state: StateOf<K>) => T };
 
-/** About every 2 s, slowing to about 10 s after the first minute, giving up after 30 minutes. */
-export function nextPollDelay(elapsedMs: number): number | undefined {
-  if (elapsedMs >= 30 * MINUTE) return undefined;
-  return elapsedMs < MINUTE ? 2_000 : 10_000;
+/**
+ * How long the form stays as it is after a submit before it shows that it is busy. A quick answer
+ * goes straight to its result, with no spinner flashing by and no frame spent drawing one: under
+ * about 0.1 s a response feels instantaneous and needs no indicator. A second submit meanwhile is
+ * ignored by the flow machine, and the request already holds what was typed.
+ */
+const BUSY_AFTER_MS = 100;
+
+/** What a submit meets when the session endpoint, or the code that talks to it, cannot be reached. */
+const NETWORK_FAILURE: PayFailure = { code: 'network', message: undefined, retryable: true };
+
+/** 128 random bits as hex, a new one per payment attempt. Not `randomUUID()`, which is missing outside secure contexts. */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
-
-/** A status look-up that hangs is abandoned after this long, so one slow answer cannot stall the schedule. */
-const STATUS_TIMEOUT_MS = 15_000;
 
 /** The amount and currency an event reports: the server's, or none. */
 function chargeOf(order: Order | undefined): PayAmount {
@@ -38,11 +53,18 @@ function chargeOf(order: Order | undefined): PayAmount {
 
 export class PaymentController implements ReactiveController {
   state: FlowState = initialState;
+  /** The state shown: `form` while a submit is held (BUSY_AFTER_MS), else the state's kind. */
+  shown: FlowState['kind'] = initialState.kind;
 
   /** The key of the current attempt and the body it was sent with: a retry of the same body reuses it. */
   private attempt: { key: string; body: string } | undefined;
   private inFlight: AbortController | undefined;
-  private poll: { controller: AbortController; timer: ReturnType<typeof setTimeout> | undefined } | undefined;
+  /** Stops the polling under way. */
+  private poll: (() => void) | undefined;
+  /** Cancels the load of what runs after a submit, while it waits for the page to be idle. */
+  private cancelPrefetch: (() => void) | undefined;
+  /** Set for BUSY_AFTER_MS after a submit from the form, while the form is still shown as it was. */
+  private holdingForm: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly host: PaymentHost,
@@ -58,6 +80,7 @@ export class PaymentController implements ReactiveController {
 
   /** Picks up where a move in the DOM left off: the same attempt, so the same idempotency key. */
   hostConnected(): void {
+    this.cancelPrefetch = prefetchAfterSubmit(this.host);
     if (this.state.kind === 'submitting' && !this.inFlight) void this.run(this.state.request);
     if ((this.state.kind === 'ussd' || this.state.kind === 'transfer') && !this.poll) {
       this.startPolling(this.state.instructions, this.state.order);
@@ -65,19 +88,41 @@ export class PaymentController implements ReactiveController {
   }
 
   hostDisconnected(): void {
+    this.cancelPrefetch?.();
     this.stopWork();
   }
 
-  /** Fires the cancelable `pay-submit`, then initiates. Returns false when nothing was sent. */
-  submit(request: SessionRequest): boolean {
-    if (this.state.kind !== 'form') return false;
-    if (!emit(this.host, 'pay-submit', { paymentType: request.paymentType, request }, true)) return false;
+  hostUpdate(): void {
+    const { kind } = this.state;
+    const shown = kind === 'submitting' && this.holdingForm ? 'form' : kind;
+    if (shown === this.shown) return;
+    this.shown = shown;
+    clearTimeout(this.holdingForm);
+    this.holdingForm = undefined;
+    this.config().onShow();
+  }
+
+  /** The screen for the state shown, as `@lit/task`'s `render` does for a task's status. */
+  render<T>(screens: Screens<T>): T {
+    const { state } = this;
+    if (state.kind === 'form' || state.kind === 'submitting') return screens.form(this.shown === 'submitting');
+    return (screens[state.kind] as (state: FlowState) => T)(state);
+  }
+
+  /** Fires the cancelable `pay-submit`, then initiates, holding the form as it is for BUSY_AFTER_MS. */
+  submit(request: SessionRequest): void {
+    if (this.state.kind !== 'form') return;
+    if (!emit(this.host, 'pay-submit', { paymentType: request.paymentType, request }, true)) return;
     // A listener may have submitted or reset meanwhile: only the move that still applies goes out.
-    if (!this.apply({ type: 'submit', request })) return false;
+    if (!this.apply({ type: 'submit', request })) return;
     const body = JSON.stringify(request);
     if (this.attempt?.body !== body) this.attempt = { key: newIdempotencyKey(), body };
+    clearTimeout(this.holdingForm);
+    this.holdingForm = setTimeout(() => {
+      this.holdingForm = undefined;
+      this.host.requestUpdate();
+    }, BUSY_AFTER_MS);
     void this.run(request);
-    return true;
   }
 
   retry(): void {
@@ -114,23 +159,9 @@ export class PaymentController implements ReactiveController {
   }
 
   private async run(request: SessionRequest): Promise<void> {
-    const { transport, timeoutMs, describe } = this.config();
     const controller = new AbortController();
     this.inFlight = controller;
-    let event: FlowEvent;
-    try {
-      if (!transport) throw new PayFailureError({ code: 'config', message: undefined, retryable: false });
-      const initiated = await initiatePayment(transport, request, {
-        idempotencyKey: this.attempt!.key,
-        signal: controller.signal,
-        timeoutMs,
-      });
-      event = { type: 'initiated', ...initiated };
-    } catch (error) {
-      const failure: PayFailure =
-        error instanceof PayFailureError ? error.failure : { code: 'network', message: undefined, retryable: true };
-      event = { type: 'failed', failure };
-    }
+    const event = await this.initiate(request, controller.signal);
     // A reset or a disconnect while the request was out means nobody is waiting for its answer.
     if (controller.signal.aborted) return;
     this.inFlight = undefined;
@@ -147,51 +178,54 @@ export class PaymentController implements ReactiveController {
       emit(this.host, 'pay-error', {
         paymentType: request.paymentType,
         code: failure.code,
-        message: describe(failure),
+        message: this.config().describe(failure),
         retryable: failure.retryable,
       });
     }
   }
 
+  /**
+   * One initiation, as the flow event it ends in. What runs after a submit is loaded first (at once
+   * when the prefetch has it); nothing is sent when the attempt was abandoned meanwhile.
+   */
+  private async initiate(request: SessionRequest, signal: AbortSignal): Promise<FlowEvent> {
+    const { initiate, sessionUrl, timeoutMs } = this.config();
+    const failed = (failure: PayFailure): FlowEvent => ({ type: 'failed', failure });
+    if (!initiate && !sessionUrl) return failed({ code: 'config', message: undefined, retryable: false });
+    let flow;
+    try {
+      flow = await loadAfterSubmitWithin(timeoutMs);
+    } catch {
+      return failed(NETWORK_FAILURE);
+    }
+    if (signal.aborted) return failed(NETWORK_FAILURE);
+    const transport: Initiate = initiate ?? ((body, options) => flow.postSession(sessionUrl!, body, options));
+    try {
+      const initiated = await flow.initiatePayment(transport, request, { idempotencyKey: this.attempt!.key, signal, timeoutMs });
+      return { type: 'initiated', ...initiated };
+    } catch (error) {
+      return failed(error instanceof flow.PayFailureError ? error.failure : NETWORK_FAILURE);
+    }
+  }
+
   private startPolling({ paymentType, paymentReference }: Instructions, order: Order | undefined): void {
     const { statusUrl } = this.config();
-    if (!statusUrl) return;
-    const started = Date.now();
-    const controller = new AbortController();
-    const poll: NonNullable<PaymentController['poll']> = { controller, timer: undefined };
-    this.poll = poll;
-
-    const schedule = () => {
-      const delay = nextPollDelay(Date.now() - started);
-      if (delay === undefined) return this.stopPolling();
-      poll.timer = setTimeout(check, delay);
-    };
-    const check = async () => {
-      try {
-        const lookup = { signal: controller.signal, timeoutMs: STATUS_TIMEOUT_MS };
-        const query = { paymentReference, statusToken: order?.statusToken };
-        const { status, message } = await fetchStatus(statusUrl, query, lookup);
-        if (controller.signal.aborted) return;
-        if (status !== 'PENDING') {
-          this.stopPolling();
-          if (this.apply({ type: 'completed', status, message })) {
-            emit(this.host, 'pay-complete', { paymentType, paymentReference, ...chargeOf(order), status, message });
-          }
-          return;
+    const flow = afterSubmit();
+    if (!statusUrl || !flow) return;
+    this.poll = flow.pollStatus(statusUrl, { paymentReference, statusToken: order?.statusToken }, {
+      final: ({ status, message }) => {
+        this.stopPolling();
+        if (this.apply({ type: 'completed', status, message })) {
+          emit(this.host, 'pay-complete', { paymentType, paymentReference, ...chargeOf(order), status, message });
         }
-      } catch {
-        // A failed look-up is not an answer: keep asking until the schedule gives up.
-        if (controller.signal.aborted) return;
-      }
-      schedule();
-    };
-    schedule();
+      },
+      gaveUp: () => this.stopPolling(),
+    });
   }
 
   private stopPolling(): void {
     if (!this.poll) return;
-    clearTimeout(this.poll.timer);
-    this.poll.controller.abort();
+    this.poll();
     this.poll = undefined;
     this.host.requestUpdate();
   }

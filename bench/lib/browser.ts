@@ -36,6 +36,17 @@ export async function inFreshContext<T>(browser: Browser, use: (page: Page) => P
 }
 
 /**
+ * As `inFreshContext`, with the page's main thread slowed `rate` times, as on a low-end Android
+ * phone (Puppeteer's `emulateCPUThrottling`, i.e. CDP `Emulation.setCPUThrottlingRate`).
+ */
+export function inFreshThrottledContext<T>(browser: Browser, rate: number, use: (page: Page) => Promise<T>): Promise<T> {
+  return inFreshContext(browser, async (page) => {
+    await page.emulateCPUThrottling(rate);
+    return use(page);
+  });
+}
+
+/**
  * Runs `measure` while Chrome traces the page's performance marks, and returns with its result the
  * main thread's CPU clock at each mark (the trace's `tts`, in ms). Between two marks it gives the
  * CPU time the page's main thread spent, which, unlike the wall clock, does not grow while the
@@ -85,13 +96,20 @@ export async function firstRender(page: Page, url: string): Promise<FirstRender>
 export type Submit = { laidOut: number; nextFrame: number; besideNetwork: number | undefined };
 
 /**
- * /submit/<id>: the bank chosen, everything settled, then a real mouse click on the pay button.
+ * /submit/<id>: the bank chosen, the files the script loads from beside itself (`prefetched`, the
+ * script tag's second file) arrived, everything settled, then a real mouse click on the pay button.
  * Ends when the dial code is in the shadow root with its layout done (getBoundingClientRect):
  * the mark `bench:result`.
  */
-export async function submitToResult(page: Page, url: string, tag: string): Promise<Submit> {
+export async function submitToResult(page: Page, url: string, tag: string, prefetched: string[] = []): Promise<Submit> {
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForFunction((tag) => document.querySelector(tag)?.shadowRoot?.querySelector('form'), {}, tag);
+  await page.waitForFunction(
+    (files: string[]) =>
+      files.every((file) => performance.getEntriesByType('resource').some((entry) => entry.name.endsWith(`/${file}`) && (entry as PerformanceResourceTiming).responseEnd > 0)),
+    { timeout: 10_000 },
+    prefetched,
+  );
   const box = await page.evaluate(async (tag, bankCode) => {
     const root = document.querySelector(tag)!.shadowRoot!;
     const select = root.querySelector('select')!;

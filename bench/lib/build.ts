@@ -1,7 +1,8 @@
 /**
  * The scripts the browser figures load, each one classic script (an IIFE) defining its element:
  *
- *   pay-widget        dist/pay-widget.iife.js, the script tag as shipped
+ *   pay-widget        dist/pay-widget.iife.js, the script tag as shipped, with its second file
+ *                     (dist/pay-widget.after-submit.js) served beside it
  *   pay-widget (npm)  dist/index.js bundled with Lit the way a merchant's bundler would (Vite,
  *                     production build of Lit, minified; our html`` literals left as shipped)
  *   lit-form          bench/contenders/lit-form.ts, built exactly as the script tag is
@@ -14,10 +15,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
+import { AFTER_SUBMIT_FILE } from '../../src/import-after-submit-beside-script.js';
 import { COMPILE_HINT } from '../../vite.config.js';
 import { root } from './paths.js';
 
-export type Contender = { id: string; label: string; tag: string; code: string };
+/** `beside`: files its script loads from beside itself (served next to it, under /js/), by name. */
+export type Contender = { id: string; label: string; tag: string; code: string; beside?: Record<string, string> };
 
 const contendersDir = join(root, 'bench', 'contenders') + '/';
 
@@ -90,7 +93,13 @@ export async function buildContenders(): Promise<Contender[]> {
   const { styles } = await import('../../src/pay-widget.styles.js');
   const css = styles.cssText;
   return [
-    { id: 'widget', label: '<pay-widget> script tag', tag: 'pay-widget', code: readFileSync(join(root, 'dist', 'pay-widget.iife.js'), 'utf8') },
+    {
+      id: 'widget',
+      label: '<pay-widget> script tag',
+      tag: 'pay-widget',
+      code: readFileSync(join(root, 'dist', 'pay-widget.iife.js'), 'utf8'),
+      beside: { [AFTER_SUBMIT_FILE]: readFileSync(join(root, 'dist', AFTER_SUBMIT_FILE), 'utf8') },
+    },
     { id: 'widget-npm', label: '<pay-widget> npm build', tag: 'pay-widget', code: await npmBundle() },
     { id: 'lit', label: 'same form, plain Lit', tag: 'lit-form', code: await asScriptTag('bench/contenders/lit-form.ts') },
     { id: 'vanilla', label: 'same form, hand-written', tag: 'vanilla-form', code: await asScriptTag('bench/contenders/vanilla-form.ts', { css }) },

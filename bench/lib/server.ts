@@ -6,6 +6,7 @@
  *   /page-load/<id>      the element, then <script src>: mark → fetch + script → form
  *                        (both make their first Intl.NumberFormat before the mark; see INTL_WARM_UP)
  *   /submit/<id>         the element, pre-filled, its script from /js/<id>.js
+ *   /js/<file>           a file a script loads from beside itself (the script tag's second file)
  *   /submit/raw          a plain button whose click posts the same request with fetch + JSON.parse
  *   /heap/<id>           the script only; the bench adds the elements
  *   POST /session        the gateway's USSD envelope, at once
@@ -118,6 +119,7 @@ export type BenchServer = { origin: string; sessionRequests: () => unknown[]; cl
 
 export async function startServer(contenders: Contender[]): Promise<BenchServer> {
   const byId = new Map(contenders.map((contender) => [contender.id, contender]));
+  const beside = new Map(contenders.flatMap((contender) => Object.entries(contender.beside ?? {})));
   const sessionRequests: unknown[] = [];
 
   function send(response: ServerResponse, status: number, type: string, body: string) {
@@ -137,6 +139,8 @@ export async function startServer(contenders: Contender[]): Promise<BenchServer>
       return send(response, 200, 'application/json', USSD_ENVELOPE);
     }
     if (kind === 'submit' && id === 'raw') return send(response, 200, 'text/html', RAW_SUBMIT_PAGE);
+    const besideFile = kind === 'js' ? beside.get(id) : undefined;
+    if (besideFile !== undefined) return send(response, 200, 'text/javascript', besideFile);
     const contender = byId.get(id.replace(/\.js$/, ''));
     if (!contender) return send(response, 404, 'text/plain', 'not found');
     if (kind === 'js') return send(response, 200, 'text/javascript', contender.code);

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import {
   initiatePayment,
-  newIdempotencyKey,
   PayFailureError,
   postSession,
   type Initiate,
 } from '../../src/client.js';
 import type { PayFailure } from '../../src/flow.js';
+import { newIdempotencyKey } from '../../src/payment-controller.js';
 import { orderSchema, type SessionRequest } from '../../src/schemas.js';
 
 const URL_ = 'https://shop.example/pay/session';
