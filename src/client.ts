@@ -1,7 +1,5 @@
-/**
- * Talks to the merchant's session endpoint and status endpoint. Every failure, whatever its cause,
- * comes out as one typed `PayFailure`, so the element has a single thing to show.
- */
+// Talks to the merchant's session endpoint and status endpoint. Every failure, whatever its cause,
+// comes out as one typed `PayFailure`, so the element has a single thing to show.
 import type { PayFailure } from './flow.js';
 import { envelopeMessage, readEnvelope } from './envelope.js';
 import { matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES } from './rules.js';
@@ -58,13 +56,13 @@ export async function initiatePayment(
   request: SessionRequest,
   { idempotencyKey, signal, timeoutMs }: InitiateOptions & { timeoutMs: number },
 ): Promise<Initiated> {
-  const deadline = withDeadline(signal, timeoutMs);
+  const cutoff = abortAfter(signal, timeoutMs);
   const abandoned = new Promise<never>((_, reject) =>
-    deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason)),
+    cutoff.signal.addEventListener('abort', () => reject(cutoff.signal.reason)),
   );
 
   try {
-    const body = await Promise.race([initiate(request, { idempotencyKey, signal: deadline.signal }), abandoned]);
+    const body = await Promise.race([initiate(request, { idempotencyKey, signal: cutoff.signal }), abandoned]);
     const envelope = readEnvelope(body, request.paymentType);
     if (envelope.ok) return { instructions: envelope.instructions, order: readOrder(body, envelope.instructions) };
     return fail({
@@ -74,9 +72,9 @@ export async function initiatePayment(
     });
   } catch (error) {
     if (error instanceof PayFailureError) throw error;
-    return fail({ code: deadline.timedOut() ? 'timeout' : 'network', message: undefined, retryable: true });
+    return fail({ code: cutoff.timedOut() ? 'timeout' : 'network', message: undefined, retryable: true });
   } finally {
-    deadline.dispose();
+    cutoff.dispose();
   }
 }
 
@@ -111,16 +109,15 @@ export async function fetchStatus(
   const url = new URL(statusUrl, document.baseURI);
   url.searchParams.set('paymentReference', paymentReference);
   if (statusToken) url.searchParams.set('statusToken', statusToken);
-  const deadline = withDeadline(signal, timeoutMs);
+  const cutoff = abortAfter(signal, timeoutMs);
   try {
-    const init: RequestInit = { headers: { Accept: 'application/json' }, credentials: 'same-origin' };
-    const response = await fetch(url, { ...init, signal: deadline.signal });
+    const response = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal: cutoff.signal });
     const body = (await readJson(response)) as Partial<StatusResponse> | undefined;
     const status = body?.status;
     if (!response.ok || !status || !PAYMENT_STATUSES.includes(status)) throw new Error(`status ${response.status}`);
     return { status, message: typeof body.message === 'string' ? body.message : undefined };
   } finally {
-    deadline.dispose();
+    cutoff.dispose();
   }
 }
 
@@ -128,7 +125,7 @@ export async function fetchStatus(
  * A signal that aborts with `parent` or after `timeoutMs`, whichever comes first. Not
  * `AbortSignal.any()` + `AbortSignal.timeout()`: the widget also runs where those are missing.
  */
-function withDeadline(parent: AbortSignal, timeoutMs: number) {
+function abortAfter(parent: AbortSignal, timeoutMs: number) {
   const controller = new AbortController();
   const abort = () => controller.abort();
   let timedOut = false;

@@ -45,6 +45,9 @@ export type FlowState =
     }
   | { kind: 'error'; request: SessionRequest; failure: PayFailure };
 
+/** The state of one kind, e.g. `StateOf<'ussd'>`. */
+export type StateOf<K extends FlowState['kind']> = Extract<FlowState, { kind: K }>;
+
 export type FlowEvent =
   | { type: 'submit'; request: SessionRequest }
   | { type: 'initiated'; instructions: Instructions; order: Order | undefined }

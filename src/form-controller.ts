@@ -1,9 +1,7 @@
-/**
- * The form's state, for an element that only renders it: what the customer typed, which fields they
- * typed in (dirty) or left (touched), which the page prefilled, the server's field messages, and the
- * errors to show. An error shows as Lion shows it: once the field is touched and dirty, or was
- * prefilled, or after a submit; never on the blur of a field nobody typed in.
- */
+// The form's state, for an element that only renders it: what the customer typed, which fields they
+// typed in (dirty) or left (touched), which the page prefilled, the server's field messages, and the
+// errors to show. An error shows as Lion shows it: once the field is touched and dirty, or was
+// prefilled, or after a submit; never on the blur of a field nobody typed in.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Messages } from './messages/index.js';
 import { isValidField, type CustomerField } from './rules.js';

@@ -1,12 +1,11 @@
-/**
- * Drives the flow machine for an element: runs the initiation, keeps the idempotency key of the
- * current attempt, polls `status-url`, and fires the asynchronous events. The element only renders
- * `state` and forwards the customer's actions.
- */
+// Drives the flow machine for an element: runs the initiation, keeps the idempotency key of the
+// current attempt, polls `status-url`, fires the asynchronous events, and decides which screen shows
+// (`render`): a submit leaves the form as it is for BUSY_AFTER_MS before it shows busy. The element
+// only renders the screens and forwards the customer's actions.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { fetchStatus, initiatePayment, newIdempotencyKey, PayFailureError, type Initiate } from './client.js';
 import { emit, type PayAmount } from './events.js';
-import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure } from './flow.js';
+import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure, type StateOf } from './flow.js';
 import type { Instructions, Order, PaymentType, SessionRequest } from './schemas.js';
 
 export type PaymentHost = ReactiveControllerHost & HTMLElement;
@@ -18,7 +17,23 @@ export type PaymentConfig = {
   statusUrl: string | undefined;
   /** The customer-facing text for a failure, as `pay-error` reports it. */
   describe: (failure: PayFailure) => string;
+  /** Called in the host's update when another screen shows (`shown` has changed). */
+  onShow: () => void;
 };
+
+/** The screens, one function each, as `render` takes them. */
+export type Screens<T> = {
+  /** The form; `busy` once a submit has been waiting longer than BUSY_AFTER_MS. */
+  form: (busy: boolean) => T;
+} & { [K in Exclude<FlowState['kind'], 'form' | 'submitting'>]: (state: StateOf<K>) => T };
+
+/**
+ * How long the form stays as it is after a submit before it shows that it is busy. A quick answer
+ * goes straight to its result, with no spinner flashing by and no frame spent drawing one: under
+ * about 0.1 s a response feels instantaneous and needs no indicator. A second submit meanwhile is
+ * ignored by the flow machine, and the request already holds what was typed.
+ */
+const BUSY_AFTER_MS = 100;
 
 const MINUTE = 60_000;
 
@@ -38,11 +53,15 @@ function chargeOf(order: Order | undefined): PayAmount {
 
 export class PaymentController implements ReactiveController {
   state: FlowState = initialState;
+  /** The state shown: `form` while a submit is held (BUSY_AFTER_MS), else the state's kind. */
+  shown: FlowState['kind'] = initialState.kind;
 
   /** The key of the current attempt and the body it was sent with: a retry of the same body reuses it. */
   private attempt: { key: string; body: string } | undefined;
   private inFlight: AbortController | undefined;
   private poll: { controller: AbortController; timer: ReturnType<typeof setTimeout> | undefined } | undefined;
+  /** Set for BUSY_AFTER_MS after a submit from the form, while the form is still shown as it was. */
+  private holdingForm: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly host: PaymentHost,
@@ -68,16 +87,37 @@ export class PaymentController implements ReactiveController {
     this.stopWork();
   }
 
-  /** Fires the cancelable `pay-submit`, then initiates. Returns false when nothing was sent. */
-  submit(request: SessionRequest): boolean {
-    if (this.state.kind !== 'form') return false;
-    if (!emit(this.host, 'pay-submit', { paymentType: request.paymentType, request }, true)) return false;
+  hostUpdate(): void {
+    const { kind } = this.state;
+    const shown = kind === 'submitting' && this.holdingForm ? 'form' : kind;
+    if (shown === this.shown) return;
+    this.shown = shown;
+    clearTimeout(this.holdingForm);
+    this.holdingForm = undefined;
+    this.config().onShow();
+  }
+
+  /** The screen for the state shown, as `@lit/task`'s `render` does for a task's status. */
+  render<T>(screens: Screens<T>): T {
+    const { state } = this;
+    if (state.kind === 'form' || state.kind === 'submitting') return screens.form(this.shown === 'submitting');
+    return (screens[state.kind] as (state: FlowState) => T)(state);
+  }
+
+  /** Fires the cancelable `pay-submit`, then initiates, holding the form as it is for BUSY_AFTER_MS. */
+  submit(request: SessionRequest): void {
+    if (this.state.kind !== 'form') return;
+    if (!emit(this.host, 'pay-submit', { paymentType: request.paymentType, request }, true)) return;
     // A listener may have submitted or reset meanwhile: only the move that still applies goes out.
-    if (!this.apply({ type: 'submit', request })) return false;
+    if (!this.apply({ type: 'submit', request })) return;
     const body = JSON.stringify(request);
     if (this.attempt?.body !== body) this.attempt = { key: newIdempotencyKey(), body };
+    clearTimeout(this.holdingForm);
+    this.holdingForm = setTimeout(() => {
+      this.holdingForm = undefined;
+      this.host.requestUpdate();
+    }, BUSY_AFTER_MS);
     void this.run(request);
-    return true;
   }
 
   retry(): void {

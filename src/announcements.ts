@@ -1,0 +1,19 @@
+// What the live region says when another screen shows: its title and what the customer needs from
+// it, in the words of the screen.
+import type { Messages } from './messages/index.js';
+import type { Screens } from './payment-controller.js';
+import type { Order } from './schemas.js';
+
+/** A result as the live region says it: `Title: value, value`, leaving out what is unknown. */
+const spoken = (title: string, ...values: string[]) => `${title}: ${values.filter(Boolean).join(', ')}`;
+
+/** For `PaymentController.render`; `charged` formats what the server charges ('' when it did not say). */
+export function announcements(m: Messages, charged: (order: Order | undefined) => string): Screens<string> {
+  return {
+    form: (busy) => (busy ? m.submitting : ''),
+    ussd: ({ instructions, order }) => spoken(m.ussdTitle, instructions.ussdDialCode, charged(order)),
+    transfer: ({ instructions: { accountNumber, bankName }, order }) => spoken(m.transferTitle, accountNumber, bankName, charged(order)),
+    complete: ({ status }) => m[`${status}Title`],
+    error: ({ failure }) => `${m.errorTitle}. ${m[`error-${failure.code}`]}`,
+  };
+}
