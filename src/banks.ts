@@ -1,5 +1,5 @@
 // The USSD bank list: the banks SeerBit's own checkout apps offer, by CBN code (microfinance banks
-// have six digits), under the names customers call them by.
+// have six digits), and the names customers call them by.
 
 export type Bank = { code: string; name: string };
 
@@ -27,3 +27,17 @@ export const DEFAULT_BANKS: readonly Bank[] = [
   { code: '322', name: 'Zenith Mobile' },
 ];
 
+/**
+ * Other names customers search by, comma-separated, by CBN code: legal names, abbreviations, apps.
+ * By code rather than on the list, so a bank a merchant adds under its legal name (033, United Bank
+ * for Africa) is found by its abbreviation too. Words already in the name need no entry here.
+ */
+export const BANK_ALIASES: Readonly<Record<string, string>> = {
+  '011': 'FBN,First Bank of Nigeria',
+  '032': 'UBN,Union Bank of Nigeria',
+  '033': 'UBA,United Bank for Africa',
+  '058': 'GTB,GTCO,Guaranty Trust,Guarantee Trust',
+  '090110': 'VFD Microfinance,VBank',
+  '090175': 'HighStreet Microfinance',
+  '214': 'First City Monument Bank',
+};

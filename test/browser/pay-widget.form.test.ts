@@ -254,7 +254,7 @@ describe('<pay-widget>', () => {
   });
 
   describe('the bank list', () => {
-    it("holds SeerBit's USSD banks under the names customers use, searchable", async () => {
+    it("holds SeerBit's USSD banks under the names customers use, searchable by those names", async () => {
       const el = await widget();
       expect(bankOptions(el)).to.include.members(['Access Bank', 'GTBank', 'Zenith Bank', 'VFD MFB', 'Zenith Mobile']);
       const search = bankSearch(el)!;
@@ -266,6 +266,22 @@ describe('<pay-widget>', () => {
         return bankOptions(el);
       };
       expect(await searchFor('zen')).to.deep.equal(['Zenith Bank', 'Zenith Mobile']);
+      expect(await searchFor('bank of'), 'their legal names').to.deep.equal(['First Bank', 'Union Bank']);
+      expect(await searchFor('G.T.B.')).to.deep.equal(['GTBank']);
+      expect(await searchFor('FBN')).to.deep.equal(['First Bank']);
+      expect(await searchFor('alat')).to.deep.equal(['Wema Bank (ALAT)']);
+      expect(await searchFor('Stanbic Bank PLC')).to.deep.equal(['Stanbic IBTC']);
+    });
+
+    it('finds a bank the merchant added by its abbreviation', async () => {
+      const el = await widget();
+      el.banks = [...el.banks, { code: '033', name: 'United Bank for Africa' }];
+      await el.updateComplete;
+      const search = bankSearch(el)!;
+      search.value = 'UBA';
+      search.dispatchEvent(new InputEvent('input', { bubbles: true }));
+      await el.updateComplete;
+      expect(bankOptions(el)).to.deep.equal(['United Bank for Africa']);
     });
 
     it('keeps the chosen bank in the list while searching, and says when nothing matches', async () => {
