@@ -1,5 +1,6 @@
 // The form: the amount due, the payment-type choice, the customer's fields and, for USSD, their bank.
 import { html, nothing, type TemplateResult } from 'lit';
+import { bankMatches } from '../bank-search.js';
 import type { Bank } from '../banks.js';
 import type { Values } from '../form-controller.js';
 import { format, type Messages } from '../messages/index.js';
@@ -105,11 +106,8 @@ function fieldError(field: CustomerField, error: string | undefined) {
 /** The bank list, with a search box when it is long; the chosen bank stays listed whatever the search. */
 function bankPicker({ messages: m, errors, values, banks, bankQuery }: FormView, actions: FormActions): TemplateResult {
   const error = errors.bankCode;
-  const query = bankQuery.trim().toLowerCase();
   const selected = values.bankCode;
-  const shown = banks.filter(
-    (bank) => bank.code === selected || !query || bank.name.toLowerCase().includes(query) || bank.code.includes(query),
-  );
+  const shown = banks.filter((bank) => bank.code === selected || bankMatches(bank, bankQuery));
   return html`<div part="field">
     <label part="label" for="bankCode">${m.bankCode}</label>
     ${banks.length > SEARCHABLE_BANKS

@@ -243,7 +243,7 @@ export function focused(el: PayWidget): Element | null {
 export const CUSTOMER = { fullName: 'Ada Obi', email: 'ada@example.com', mobileNumber: '0801 234-5678' };
 /** The mobile number as the widget sends it: separators removed. */
 export const NORMALIZED_MOBILE = '08012345678';
-/** Guaranty Trust Bank, from the default list. */
+/** GTBank (Guaranty Trust Bank), from the default list. */
 export const BANK_CODE = '058';
 
 /** Types `value` the way a browser reports it (`input`), then leaves the field (`blur`). */

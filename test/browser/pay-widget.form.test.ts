@@ -254,19 +254,34 @@ describe('<pay-widget>', () => {
   });
 
   describe('the bank list', () => {
-    it('holds the default Nigerian banks, searchable by name', async () => {
+    it("holds SeerBit's USSD banks under the names customers use, searchable by those names", async () => {
       const el = await widget();
-      expect(bankOptions(el)).to.include.members(['Access Bank', 'Guaranty Trust Bank', 'Zenith Bank']);
+      expect(bankOptions(el)).to.include.members(['Access Bank', 'GTBank', 'Zenith Bank', 'VFD MFB', 'Zenith Mobile']);
       const search = bankSearch(el)!;
       expect(search.getAttribute('aria-label')).to.equal('Search banks');
-      search.value = 'zen';
+      const searchFor = async (query: string) => {
+        search.value = query;
+        search.dispatchEvent(new InputEvent('input', { bubbles: true }));
+        await el.updateComplete;
+        return bankOptions(el);
+      };
+      expect(await searchFor('zen')).to.deep.equal(['Zenith Bank', 'Zenith Mobile']);
+      expect(await searchFor('bank of'), 'their legal names').to.deep.equal(['First Bank', 'Union Bank']);
+      expect(await searchFor('G.T.B.')).to.deep.equal(['GTBank']);
+      expect(await searchFor('FBN')).to.deep.equal(['First Bank']);
+      expect(await searchFor('alat')).to.deep.equal(['Wema Bank (ALAT)']);
+      expect(await searchFor('Stanbic Bank PLC')).to.deep.equal(['Stanbic IBTC']);
+    });
+
+    it('finds a bank the merchant added by its abbreviation', async () => {
+      const el = await widget();
+      el.banks = [...el.banks, { code: '033', name: 'United Bank for Africa' }];
+      await el.updateComplete;
+      const search = bankSearch(el)!;
+      search.value = 'UBA';
       search.dispatchEvent(new InputEvent('input', { bubbles: true }));
       await el.updateComplete;
-      expect(bankOptions(el)).to.deep.equal(['Zenith Bank']);
-      search.value = 'bank of';
-      search.dispatchEvent(new InputEvent('input', { bubbles: true }));
-      await el.updateComplete;
-      expect(bankOptions(el)).to.deep.equal(['First Bank of Nigeria', 'Union Bank of Nigeria']);
+      expect(bankOptions(el)).to.deep.equal(['United Bank for Africa']);
     });
 
     it('keeps the chosen bank in the list while searching, and says when nothing matches', async () => {
@@ -276,7 +291,7 @@ describe('<pay-widget>', () => {
       search.value = 'xyz';
       search.dispatchEvent(new InputEvent('input', { bubbles: true }));
       await el.updateComplete;
-      expect(bankOptions(el)).to.deep.equal(['Guaranty Trust Bank']);
+      expect(bankOptions(el)).to.deep.equal(['GTBank']);
       expect(control<HTMLSelectElement>(el, 'bankCode').value).to.equal('058');
 
       await chooseBank(el, '');

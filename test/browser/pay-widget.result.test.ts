@@ -115,7 +115,7 @@ describe('<pay-widget>', () => {
       expect(dial.getAttribute('href')).to.equal('tel:*737*000*4412%23');
       expect(dial.textContent!.trim()).to.equal('Dial the code');
       const details = root(el).querySelector('dl')!.textContent!;
-      expect(details).to.contain('Guaranty Trust Bank');
+      expect(details).to.contain('GTBank');
       expect(details, "the server's amount, not the page's").to.contain('7,250.00');
       expect(text(el)).not.to.contain('5,000');
       expect(details).to.contain(USSD_PAYMENTS.paymentReference);

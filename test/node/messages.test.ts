@@ -81,6 +81,34 @@ describe('translations', () => {
   });
 });
 
+describe('Pidgin', () => {
+  // Issue 18, "Pidgin that reads as Pidgin": these were English word for word, every action included.
+  const translated: (keyof Messages)[] = [
+    'bankCode',
+    'bankChoose',
+    'pay',
+    'payNoAmount',
+    'bankCodeRequired',
+    'copyDialCode',
+    'copyAccountNumber',
+    'amount',
+    'paymentReference',
+    'copyAmount',
+    'payAnotherWay',
+    'retry',
+    'startOver',
+  ];
+  /** What Nigerian banks' menus keep in English in Pidgin too. */
+  const bankWords: (keyof Messages)[] = ['USSD', 'TRANSFER', 'email', 'bankName', 'accountNumber', 'walletName'];
+
+  it('translates every action and label, keeping only the bank words as in English', () => {
+    const pcm = translations.get('pcm')!;
+    for (const key of translated) assert.notEqual(pcm[key], en[key], `pcm.${key} is still English`);
+    const sameAsEnglish = (Object.keys(en) as (keyof Messages)[]).filter((key) => pcm[key] === en[key]);
+    assert.deepEqual(sameAsEnglish.sort(), [...bankWords].sort());
+  });
+});
+
 describe('where the script tag finds a locale file', () => {
   const cases: [scriptUrl: string, expected: string][] = [
     ['https://shop.example/js/pay-widget.iife.js', 'https://shop.example/js/pay-widget.yo.js'],
