@@ -193,6 +193,20 @@ export const styles = css`
     text-decoration: none;
     cursor: pointer;
   }
+  /* Both labels in one cell, the one not shown unseen (and unread): the button is as wide saying
+     "Copied" as saying "Copy …", so pressing it moves nothing. */
+  [part~='copy-button'] {
+    display: inline-grid;
+  }
+  [part~='copy-button'] > *,
+  [part~='copy-button']::after {
+    grid-area: 1/1;
+  }
+  [part~='copy-button']::after {
+    content: attr(data-other);
+    content: attr(data-other) / '';
+    visibility: hidden;
+  }
   .primary {
     color: var(--_on-accent);
     background: var(--_accent);

@@ -21,15 +21,28 @@ export type ResultView = {
 };
 
 /** Term and value rows; a row without a value is left out. */
-export function details(rows: [string, string | undefined][]): TemplateResult {
+export function details(rows: [string, string | TemplateResult[] | undefined][]): TemplateResult {
   return html`<dl>
     ${rows.map(([term, value]) => (value ? html`<dt>${term}</dt><dd>${value}</dd>` : nothing))}
   </dl>`;
 }
 
 /**
+ * A reference with a line-break opportunity after each separator and every four characters of a
+ * long run (`pw-3f9a0c1d…` → `pw-`, `3f9a`, `0c1d`, …), so that it wraps between groups, never
+ * inside one. Its text, and what a selection copies, stay the same.
+ */
+export function grouped(reference: string): TemplateResult[] {
+  return reference
+    .match(/[^\W_]+[\W_]*|[\W_]+/g)!
+    .flatMap((part) => (part.length > 9 ? part.match(/.{1,4}/g)! : part))
+    .map((group) => html`${group}<wbr />`);
+}
+
+/**
  * A value the customer must enter elsewhere, large, with its copy button. The button says
- * "Copied" for a moment; when the clipboard refuses, a visible line says to select it instead.
+ * "Copied" for a moment, keeping its width (the other label sizes it, unseen), so nothing moves;
+ * when the clipboard refuses, a visible line says to select it instead.
  */
 export function copyableValue(
   { messages: m, copies, copy }: ResultView,
@@ -39,10 +52,12 @@ export function copyableValue(
   copyLabel: string,
 ): TemplateResult {
   const result = copies[field];
+  const labels = [copyLabel, m.copyDone];
+  if (result === 'copied') labels.reverse();
   return html`<div class="value">
     <span>${shown}</span>
-    <button part="copy-button" type="button" @click=${() => copy(field, value)}>
-      ${result === 'copied' ? m.copyDone : copyLabel}
+    <button part="copy-button" type="button" data-other=${labels[1]!} @click=${() => copy(field, value)}>
+      <span>${labels[0]}</span>
     </button>
     ${result === 'failed' ? html`<p part="error">${m.copyFailed}</p>` : nothing}
   </div>`;
