@@ -50,15 +50,15 @@ export const styles = css`
   }
   @supports (color: light-dark(red, red)) {
     :host {
-      --_text: var(--pay-widget-color-text, light-dark(#1b1f24, #e8eaed));
-      --_muted: var(--pay-widget-color-muted, light-dark(#555d66, #b4bac2));
-      --_surface: var(--pay-widget-color-background, light-dark(#fff, #16191d));
-      --_subtle: var(--pay-widget-color-subtle, light-dark(#f3f5f7, #23272d));
-      --_border: var(--pay-widget-color-border, light-dark(#8a939d, #6b737d));
-      --_accent: var(--pay-widget-color-accent, light-dark(#0a5cc2, #8ab4f8));
-      --_on-accent: var(--pay-widget-color-on-accent, light-dark(#fff, #0b1f3a));
-      --_error: var(--pay-widget-color-error, light-dark(#b3261e, #f2b8b5));
-      --_success: var(--pay-widget-color-success, light-dark(#146c2e, #7dd99a));
+      --_text: var(--pay-widget-color-text, light-dark(#1b1f24,#e8eaed));
+      --_muted: var(--pay-widget-color-muted, light-dark(#555d66,#b4bac2));
+      --_surface: var(--pay-widget-color-background, light-dark(#fff,#16191d));
+      --_subtle: var(--pay-widget-color-subtle, light-dark(#f3f5f7,#23272d));
+      --_border: var(--pay-widget-color-border, light-dark(#8a939d,#6b737d));
+      --_accent: var(--pay-widget-color-accent, light-dark(#0a5cc2,#8ab4f8));
+      --_on-accent: var(--pay-widget-color-on-accent, light-dark(#fff,#0b1f3a));
+      --_error: var(--pay-widget-color-error, light-dark(#b3261e,#f2b8b5));
+      --_success: var(--pay-widget-color-success, light-dark(#146c2e,#7dd99a));
     }
   }
   @supports (color: oklch(from red l c h)) {
@@ -193,7 +193,7 @@ export const styles = css`
     text-decoration: none;
     cursor: pointer;
   }
-  /* Both labels in one cell, the one not shown unseen (and unread): the button is as wide saying
+  /* Both labels in one cell, the one not shown hidden (so unread): the button is as wide saying
      "Copied" as saying "Copy …", so pressing it moves nothing. */
   [part~='copy-button'] {
     display: inline-grid;
@@ -204,7 +204,6 @@ export const styles = css`
   }
   [part~='copy-button']::after {
     content: attr(data-other);
-    content: attr(data-other) / '';
     visibility: hidden;
   }
   .primary {

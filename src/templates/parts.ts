@@ -28,15 +28,12 @@ export function details(rows: [string, string | TemplateResult[] | undefined][])
 }
 
 /**
- * A reference with a line-break opportunity after each separator and every four characters of a
- * long run (`pw-3f9a0c1d…` → `pw-`, `3f9a`, `0c1d`, …), so that it wraps between groups, never
+ * A reference with a line-break opportunity after every four letters or digits and their
+ * separators (`pw-3f9a0c1d…` → `pw-`, `3f9a`, `0c1d`, …), so that it wraps between groups, never
  * inside one. Its text, and what a selection copies, stay the same.
  */
 export function grouped(reference: string): TemplateResult[] {
-  return reference
-    .match(/[^\W_]+[\W_]*|[\W_]+/g)!
-    .flatMap((part) => (part.length > 9 ? part.match(/.{1,4}/g)! : part))
-    .map((group) => html`${group}<wbr />`);
+  return reference.match(/[^\W_]{1,4}[\W_]*|[\W_]+/g)!.map((group) => html`${group}<wbr />`);
 }
 
 /**
@@ -52,12 +49,11 @@ export function copyableValue(
   copyLabel: string,
 ): TemplateResult {
   const result = copies[field];
-  const labels = [copyLabel, m.copyDone];
-  if (result === 'copied') labels.reverse();
+  const copied = result === 'copied';
   return html`<div class="value">
     <span>${shown}</span>
-    <button part="copy-button" type="button" data-other=${labels[1]!} @click=${() => copy(field, value)}>
-      <span>${labels[0]}</span>
+    <button part="copy-button" type="button" data-other=${copied ? copyLabel : m.copyDone} @click=${() => copy(field, value)}>
+      <span>${copied ? m.copyDone : copyLabel}</span>
     </button>
     ${result === 'failed' ? html`<p part="error">${m.copyFailed}</p>` : nothing}
   </div>`;
