@@ -88,8 +88,8 @@ export class PayWidget extends LitElement {
     locale: {},
     timeout: { type: Number },
     disabled: { type: Boolean, reflect: true },
-    // Properties only.
-    banks: { attribute: false },
+    colorScheme: { attribute: 'color-scheme', reflect: true }, // reflected: the styles read the attribute
+    banks: { attribute: false }, // this and the next two: properties only
     messages: { attribute: false },
     initiate: { attribute: false },
     // Internal state (`attribute: false` also tells the manifest analyzer).
@@ -116,6 +116,7 @@ export class PayWidget extends LitElement {
   locale = '';
   timeout: number | string = 30_000;
   disabled = false;
+  colorScheme?: 'light' | 'dark' | 'auto'; // forced; unset or `auto`: the page's (pay-widget.styles.ts)
 
   banks: readonly Bank[] = DEFAULT_BANKS;
   messages: Partial<Messages> = {};

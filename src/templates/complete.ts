@@ -1,7 +1,7 @@
 // The last screen: the payment went through or failed, as `status-url` said, with what it charged.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
-import { details, type ResultView } from './parts.js';
+import { details, grouped, type ResultView } from './parts.js';
 
 export function completeTemplate(
   { messages: m, charged, reset }: ResultView,
@@ -13,7 +13,7 @@ export function completeTemplate(
     ${message ? html`<p class="muted">${message}</p>` : nothing}
     ${details([
       [m.amount, charged(order)],
-      [m.paymentReference, instructions.paymentReference],
+      [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
     <button type="button" @click=${reset}>${m.startOver}</button>
   </section>`;

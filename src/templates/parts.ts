@@ -21,15 +21,25 @@ export type ResultView = {
 };
 
 /** Term and value rows; a row without a value is left out. */
-export function details(rows: [string, string | undefined][]): TemplateResult {
+export function details(rows: [string, string | TemplateResult[] | undefined][]): TemplateResult {
   return html`<dl>
     ${rows.map(([term, value]) => (value ? html`<dt>${term}</dt><dd>${value}</dd>` : nothing))}
   </dl>`;
 }
 
 /**
+ * A reference with a line-break opportunity after every four letters or digits and their
+ * separators (`pw-3f9a0c1d…` → `pw-`, `3f9a`, `0c1d`, …), so that it wraps between groups, never
+ * inside one. Its text, and what a selection copies, stay the same.
+ */
+export function grouped(reference: string): TemplateResult[] {
+  return reference.match(/[^\W_]{1,4}[\W_]*|[\W_]+/g)!.map((group) => html`${group}<wbr />`);
+}
+
+/**
  * A value the customer must enter elsewhere, large, with its copy button. The button says
- * "Copied" for a moment; when the clipboard refuses, a visible line says to select it instead.
+ * "Copied" for a moment, keeping its width (the other label sizes it, unseen), so nothing moves;
+ * when the clipboard refuses, a visible line says to select it instead.
  */
 export function copyableValue(
   { messages: m, copies, copy }: ResultView,
@@ -39,10 +49,11 @@ export function copyableValue(
   copyLabel: string,
 ): TemplateResult {
   const result = copies[field];
+  const copied = result === 'copied';
   return html`<div class="value">
     <span>${shown}</span>
-    <button part="copy-button" type="button" @click=${() => copy(field, value)}>
-      ${result === 'copied' ? m.copyDone : copyLabel}
+    <button part="copy-button" type="button" data-other=${copied ? copyLabel : m.copyDone} @click=${() => copy(field, value)}>
+      <span>${copied ? m.copyDone : copyLabel}</span>
     </button>
     ${result === 'failed' ? html`<p part="error">${m.copyFailed}</p>` : nothing}
   </div>`;

@@ -1,7 +1,7 @@
 // The transfer screen: the account to send to and, when the server said, the exact amount.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
-import { copyableValue, details, waiting, type ResultView } from './parts.js';
+import { copyableValue, details, grouped, waiting, type ResultView } from './parts.js';
 
 export function transferTemplate(view: ResultView, { instructions, order }: StateOf<'transfer'>): TemplateResult {
   const m = view.messages;
@@ -27,7 +27,7 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
     ${details([
       [m.bankName, instructions.bankName],
       [m.walletName, instructions.walletName],
-      [m.paymentReference, instructions.paymentReference],
+      [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
     ${waiting(view)}
   </section>`;

@@ -1,7 +1,7 @@
 // The USSD screen: the code to dial, a link that dials it, and what it pays.
 import { html, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
-import { copyableValue, details, waiting, type ResultView } from './parts.js';
+import { copyableValue, details, grouped, waiting, type ResultView } from './parts.js';
 
 export function ussdTemplate(view: ResultView, { instructions, request, order }: StateOf<'ussd'>): TemplateResult {
   const m = view.messages;
@@ -15,7 +15,7 @@ export function ussdTemplate(view: ResultView, { instructions, request, order }:
     ${details([
       [m.bankName, view.banks.find((bank) => bank.code === bankCode)?.name],
       [m.amount, view.charged(order)],
-      [m.paymentReference, instructions.paymentReference],
+      [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
     ${waiting(view)}
   </section>`;
