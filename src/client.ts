@@ -130,10 +130,7 @@ async function fetchWithCorsHint(url: string | URL, init: RequestInit): Promise<
     const { origin } = new URL(url, document.baseURI);
     if (error instanceof TypeError && origin !== location.origin && !corsHinted) {
       corsHinted = true;
-      console.warn(
-        `<pay-widget>: the request to ${origin} failed without an answer. If the console shows it blocked by CORS, ` +
-          `list this page's origin (${location.origin}) in allowedOrigins of that server's createSessionHandler and createStatusHandler.`,
-      );
+      console.warn(`<pay-widget>: no answer from ${origin}. Blocked by CORS? Add ${location.origin} to allowedOrigins there.`);
     }
     throw error;
   }
