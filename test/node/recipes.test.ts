@@ -18,9 +18,9 @@ import { startServer, type StartedServer } from './started-server.js';
 const run = promisify(execFile);
 const fixture = join(repoRoot, 'test', 'fixtures', 'recipes');
 
-/** What the recipes import or run, from the registry; Hono at the versions this repository uses. */
-const RUNTIMES = { deno: '^2.5.0', bun: '^1.3.0' };
-const REPOSITORY_VERSIONS = ['hono', '@hono/node-server'];
+/** What the recipes import or run, from the registry; Hono and esbuild at the versions this repository uses. */
+const RUNTIMES = { deno: '^2.5.0', bun: '^1.3.0', miniflare: '^4.20250101.0' };
+const REPOSITORY_VERSIONS = ['hono', '@hono/node-server', 'esbuild'];
 
 const closers: (() => Promise<void>)[] = [];
 let app: string;
@@ -113,4 +113,5 @@ describe('the README’s server recipes, from the packed package in a fresh app'
   it('Hono on Node (@hono/node-server): npm run start:hono', (t) => recipe(t, 'start:hono'));
   it('Deno (the deno npm package): npm run start:deno', (t) => recipe(t, 'start:deno', 'deno'));
   it('Bun (the bun npm package): npm run start:bun', (t) => recipe(t, 'start:bun', 'bun'));
+  it('workerd through miniflare, bundled with esbuild: npm run start:workerd', (t) => recipe(t, 'start:workerd', 'workerd'));
 });
