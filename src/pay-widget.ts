@@ -1,7 +1,7 @@
 // The <pay-widget> element: its properties, the controllers that hold its logic, `submit` and
 // `reset`, and one `render` that picks the screen's template. The result screens and the copy
 // buttons come with what runs after a submit (load-after-submit.ts), there by the time they show.
-import { html, LitElement, type PropertyValues, type TemplateResult } from 'lit';
+import { html, isServer, LitElement, type PropertyValues, type TemplateResult } from 'lit';
 import { announcements } from './announcements.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
 import type { Initiate } from './client.js';
@@ -190,9 +190,9 @@ export class PayWidget extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    for (const field of ['fullName', 'email', 'mobileNumber'] as const) {
-      if (changed.has(field)) this.form.prefill(field, text(this[field]));
-    }
+    for (const field of ['fullName', 'email', 'mobileNumber'] as const) if (changed.has(field)) this.form.prefill(field, text(this[field]));
+    // Lit SSR runs willUpdate and render, not hostUpdate: else a server ignores `locale` and prefilled fields' errors.
+    if (isServer) for (const controller of [this.localization, this.payment, this.form]) controller.hostUpdate();
   }
 
   protected override firstUpdated(): void {
