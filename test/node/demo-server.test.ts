@@ -47,6 +47,14 @@ describe('demo: createDemoOrder', () => {
     await assert.rejects(async () => resolve({ amount: '99.99' }), { name: 'OrderError' });
     await assert.rejects(async () => resolve({ currency: 'USD' }), { name: 'OrderError' });
   });
+
+  it('names no reference of its own, so a retry of an Idempotency-Key names the same payment however long after', async () => {
+    // A random reference here would be new on each run of the resolver: a retry after the key's
+    // record is gone would start a second payment.
+    const first = await resolve({});
+    assert.equal(first.paymentReference, undefined);
+    assert.equal((await resolve({})).paymentReference, first.paymentReference);
+  });
 });
 
 const servers: Server[] = [];
