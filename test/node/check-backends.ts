@@ -1,0 +1,123 @@
+// Back ends for the check's own tests: ours (the package's handlers, in memory, pointed at the
+// check's sandbox) served on 127.0.0.1, and the same with one rule broken on purpose, one per check.
+import { getRequestListener } from '@hono/node-server';
+import { SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
+import {
+  createGateway,
+  createMemoryIdempotencyStore,
+  createMemoryPaymentStore,
+  createSessionHandler,
+  createStatusHandler,
+  createWebhookHandler,
+  type Gateway,
+  type IdempotencyStore,
+  type PaymentStore,
+} from '../../src/server/index.js';
+import type { loopbackServers } from './loopback.js';
+
+export const PAGE_ORIGIN = 'https://shop.example';
+const STATUS_SECRET = 'check-test-status-secret-0123456789abcdef';
+
+/** What each broken back end gets wrong. */
+export type Breakage = 'trusts-page-amount' | 'non-atomic-claims' | 'webhook-trusts-body' | 'status-without-token' | 'leaks-key-in-error' | 'no-cors';
+
+type Handler = (request: Request) => Promise<Response>;
+
+/** The package's handlers against `gatewayUrl`, with `breakage` if any; served, and their URLs. */
+export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, gatewayUrl: string, breakage?: Breakage) {
+  const gateway = createGateway({ baseUrl: gatewayUrl, publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY });
+  const ledger = createMemoryPaymentStore();
+  const payments = breakage === 'non-atomic-claims' ? nonAtomicLedger(ledger) : ledger;
+  const idempotency = breakage === 'non-atomic-claims' ? nonAtomicClaims(createMemoryIdempotencyStore()) : createMemoryIdempotencyStore();
+  const cors = breakage === 'no-cors' ? {} : { allowedOrigins: [PAGE_ORIGIN] };
+  const onPaid = () => {};
+  const sessionHandler = () =>
+    createSessionHandler({
+      gateway,
+      payments,
+      idempotency,
+      statusSecret: STATUS_SECRET,
+      order: async (request) => ({
+        amount: breakage === 'trusts-page-amount' && request.amount ? request.amount : '5000.00',
+        currency: 'NGN',
+        country: 'NG',
+        callbackUrl: 'http://127.0.0.1/callback',
+        redirectUrl: 'http://127.0.0.1/thanks',
+      }),
+      ...cors,
+    });
+  // Non-atomic stores fail only across instances (one handler joins its own duplicates): two, taking turns.
+  let session: Handler = breakage === 'non-atomic-claims' ? takingTurns([sessionHandler(), sessionHandler()]) : sessionHandler();
+  if (breakage === 'leaks-key-in-error') session = leakingKey(session);
+  const status = breakage === 'status-without-token' ? statusWithoutToken(payments) : createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid, ...cors });
+  const webhook = createWebhookHandler({ gateway: breakage === 'webhook-trusts-body' ? believing(gateway, payments) : gateway, payments, onPaid });
+  const routes: Record<string, Handler> = { '/pay/session': session, '/pay/status': status, '/pay/webhook': webhook };
+  const origin = await servers.listen(
+    getRequestListener((request) => routes[new URL(request.url).pathname]?.(request) ?? new Response('Not found', { status: 404 })),
+  );
+  return { sessionUrl: `${origin}/pay/session`, statusUrl: `${origin}/pay/status`, webhookUrl: `${origin}/pay/webhook` };
+}
+
+function takingTurns(handlers: Handler[]): Handler {
+  let turn = 0;
+  return (request) => handlers[turn++ % handlers.length]!(request);
+}
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+/** A claim that checks, waits, then takes: two requests at once both get it. */
+function nonAtomicClaims(store: IdempotencyStore): IdempotencyStore {
+  const held = new Set<string>();
+  return {
+    get: (key) => store.get(key),
+    set: (key, record, ttlMs) => store.set(key, record, ttlMs),
+    async claim(key) {
+      const free = !held.has(key);
+      await pause();
+      held.add(key);
+      return free;
+    },
+    release: (key) => void held.delete(key),
+  };
+}
+
+/** A ledger whose insert waits, then writes without asking whether the entry exists: both writers "win". */
+function nonAtomicLedger(store: PaymentStore): PaymentStore {
+  return Object.assign(Object.create(store) as PaymentStore, {
+    async insert(payment: Parameters<PaymentStore['insert']>[0]) {
+      await pause();
+      await store.insert(payment);
+      return true;
+    },
+  });
+}
+
+/** A webhook's gateway whose query believes whatever was posted: paid, for the ledger's amount. */
+function believing(gateway: Gateway, payments: PaymentStore): Gateway {
+  return {
+    ...gateway,
+    query: async (reference) => {
+      const entry = await payments.get(reference);
+      return { kind: 'answer', state: 'SUCCESS', code: '00', amount: Number(entry?.amount), currency: entry?.currency, message: undefined };
+    },
+  };
+}
+
+/** A status endpoint that answers from the ledger to anyone who names a reference. */
+function statusWithoutToken(payments: PaymentStore): Handler {
+  return async (request) => {
+    const entry = await payments.get(new URL(request.url).searchParams.get('paymentReference') ?? '');
+    const headers = { 'access-control-allow-origin': PAGE_ORIGIN };
+    if (!entry) return Response.json({ status: 'ERROR', error: { code: 'not_found', message: 'Not found.' } }, { status: 404, headers });
+    return Response.json({ status: entry.state, amount: entry.amount, currency: entry.currency }, { headers });
+  };
+}
+
+/** A session endpoint that puts the secret key in its 5xx messages ("gateway refused key …"). */
+function leakingKey(session: Handler): Handler {
+  return async (request) => {
+    const response = await session(request);
+    if (response.status < 500) return response;
+    return Response.json({ status: 'ERROR', error: { code: 'gateway_error', message: `The gateway refused key ${SANDBOX_SECRET_KEY}.` } }, { status: response.status });
+  };
+}
