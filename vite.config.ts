@@ -32,6 +32,8 @@ export const npmEntries = {
   'server-postgres': 'src/server/stores/postgres.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
+  // `npx pay-widget check` (package.json "bin"): Node only, its imports are node: and the package's own.
+  'cli/pay-widget': 'src/cli/pay-widget.ts',
 } as const;
 
 /** Left to the consumer's bundler in the npm build (they are dependencies / peer code). */

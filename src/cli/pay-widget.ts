@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// The package's command, `npx pay-widget <command>`: today one command, `check`.
+import { CHECK_USAGE, checkCommand } from './check-command.js';
+
+const [command, ...args] = process.argv.slice(2);
+const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+
+if (command === 'check') {
+  process.exitCode = await checkCommand(args, io);
+} else {
+  io.err(command === undefined || command === '--help' || command === '-h' ? CHECK_USAGE : `pay-widget: unknown command ${JSON.stringify(command)}\n\n${CHECK_USAGE}`);
+  process.exitCode = command === '--help' || command === '-h' ? 0 : 2;
+}
