@@ -19,7 +19,9 @@ export const PAGE_ORIGIN = 'https://shop.example';
 const STATUS_SECRET = 'check-test-status-secret-0123456789abcdef';
 
 /** What each broken back end gets wrong. */
-export type Breakage = 'trusts-page-amount' | 'non-atomic-claims' | 'webhook-trusts-body' | 'status-without-token' | 'leaks-key-in-error' | 'no-cors';
+export type Breakage =
+  | 'forgets-unfinished-attempts'
+  | 'trusts-page-amount' | 'non-atomic-claims' | 'webhook-trusts-body' | 'status-without-token' | 'leaks-key-in-error' | 'no-cors';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -27,8 +29,10 @@ type Handler = (request: Request) => Promise<Response>;
 export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, gatewayUrl: string, breakage?: Breakage) {
   const gateway = createGateway({ baseUrl: gatewayUrl, publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY });
   const ledger = createMemoryPaymentStore();
-  const payments = breakage === 'non-atomic-claims' ? nonAtomicLedger(ledger) : ledger;
-  const idempotency = breakage === 'non-atomic-claims' ? nonAtomicClaims(createMemoryIdempotencyStore()) : createMemoryIdempotencyStore();
+  const forgets = breakage === 'forgets-unfinished-attempts';
+  const payments = breakage === 'non-atomic-claims' ? nonAtomicLedger(ledger) : forgets ? notFoundByKey(ledger) : ledger;
+  const memory = createMemoryIdempotencyStore();
+  const idempotency = breakage === 'non-atomic-claims' ? nonAtomicClaims(memory) : forgets ? keepingOnlyFinished(memory) : memory;
   const cors = breakage === 'no-cors' ? {} : { allowedOrigins: [PAGE_ORIGIN] };
   const onPaid = () => {};
   const sessionHandler = () =>
@@ -38,6 +42,8 @@ export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, 
       idempotency,
       statusSecret: STATUS_SECRET,
       order: async (request) => ({
+        // A random reference is safe only while the key's first order is remembered (our ledger then refuses the second).
+        ...(forgets ? { paymentReference: `random-${crypto.randomUUID()}` } : {}),
         amount: breakage === 'trusts-page-amount' && request.amount ? request.amount : '5000.00',
         currency: 'NGN',
         country: 'NG',
@@ -90,6 +96,18 @@ function nonAtomicLedger(store: PaymentStore): PaymentStore {
       return true;
     },
   });
+}
+
+/** Keeps the answers of finished attempts only: a retry after a time-out resolves a new order. */
+function keepingOnlyFinished(store: IdempotencyStore): IdempotencyStore {
+  return Object.assign(Object.create(store) as IdempotencyStore, {
+    set: (key: string, record: Parameters<IdempotencyStore['set']>[1], ttlMs: number) => (record.state === 'done' ? store.set(key, record, ttlMs) : undefined),
+  });
+}
+
+/** A ledger that cannot find a payment by the key that started it. */
+function notFoundByKey(store: PaymentStore): PaymentStore {
+  return Object.assign(Object.create(store) as PaymentStore, { findByIdempotencyKey: () => undefined });
 }
 
 /** A webhook's gateway whose query believes whatever was posted: paid, for the ledger's amount. */
