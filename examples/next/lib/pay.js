@@ -42,10 +42,15 @@ function createPayments() {
     console.log(`paid ${payment.paymentReference} ${payment.amount} ${payment.currency}`);
   }
 
+  // Next gives a route handler `http://localhost:<port>/…` as request.url, whatever address the
+  // browser used, so the page's own origin is not recognised as the same: list it.
+  const allowedOrigins = [publicOrigin];
+
   const session = createSessionHandler({
     gateway,
     payments,
     statusSecret,
+    allowedOrigins,
     // Decided here, whatever the page showed: the widget's amount is only a hint.
     order: async () => ({
       amount: '5000.00',
@@ -62,7 +67,7 @@ function createPayments() {
     beforeInitiate: ({ clientAddress }) => console.log(`session from ${clientAddress}`),
     onEvent: (event) => console.log('session', JSON.stringify(event)),
   });
-  const status = createStatusHandler({ statusSecret, payments, gateway, onPaid });
+  const status = createStatusHandler({ statusSecret, payments, gateway, onPaid, allowedOrigins });
   const webhook = createWebhookHandler({ gateway, payments, onPaid, onEvent: (event) => console.log('webhook', JSON.stringify(event)) });
 
   return { sandbox, session, status, webhook };
