@@ -4,16 +4,15 @@
 // started with its npm script and driven over 127.0.0.1: session → instructions, replay → the
 // same answer, status → the server's amount, the sandbox's "customer paid" → onPaid once through
 // the webhook, and the caller's address given to beforeInitiate. Run after `npm run build`.
-import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { promisify } from 'node:util';
-import { packPackage, repoRoot } from './consumer-app.js';
-import { USSD_REQUEST } from './server-fixtures.js';
-import { startServer, type StartedServer } from './started-server.js';
+import { repoRoot } from './consumer-app.js';
+import { paymentLoop } from './payment-loop.js';
+import { installRegistryApp } from './registry-app.js';
+import { startServer } from './started-server.js';
 
 const run = promisify(execFile);
 const fixture = join(repoRoot, 'test', 'fixtures', 'recipes');
@@ -26,23 +25,17 @@ const closers: (() => Promise<void>)[] = [];
 let app: string;
 
 before(async () => {
-  const pack = await packPackage();
-  closers.push(pack.close);
-  app = await mkdtemp(join(tmpdir(), 'pay-widget-recipes-'));
-  closers.push(() => rm(app, { recursive: true, force: true }));
-  await cp(fixture, app, { recursive: true });
   const versions = Object.fromEntries(
     await Promise.all(
       REPOSITORY_VERSIONS.map(async (name) => [name, `^${JSON.parse(await readFile(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')).version}`]),
     ),
   );
-  const { scripts } = JSON.parse(await readFile(join(fixture, 'package.json'), 'utf8'));
-  const dependencies = { 'pay-widget': `file:${pack.tarball}`, ...versions, ...RUNTIMES };
-  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'recipes', private: true, type: 'module', scripts, dependencies }));
   // Install scripts stay off: the runtimes' binaries come in their platform packages. Bun's alone
   // needs its postinstall (it puts the platform binary in place of its bin/bun.exe stub): allowed
   // for bun only; should it fail, the Bun recipe is skipped with the reason.
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: app });
+  const installed = await installRegistryApp(fixture, { ...versions, ...RUNTIMES });
+  closers.push(installed.close);
+  app = installed.dir;
   await run('npm', ['rebuild', 'bun', '--foreground-scripts'], { cwd: app }).catch(() => undefined);
 });
 
@@ -58,43 +51,6 @@ async function missing(binary: string): Promise<string | undefined> {
   } catch (error) {
     return `${binary} from npm does not run on this platform (${(error as Error).message.split('\n')[0]})`;
   }
-}
-
-function session(server: StartedServer, key: string): Promise<Response> {
-  return fetch(`${server.origin}/pay/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': key },
-    body: JSON.stringify(USSD_REQUEST),
-  });
-}
-
-/** The payment loop against the recipe's server, and the address beforeInitiate was given. */
-async function paymentLoop(server: StartedServer): Promise<void> {
-  const first = await session(server, 'recipe-000000001');
-  const text = await first.text();
-  assert.equal(first.status, 200, text);
-  const body = JSON.parse(text) as { order: { paymentReference: string; amount: string; currency: string; statusToken: string } };
-  assert.deepEqual([body.order.amount, body.order.currency], ['5000.00', 'NGN'], 'the server’s amount, not the page’s');
-  assert.match(text, /\*000\*058\*/, 'USSD instructions');
-
-  const replay = await session(server, 'recipe-000000001');
-  assert.equal(replay.headers.get('idempotent-replayed'), 'true');
-  assert.equal(await replay.text(), text, 'a replay gets the same answer');
-
-  const reference = body.order.paymentReference;
-  const statusUrl = `${server.origin}/pay/status?paymentReference=${encodeURIComponent(reference)}&statusToken=${encodeURIComponent(body.order.statusToken)}`;
-  assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'PENDING', amount: '5000.00', currency: 'NGN' });
-
-  const paid = await fetch(`${server.origin}/pay/simulate`, { method: 'POST', body: JSON.stringify({ paymentReference: reference }) });
-  assert.equal(paid.status, 204);
-  await server.printed(new RegExp(`webhook \\{"type":"paid","paymentReference":"${reference}"`));
-  await server.printed(new RegExp(`paid ${reference} 5000.00 NGN`));
-  assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
-  assert.equal(server.output().split(`paid ${reference} `).length - 1, 1, 'onPaid ran once');
-
-  const addresses = [...server.output().matchAll(/^session from (.*)$/gm)].map((match) => match[1]);
-  assert.ok(addresses.length >= 1, server.output());
-  assert.deepEqual(new Set(addresses), new Set(['127.0.0.1']), 'beforeInitiate gets the caller’s address');
 }
 
 /** Starts `script` (after checking `binary` runs), drives the loop, stops it. */

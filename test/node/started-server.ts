@@ -12,15 +12,23 @@ export type StartedServer = {
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
   /** Resolves once the output matches `pattern`; fails after a while, or when it exited, with what it printed. */
-  printed(pattern: RegExp): Promise<RegExpMatchArray>;
+  printed(pattern: RegExp, waitMs?: number): Promise<RegExpMatchArray>;
   close(): Promise<void>;
 };
 
+export type StartOptions = {
+  /** More environment variables for the server. */
+  env?: Record<string, string>;
+  /** How long to wait for `ready` (a script that builds first takes longer); WAIT_MS by default. */
+  readyWaitMs?: number;
+};
+
 /** Runs `npm run <script>` in `dir` with PORT and HOST set, and waits for it to print `ready`. */
-export async function startServer(dir: string, script: string, ready: RegExp): Promise<StartedServer> {
+export async function startServer(dir: string, script: string, ready: RegExp, options: StartOptions = {}): Promise<StartedServer> {
   const port = await freePort();
   const { PATH, HOME } = process.env;
-  const child = spawn('npm', ['run', '--silent', script], { cwd: dir, env: { PATH, HOME, PORT: String(port), HOST: '127.0.0.1' }, detached: true });
+  const env = { PATH, HOME, ...options.env, PORT: String(port), HOST: '127.0.0.1' };
+  const child = spawn('npm', ['run', '--silent', script], { cwd: dir, env, detached: true });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk));
@@ -28,8 +36,8 @@ export async function startServer(dir: string, script: string, ready: RegExp): P
   const server: StartedServer = {
     origin: `http://127.0.0.1:${port}`,
     output: () => output,
-    async printed(pattern) {
-      const deadline = Date.now() + WAIT_MS;
+    async printed(pattern, waitMs = WAIT_MS) {
+      const deadline = Date.now() + waitMs;
       for (;;) {
         const match = output.match(pattern);
         if (match) return match;
@@ -44,7 +52,7 @@ export async function startServer(dir: string, script: string, ready: RegExp): P
     },
   };
   try {
-    await server.printed(ready);
+    await server.printed(ready, options.readyWaitMs);
   } catch (error) {
     await server.close();
     throw error;

@@ -1,0 +1,37 @@
+'use client';
+// <pay-widget> in a client component: React 19 renders the element with its attributes, and the
+// element is registered in the browser only (import('pay-widget') in an effect), where it upgrades.
+// Listeners go on through a ref: React 19 adds `onpay-…` props as listeners when it creates the
+// element, but not when it hydrates one the server rendered, as Next does with this page.
+import { useEffect, useRef, useState } from 'react';
+
+export function Checkout() {
+  const widget = useRef(null);
+  const [reference, setReference] = useState();
+  useEffect(() => {
+    import('pay-widget');
+    const initiated = (event) => setReference(event.detail.paymentReference);
+    const element = widget.current;
+    element.addEventListener('pay-initiated', initiated);
+    return () => element.removeEventListener('pay-initiated', initiated);
+  }, []);
+
+  // Sandbox only: "the customer paid" for the last payment the widget started.
+  const paid = () =>
+    fetch('/pay/simulate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paymentReference: reference }),
+    });
+
+  return (
+    <>
+      <pay-widget ref={widget} session-url="/pay/session" status-url="/pay/status" amount="5000" currency="NGN" />
+      {reference && (
+        <p>
+          Sandbox: <button type="button" onClick={paid}>The customer paid</button>
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+// The merchant's payment handlers for the route handlers in app/pay/: the session, status and
+// webhook handlers, the ledger and the gateway, made once per server process on the first request
+// (not when the module loads: `next build` loads every route module, where the keys may be absent).
+// With no configuration they run against the in-process sandbox gateway; set PAY_BASE_URL,
+// PAY_PUBLIC_KEY and PAY_SECRET_KEY to use the real gateway.
+import { randomBytes } from 'node:crypto';
+import {
+  createGateway,
+  createMemoryPaymentStore,
+  createSessionHandler,
+  createStatusHandler,
+  createWebhookHandler,
+  forwardedFor,
+} from 'pay-widget/server';
+import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from 'pay-widget/sandbox';
+
+function createPayments() {
+  const { PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY } = process.env;
+  // Where customers and the gateway reach this server (a tunnel or your domain in production);
+  // `next start` sets PORT to the port it listens on.
+  const publicOrigin = process.env.PAY_PUBLIC_ORIGIN ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+  const real = Boolean(PAY_BASE_URL && PAY_PUBLIC_KEY && PAY_SECRET_KEY);
+
+  // Sandbox mode: the gateway runs in this process and posts its webhooks to our own /pay/webhook.
+  // `next start` runs with NODE_ENV=production, where the sandbox refuses to start unless allowed:
+  // only `npm run sandbox` allows it, so a deployment missing its keys fails instead of taking
+  // payments that move no money.
+  const sandbox = real
+    ? undefined
+    : createSandboxGateway({ webhookUrl: `${publicOrigin}/pay/webhook`, allowInProduction: process.env.npm_lifecycle_event === 'sandbox' });
+  const gateway = real
+    ? createGateway({ baseUrl: PAY_BASE_URL, publicKey: PAY_PUBLIC_KEY, secretKey: PAY_SECRET_KEY })
+    : createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch });
+
+  // The ledger: one entry per payment the gateway accepted. Use createRedisStores for several instances.
+  const payments = createMemoryPaymentStore();
+  // Signs the status token the widget polls with; set it so tokens survive a restart.
+  const statusSecret = process.env.PAY_STATUS_SECRET ?? randomBytes(32).toString('base64');
+
+  // Your fulfilment: runs once per paid reference, whichever path (webhook or status re-query) settles it.
+  async function onPaid(payment) {
+    console.log(`paid ${payment.paymentReference} ${payment.amount} ${payment.currency}`);
+  }
+
+  // Next gives a route handler `http://localhost:<port>/…` as request.url, whatever address the
+  // browser used, so the page's own origin is not recognised as the same: list it.
+  const allowedOrigins = [publicOrigin];
+
+  const session = createSessionHandler({
+    gateway,
+    payments,
+    statusSecret,
+    allowedOrigins,
+    // Decided here, whatever the page showed: the widget's amount is only a hint.
+    order: async () => ({
+      amount: '5000.00',
+      currency: 'NGN',
+      country: 'NG',
+      callbackUrl: `${publicOrigin}/pay/callback`,
+      redirectUrl: `${publicOrigin}/`,
+    }),
+    // A route handler gets no socket: `next start` puts the caller's address in X-Forwarded-For,
+    // appended to by each proxy in front of it. One proxy of yours (nginx, a load balancer, Vercel):
+    // trustedProxies: 1. Reached directly, `next start` keeps an X-Forwarded-For the client wrote.
+    clientAddress: forwardedFor({ trustedProxies: 1 }),
+    // Rate limits and fraud rules go here.
+    beforeInitiate: ({ clientAddress }) => console.log(`session from ${clientAddress}`),
+    onEvent: (event) => console.log('session', JSON.stringify(event)),
+  });
+  const status = createStatusHandler({ statusSecret, payments, gateway, onPaid, allowedOrigins });
+  const webhook = createWebhookHandler({ gateway, payments, onPaid, onEvent: (event) => console.log('webhook', JSON.stringify(event)) });
+
+  return { sandbox, session, status, webhook };
+}
+
+// On globalThis: Next may load this module more than once (one copy per route bundle, and again
+// in `next dev` after an edit), and every route must share one ledger and one sandbox.
+const KEY = Symbol.for('pay-widget-example-next');
+
+/** The handlers, made on the first call in this process. */
+export function pay() {
+  return (globalThis[KEY] ??= createPayments());
+}
