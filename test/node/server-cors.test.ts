@@ -101,6 +101,18 @@ describe('createSessionHandler: CORS', () => {
     assert.equal((await at('http://localhost:5173/api/pay/session', 'http://localhost:5173')).status, 200);
   });
 
+  it('takes the browser’s Sec-Fetch-Site: same-origin when request.url names another host (Next.js hands route handlers http://localhost), and nothing weaker', async () => {
+    const { handler } = makeHandler();
+    const at = (headers: Record<string, string>) =>
+      handler(new Request('http://localhost:3000/pay/session', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(USSD_REQUEST) }));
+    const same = await at({ origin: 'https://shop.test', 'sec-fetch-site': 'same-origin' });
+    assert.equal(same.status, 200);
+    assert.equal(same.headers.get('access-control-allow-origin'), null, 'a same-origin answer needs no CORS header');
+    await readError(await at({ origin: 'https://shop.test' }), 403, 'origin_not_allowed');
+    await readError(await at({ origin: 'https://evil.test', 'sec-fetch-site': 'same-site' }), 403, 'origin_not_allowed');
+    await readError(await at({ origin: 'https://evil.test', 'sec-fetch-site': 'cross-site' }), 403, 'origin_not_allowed');
+  });
+
   it('says Vary: Origin on every answer that depends on it: refused, same-origin, no Origin, allowed', async () => {
     const { handler } = makeHandler({ allowedOrigins: [SHOP] });
     const answers = {

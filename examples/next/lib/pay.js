@@ -43,7 +43,8 @@ function createPayments() {
   }
 
   // Next gives a route handler `http://localhost:<port>/…` as request.url, whatever address the
-  // browser used, so the page's own origin is not recognised as the same: list it.
+  // browser used: browsers that send Sec-Fetch-Site are known as same-origin by it; for the others
+  // (Safari before 16.4), list the page's own origin.
   const allowedOrigins = [publicOrigin];
 
   const session = createSessionHandler({

@@ -29,9 +29,11 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~\w-]+$/;
 /**
  * Requests without an `Origin` header (server to server, curl) and same-origin requests always pass;
  * other origins only when listed, and the answer names the listed origin (normalized), never the
- * request's header. Same-origin means the same scheme, host and port as `request.url`: behind a
- * TLS-terminating proxy `request.url` says `http:` while the browser's `Origin` says `https:`, so
- * there list your own `https://` origin in `allowedOrigins`.
+ * request's header. Same-origin means the same scheme, host and port as `request.url`, or a browser
+ * saying so (`Sec-Fetch-Site: same-origin`, which no page can set): Next.js hands a route handler
+ * `http://localhost:<port>` as its URL whatever the address, and behind a TLS-terminating proxy
+ * `request.url` says `http:` while the browser's `Origin` says `https:`. For browsers without
+ * `Sec-Fetch-Site` (Safari before 16.4) there, list your own origin in `allowedOrigins`.
  *
  * `methods` is the endpoint's `Allow` list, such as `'POST, OPTIONS'`: a preflight asking for
  * another method is answered 405. Only `Content-Type`, `Idempotency-Key` and
@@ -52,7 +54,7 @@ export function createCorsPolicy(
 
   function check(request: Request): CorsCheck {
     const origin = request.headers.get('origin');
-    if (origin === null || isSameOrigin(origin, request.url)) return { allowed: true, headers: VARY_ORIGIN };
+    if (origin === null || isSameOrigin(origin, request.url) || saysSameOrigin(request)) return { allowed: true, headers: VARY_ORIGIN };
     if (anyOrigin) return { allowed: true, headers: { 'access-control-allow-origin': '*', ...VARY_ORIGIN } };
     const normalized = normalizeOrigin(origin);
     if (listed.has(normalized)) return { allowed: true, headers: { 'access-control-allow-origin': normalized, ...VARY_ORIGIN } };
@@ -117,6 +119,15 @@ function normalizeOrigin(origin: string): string {
 }
 
 /** Scheme, host and port, as browsers compare origins (default ports and case do not count). */
+/**
+ * The browser's own word that the page and the endpoint share scheme, host and port. A non-browser
+ * caller could send it, as it could send any `Origin`: CORS protects browsers, which never let a
+ * page set a `Sec-` header.
+ */
+function saysSameOrigin(request: Request): boolean {
+  return request.headers.get('sec-fetch-site') === 'same-origin';
+}
+
 function isSameOrigin(origin: string, requestUrl: string): boolean {
   try {
     const parsed = new URL(origin).origin;
