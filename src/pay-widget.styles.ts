@@ -308,4 +308,17 @@ export const styles = css`
     clip-path: inset(50%);
     white-space: nowrap;
   }
+  /* The result screens' notes (issue 18): the transfer rules, the account's validity, the long wait. */
+  section > ul {
+    margin: 0;
+    padding-inline-start: 1.25em;
+  }
+  .validity {
+    font-weight: 600;
+  }
+  .note {
+    padding: 0.75em;
+    background: var(--_subtle);
+    border-radius: var(--_radius);
+  }
 `;
