@@ -5,11 +5,11 @@
  * timers are held, so nothing here waits on the wall clock.
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { useClock, type Clock } from '../../src/clock.js';
 import { enAfterSubmit } from '../../src/messages/en-after-submit.js';
 import { en as enBuiltIn } from '../../src/messages/en.js';
 import {
   button,
+  controlledClock,
   deferred,
   fillTransfer,
   fillUssd,
@@ -39,30 +39,6 @@ import {
 
 const en = { ...enBuiltIn, ...enAfterSubmit };
 const MINUTE = 60_000;
-
-/** A clock that moves only when told, ticking every `every` callback once per move. */
-function controlledClock(start = Date.parse('2025-03-01T09:00:00.000Z')) {
-  let now = start;
-  const ticks = new Set<() => void>();
-  const clock: Clock = {
-    now: () => now,
-    every(_ms, tick) {
-      ticks.add(tick);
-      return () => ticks.delete(tick);
-    },
-  };
-  const restore = useClock(clock);
-  return {
-    restore,
-    /** Moves the clock on by `ms` and ticks once. */
-    advance(ms: number): void {
-      now += ms;
-      for (const tick of [...ticks]) tick();
-    },
-    now: () => now,
-    ticking: () => ticks.size,
-  };
-}
 
 const liveRegion = (el: PayWidget) => root(el).querySelector('[role="status"]')!;
 const timer = (el: PayWidget) => root(el).querySelector('[role="timer"]');
