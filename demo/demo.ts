@@ -1,8 +1,9 @@
 /**
  * The demo page: wires the control panel to <pay-widget>, logs every pay-* event, drives the
- * sandbox's "the customer paid" switch through POST /pay/simulate, and shows the server's side of
- * the loop (session → sandbox → webhook → ledger → status poll) from GET /demo/events. Nothing from
- * the widget or the network is rendered as HTML: every text goes through textContent.
+ * sandbox's "the customer paid" switch through POST /pay/simulate and its "webhook lost" switch
+ * through /demo/webhook-lost, and shows the server's side of the loop (session → sandbox → webhook
+ * → ledger → status poll, and the reconciler's sweeps) from GET /demo/events. Nothing from the
+ * widget or the network is rendered as HTML: every text goes through textContent.
  */
 import '../src/index.js';
 import type { PayEventName, PayWidget } from '../src/index.js';
@@ -203,8 +204,9 @@ async function simulate(status: 'SUCCESS' | 'FAILED'): Promise<void> {
     });
     const body: unknown = await response.json().catch(() => undefined);
     if (response.ok) {
-      simulateResult.textContent =
-        status === 'SUCCESS'
+      simulateResult.textContent = lostReferences.has(reference)
+        ? `The sandbox marked the payment ${status === 'SUCCESS' ? 'paid' : 'failed'}, and its webhook is lost: the reconciler's next sweep of this payment settles it (a minute after it started, then on a back-off).`
+        : status === 'SUCCESS'
           ? 'The sandbox marked the payment paid and posts its webhook; the widget sees it at its next status check (about 2 s).'
           : 'The sandbox marked the payment failed and posts its webhook; the widget sees it at its next status check (about 2 s).';
       if (paymentReference === reference) paymentReference = undefined; // settled: nothing more to simulate
@@ -222,6 +224,37 @@ async function simulate(status: 'SUCCESS' | 'FAILED'): Promise<void> {
 
 simulateSuccess.addEventListener('click', () => void simulate('SUCCESS'));
 simulateFailure.addEventListener('click', () => void simulate('FAILED'));
+
+// ─── The "webhook lost" switch ───────────────────────────────────────────────────────────────────
+
+const webhookLost = byId<HTMLInputElement>('webhook-lost');
+webhookLost.disabled = !sandbox;
+/** Payments started while the switch was on: their webhook never comes. */
+const lostReferences = new Set<string>();
+widget.addEventListener('pay-initiated', (event) => {
+  if (webhookLost.checked) lostReferences.add(event.detail.paymentReference);
+});
+
+/** Tells the server (for payments started from now on); the box shows what the server holds. */
+async function setWebhookLost(lost?: boolean): Promise<void> {
+  try {
+    const response = await fetch('/demo/webhook-lost', lost === undefined
+      ? { headers: { Accept: 'application/json' } }
+      : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ lost }) });
+    const body = (await response.json()) as { lost?: unknown };
+    if (typeof body.lost === 'boolean') webhookLost.checked = body.lost;
+  } catch {
+    simulateResult.textContent = 'Could not reach the demo server.';
+  }
+}
+
+webhookLost.addEventListener('change', () => {
+  void setWebhookLost(webhookLost.checked);
+  simulateResult.textContent = webhookLost.checked
+    ? 'Payments started from now on lose their webhook: the reconciler will pay them.'
+    : 'Payments started from now on get their webhook again.';
+});
+if (sandbox) void setWebhookLost();
 
 // ─── The control panel ───────────────────────────────────────────────────────────────────────────
 

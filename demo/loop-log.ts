@@ -1,13 +1,11 @@
-/**
- * The demo's server-side log of the payment loop: each step the session, sandbox, webhook and
- * status endpoints take, in words, fed by their `onEvent` hooks and `onPaid`. The page polls
- * `GET /demo/events?after=<id>` for new steps. A step names references, codes and amounts only:
- * never a token, a key or the customer's details (the hooks never see those either).
- */
-import type { Payment, SessionEvent, StatusEvent, WebhookEvent } from '../src/server/index.js';
+// The demo's server-side log of the payment loop: each step the session, sandbox, webhook and
+// status endpoints and the reconciler take, in words, fed by their `onEvent` hooks and `onPaid`.
+// The page polls `GET /demo/events?after=<id>` for new steps. A step names references, codes and
+// amounts only: never a token, a key or the customer's details (the hooks never see those either).
+import type { Payment, ReconcileCounts, ReconcileEvent, SessionEvent, StatusEvent, WebhookEvent } from '../src/server/index.js';
 import type { WebhookAttempt } from '../src/sandbox/index.js';
 
-export type LoopSource = 'session' | 'sandbox' | 'webhook' | 'status' | 'ledger' | 'merchant';
+export type LoopSource = 'session' | 'sandbox' | 'webhook' | 'status' | 'reconciler' | 'ledger' | 'merchant';
 
 export type LoopStep = {
   id: number;
@@ -26,7 +24,11 @@ export type LoopLog = {
   session(event: SessionEvent): void;
   webhook(event: WebhookEvent): void;
   status(event: StatusEvent): void;
-  delivery(attempt: WebhookAttempt): void;
+  reconciler(event: ReconcileEvent): void;
+  /** The reconciler was started, sweeping every `intervalMs`. */
+  reconcilerStarted(intervalMs: number): void;
+  /** One try of the sandbox's webhook; `lost`: the demo's "webhook lost" switch dropped it on the way. */
+  delivery(attempt: WebhookAttempt, lost?: boolean): void;
   customer(paymentReference: string, outcome: 'SUCCESS' | 'FAILED'): void;
   statusAnswered(paymentReference: string, status: string): void;
   onPaid(payment: Payment): void;
@@ -37,6 +39,22 @@ export type LoopLog = {
 const KEPT = 500;
 
 type SettleLike = Extract<WebhookEvent, { type: 'paid' | 'late-success' | 'fulfilled' | 'failed' | 'amount-mismatch' | 'code-reported' | 'internal-error' | 'verified' | 'unverified' }>;
+type SettlingPath = 'webhook' | 'status' | 'reconciler';
+
+const MOVED_BY: Record<SettlingPath, string> = { webhook: 'the webhook', status: 'a status poll', reconciler: 'the reconciler' };
+const QUERIED: Record<SettlingPath, string> = {
+  webhook: 'Re-verified',
+  status: 'A status poll re-queried',
+  reconciler: 'The reconciler queried',
+};
+
+/** `checked 1, paid 1, fulfilled 1`: the sweep's non-zero counts, in the reconciler's order. */
+function sweepSummary(counts: ReconcileCounts): string {
+  return (Object.entries(counts) as [keyof ReconcileCounts, number][])
+    .filter(([, count]) => count > 0)
+    .map(([name, count]) => `${name} ${count}`)
+    .join(', ');
+}
 
 export function createLoopLog(): LoopLog {
   const steps: LoopStep[] = [];
@@ -50,11 +68,11 @@ export function createLoopLog(): LoopLog {
   }
 
   /** The events the webhook and the status re-query share (settle.ts and the query). */
-  function settling(event: SettleLike, path: 'webhook' | 'status'): void {
-    const by = path === 'webhook' ? 'the webhook' : 'a status poll';
+  function settling(event: SettleLike, path: SettlingPath): void {
+    const by = MOVED_BY[path];
     switch (event.type) {
       case 'verified':
-        add(path, 'verified', `${path === 'webhook' ? 'Re-verified' : 'A status poll re-queried'} ${event.paymentReference} through the gateway's query: ${event.state} (code ${event.code}).`, event.paymentReference);
+        add(path, 'verified', `${QUERIED[path]} ${event.paymentReference} through the gateway's query: ${event.state} (code ${event.code}).`, event.paymentReference);
         return;
       case 'unverified':
         add(path, 'unverified', `Could not verify ${event.paymentReference} (${event.reason}); it stays as it was.`, event.paymentReference);
@@ -138,7 +156,38 @@ export function createLoopLog(): LoopLog {
       settling(event, 'status');
     },
 
-    delivery(attempt) {
+    reconciler(event) {
+      switch (event.type) {
+        case 'reconcile-sweep': {
+          // A sweep that found nothing due is not listed: one every interval would bury the rest.
+          const summary = sweepSummary(event.counts);
+          if (summary) add('reconciler', 'sweep', `A sweep of the ledger's due entries: ${summary}.`);
+          return;
+        }
+        case 'stale':
+          add('reconciler', 'stale', `${event.paymentReference} is still pending after ${event.checks} checks: left PENDING, off the sweep, for a person to look at.`, event.paymentReference);
+          return;
+        case 'internal-error':
+          if (event.where === 'reconciler') {
+            add('reconciler', 'internal-error', `The sweep failed${event.paymentReference ? ` for ${event.paymentReference}` : ''} (${event.detail}).`, event.paymentReference);
+            return;
+          }
+          settling(event, 'reconciler');
+          return;
+        default:
+          settling(event, 'reconciler');
+      }
+    },
+
+    reconcilerStarted(intervalMs) {
+      add('reconciler', 'started', `The reconciler sweeps the ledger every ${intervalMs / 1000} s (sweeps that find nothing due are not listed).`);
+    },
+
+    delivery(attempt, lost = false) {
+      if (lost) {
+        add('sandbox', 'webhook-lost', `The webhook for ${attempt.paymentReference} (try ${attempt.attempt}) was lost on the way ("webhook lost" is on): this server never saw it.`, attempt.paymentReference);
+        return;
+      }
       const answer = attempt.httpStatus === undefined ? 'no answer' : `HTTP ${attempt.httpStatus}`;
       const verdict = attempt.acknowledged ? 'acknowledged' : attempt.gaveUp ? 'not acknowledged, given up' : 'not acknowledged, will retry';
       add('sandbox', 'webhook-sent', `Posted the webhook for ${attempt.paymentReference} (try ${attempt.attempt}): ${answer}, ${verdict}.`, attempt.paymentReference);

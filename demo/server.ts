@@ -2,8 +2,10 @@
 // runs Vite on demo/ with the endpoints mounted. The parts live in demo/server/:
 //
 //   config.ts          the environment → settings (PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY or
-//                      PAY_ACCESS_TOKEN, PAY_PUBLIC_ORIGIN, PAY_STATUS_SECRET, REDIS_URL)
-//   backend.ts         createDemoBackend: the gateway, the stores, the loop log, the routes
+//                      PAY_ACCESS_TOKEN, PAY_PUBLIC_ORIGIN, PAY_STATUS_SECRET, REDIS_URL,
+//                      PAY_RECONCILE_INTERVAL_MS)
+//   backend.ts         createDemoBackend: the gateway, the stores, the loop log, the routes, the
+//                      reconciler
 //   routes.ts          POST /pay/session   createSessionHandler: the widget's session-url; records
 //                                          each payment PENDING and signs its statusToken
 //                      GET  /pay/status    createStatusHandler: the widget's status-url, from the
@@ -13,7 +15,10 @@
 //   demo-endpoints.ts  POST /pay/simulate  { paymentReference, status: "SUCCESS" | "FAILED" } is "the
 //                                          customer paid" (or was declined) in the sandbox
 //                      GET  /demo/events   ?after=<id> → the loop's steps since then (loop-log.ts)
-//   order.ts           createDemoOrder: what the demo sells
+//                      GET, POST /demo/webhook-lost  { lost: boolean }: the "webhook lost" switch
+//   webhook-lost.ts    the switch: webhooks of payments started while it is on are dropped
+//   reconciler.ts      createReconciler on the demo's ledger, sweeping every 15 s (its steps logged)
+//   order.ts           createDemoOrder: what the demo sells (no reference: derived from the key)
 //   vite-plugin.ts     payDemo: mounts the routes on Vite's dev server
 //
 // Offline and with no set-up, the gateway is the in-process sandbox, and its webhooks come back to
@@ -48,7 +53,7 @@ export type StartDemoOptions = {
   port?: number;
   /**
    * Default process.env; only PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY, PAY_ACCESS_TOKEN,
-   * PAY_PUBLIC_ORIGIN, PAY_STATUS_SECRET and REDIS_URL are read.
+   * PAY_PUBLIC_ORIGIN, PAY_STATUS_SECRET, REDIS_URL and PAY_RECONCILE_INTERVAL_MS are read.
    */
   env?: Env;
   /** Vite's log level; default 'info'. */

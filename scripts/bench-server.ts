@@ -7,7 +7,11 @@
  *     sandbox's body: the floor for any fetch-based handler, i.e. the cost of the second HTTP hop;
  *   - the session handler, calling the sandbox, with its in-memory stores;
  *   - the same handler with its idempotency store and ledger in Redis (`pay-widget/server/redis`, on a
- *     throw-away redis-server on a free 127.0.0.1 port without persistence, as the tests start it).
+ *     throw-away redis-server on a free 127.0.0.1 port without persistence, as the tests start it),
+ *     counting its Redis round trips per payment (every command goes through the client's
+ *     `sendCommand`);
+ *   - the same handler with both stores in PostgreSQL (`pay-widget/server/postgres`, on a throw-away
+ *     cluster started as test/node/postgres-server.ts starts it: fsync off, 127.0.0.1).
  * The same client (`fetch`, keep-alive, warmed up) sends gateway-shaped requests to the sandbox and to
  * the proxy, and widget-shaped requests (distinct Idempotency-Keys) to the handler, in alternating
  * rounds: once one at a time (latency), once with --concurrency in flight (throughput). The handler's
@@ -26,10 +30,14 @@ import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { createClient } from 'redis';
+import { countRoundTrips } from '../bench/lib/round-trips.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../src/sandbox/index.js';
 import { createSessionHandler } from '../src/server/index.js';
+import { createPostgresStores, migratePostgres } from '../src/server/stores/postgres.js';
 import { createRedisStores } from '../src/server/stores/redis.js';
+import { startPostgresServer, type PostgresServer } from '../test/node/postgres-server.js';
 import { startRedisServer, type RedisServer } from '../test/node/redis-server.js';
 
 const { values } = parseArgs({
@@ -41,6 +49,7 @@ const { values } = parseArgs({
     serve: { type: 'string' },
     gateway: { type: 'string' },
     redis: { type: 'string' },
+    postgres: { type: 'string' },
   },
 });
 const REQUESTS = Math.min(50_000, Math.max(100, Number(values.requests)));
@@ -138,10 +147,10 @@ async function measure(sides: Record<string, Send>, concurrency: number): Promis
 
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 function row(name: string, s: Summary) {
-  return `  ${name.padEnd(30)} ${String(s.count).padStart(6)} req ${s.rps.toFixed(0).padStart(7)} req/s   p50 ${ms(s.p50)}   p99 ${ms(s.p99)}`;
+  return `  ${name.padEnd(36)} ${String(s.count).padStart(6)} req ${s.rps.toFixed(0).padStart(7)} req/s   p50 ${ms(s.p50)}   p99 ${ms(s.p99)}`;
 }
 function added(label: string, h: Summary, d: Summary) {
-  return `  ${label.padEnd(30)} p50 +${ms(h.p50 - d.p50)}   latency ×${(h.p50 / d.p50).toFixed(2)}   throughput ×${(h.rps / d.rps).toFixed(2)}`;
+  return `  ${label.padEnd(36)} p50 +${ms(h.p50 - d.p50)}   latency ×${(h.p50 / d.p50).toFixed(2)}   throughput ×${(h.rps / d.rps).toFixed(2)}`;
 }
 
 const children: ChildProcess[] = [];
@@ -191,8 +200,8 @@ function passThrough(gatewayUrl: string): (request: Request) => Promise<Response
  * fast path for string bodies and bill that to the handler).
  */
 async function measuredHandler(): Promise<(request: Request) => Promise<Response>> {
-  // With --redis, both stores live in Redis, as on several instances.
-  const stores = values.redis ? createRedisStores(await createClient({ url: values.redis }).on('error', () => {}).connect()) : {};
+  const { stores, roundTrips } = await handlerStores();
+  let handled = 0;
   const references = new WeakMap<Request, string>();
   const gatewayMs = new Map<string, number>();
   let reference = 0;
@@ -211,8 +220,12 @@ async function measuredHandler(): Promise<(request: Request) => Promise<Response
     if (message === 'stats') {
       const sorted = [...own].sort((a, b) => a - b);
       const upstreamSorted = [...upstreamAll].sort((a, b) => a - b);
-      process.send!({ p50: percentile(sorted, 50), p99: percentile(sorted, 99), count: sorted.length, gatewayP50: percentile(upstreamSorted, 50) });
+      const trips = roundTrips?.();
+      const perPayment = trips === undefined || handled === 0 ? {} : { roundTripsPerPayment: trips / handled };
+      process.send!({ p50: percentile(sorted, 50), p99: percentile(sorted, 99), count: sorted.length, gatewayP50: percentile(upstreamSorted, 50), ...perPayment });
     }
+    roundTrips?.();
+    handled = 0;
     own = [];
     upstreamAll = [];
     gatewayMs.clear();
@@ -223,6 +236,7 @@ async function measuredHandler(): Promise<(request: Request) => Promise<Response
     const started = performance.now();
     const response = await handler(request);
     const total = performance.now() - started;
+    handled += 1;
     const upstream = gatewayMs.get(paymentReference);
     if (upstream !== undefined) {
       gatewayMs.delete(paymentReference);
@@ -233,7 +247,24 @@ async function measuredHandler(): Promise<(request: Request) => Promise<Response
   };
 }
 
-type HandlerStats = { p50: number; p99: number; count: number; gatewayP50: number };
+/**
+ * With --redis, both stores live in Redis, as on several instances, its round trips counted; with
+ * --postgres, in PostgreSQL (its tables created first); otherwise the handler's memory stores.
+ */
+async function handlerStores() {
+  if (values.redis) {
+    const counted = countRoundTrips(await createClient({ url: values.redis }).on('error', () => {}).connect());
+    return { stores: createRedisStores(counted.client), roundTrips: counted.take };
+  }
+  if (values.postgres) {
+    const pool = new pg.Pool({ connectionString: values.postgres, max: 20 });
+    await migratePostgres(pool);
+    return { stores: createPostgresStores(pool), roundTrips: undefined };
+  }
+  return { stores: {}, roundTrips: undefined };
+}
+
+type HandlerStats = { p50: number; p99: number; count: number; gatewayP50: number; roundTripsPerPayment?: number };
 
 function handlerStats(child: ChildProcess): Promise<HandlerStats> {
   return new Promise((resolve) => {
@@ -247,20 +278,20 @@ type Row = { side: string; inFlight: number } & Summary;
 async function main() {
   console.log(`node ${process.version}, ${REQUESTS} requests per side and phase, warm-up ${WARMUP}; p50/p99 are client-side latencies`);
   let redis: RedisServer | undefined;
+  let postgres: PostgresServer | undefined;
   const rows: Row[] = [];
   const own: Record<string, HandlerStats> = {};
   try {
-    try {
-      redis = await startRedisServer();
-    } catch (error) {
-      console.log(`(no Redis side: ${(error as Error).message})`);
-    }
+    redis = await startOrSay('Redis', startRedisServer);
+    postgres = await startOrSay('PostgreSQL', startPostgresServer);
     const gateway = await spawnServer(['--serve', 'sandbox']);
     const proxy = await spawnServer(['--serve', 'proxy', '--gateway', gateway.url]);
+    const handler = (...stores: string[]) => spawnServer(['--serve', 'handler', '--gateway', gateway.url, ...stores]);
     const merchants: Record<string, { url: string; child: ChildProcess }> = {
       // "session handler" (its memory stores) is the name scripts/bench.ts reads the figures by.
-      'session handler': await spawnServer(['--serve', 'handler', '--gateway', gateway.url]),
-      ...(redis ? { 'session handler, Redis stores': await spawnServer(['--serve', 'handler', '--gateway', gateway.url, '--redis', redis.url]) } : {}),
+      'session handler': await handler(),
+      ...(redis ? { 'session handler, Redis stores': await handler('--redis', redis.url) } : {}),
+      ...(postgres ? { 'session handler, PostgreSQL stores': await handler('--postgres', postgres.url) } : {}),
     };
     const sides: Record<string, Send> = {
       'sandbox directly': (i) => postJson(`${gateway.url}/api/v2/payments/initiates`, gatewayRequest(i), auth),
@@ -270,7 +301,7 @@ async function main() {
       ),
     };
     for (const send of Object.values(sides)) await run('warm-up', WARMUP, send, CONCURRENCY);
-    console.log('\nOver loopback HTTP (client → server → sandbox), each server its own process; the session handler with its memory stores, then with Redis:');
+    console.log('\nOver loopback HTTP (client → server → sandbox), each server its own process; the session handler with its memory stores, then with Redis, then with PostgreSQL:');
     for (const concurrency of [1, CONCURRENCY]) {
       for (const merchant of Object.values(merchants)) await handlerStats(merchant.child);
       const s = await measure(sides, concurrency);
@@ -288,7 +319,10 @@ async function main() {
     console.log('\nSummary (req/s, p50, p99 over a socket):');
     console.log(table(rows));
     console.log('\nInside the handler: own work (total − gateway round trip)');
-    for (const [name, stats] of Object.entries(own)) console.log(`  ${name.padEnd(42)} p50 ${ms(stats.p50)}   p99 ${ms(stats.p99)}`);
+    for (const [name, stats] of Object.entries(own)) {
+      const trips = stats.roundTripsPerPayment === undefined ? '' : `   ${stats.roundTripsPerPayment.toFixed(2)} Redis round trips per payment`;
+      console.log(`  ${name.padEnd(50)} p50 ${ms(stats.p50)}   p99 ${ms(stats.p99)}${trips}`);
+    }
 
     const sandbox = createSandboxGateway();
     const inProcess = createSessionHandler({ ...sessionOptions, baseUrl: 'https://sandbox.invalid', fetch: sandbox.fetch });
@@ -313,7 +347,12 @@ async function main() {
       requestsPerSide: REQUESTS,
       stoppedEarly: stopped,
       overSocket: rows.map(({ side, inFlight, rps, p50, p99, count }) => ({ side, inFlight, rps: round(rps), p50Ms: round(p50), p99Ms: round(p99), count })),
-      handlerOwnWork: Object.fromEntries(Object.entries(own).map(([name, stats]) => [name, { p50Ms: round(stats.p50), p99Ms: round(stats.p99) }])),
+      handlerOwnWork: Object.fromEntries(
+        Object.entries(own).map(([name, stats]) => [
+          name,
+          { p50Ms: round(stats.p50), p99Ms: round(stats.p99), ...(stats.roundTripsPerPayment === undefined ? {} : { redisRoundTripsPerPayment: round(stats.roundTripsPerPayment) }) },
+        ]),
+      ),
       inProcess: { sandbox: roundAll(s.direct!), handler: roundAll(s.handler!) },
     };
     mkdirSync(dirname(values.json!), { recursive: true });
@@ -322,6 +361,17 @@ async function main() {
   } finally {
     for (const child of children) child.kill();
     await redis?.stop();
+    await postgres?.close();
+  }
+}
+
+/** A throw-away store server, or undefined (and one line saying why) when it cannot start here. */
+async function startOrSay<T>(name: string, start: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await start();
+  } catch (error) {
+    console.log(`(no ${name} side: ${(error as Error).message})`);
+    return undefined;
   }
 }
 

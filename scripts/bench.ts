@@ -4,7 +4,7 @@
  * as one table of medians with interquartile ranges; every sample goes to bench/results.json.
  *
  *   node --import tsx scripts/bench.ts [--loads 25] [--submits 25] [--heap-samples 5] [--no-build] [--no-server]
- *                                      [--only first-render,page-load,submit,heap,throttled]
+ *                                      [--only first-render,page-load,submit,heap,throttled] [--help]
  *
  * 1. `npm run build` (skip with --no-build), then the contenders' scripts (bench/lib/build.ts).
  * 2. Sizes: the script tag and the npm entry, gzip -9 and brotli -11, beside @paystack/inline-js and
@@ -26,7 +26,10 @@
  *    - JS heap per element: 50 elements on a page, after a full GC (`Runtime.getHeapUsage`);
  *    - page load (script tag vs plain Lit) and submit (script tag vs raw fetch) again with the
  *      page's CPU throttled 4× (CDP `Emulation.setCPUThrottlingRate`), as on a low-end Android phone.
- * 4. The session handler's throughput and latency: scripts/bench-server.ts, run as it is.
+ * 4. The session handler's throughput and latency with memory, Redis and PostgreSQL stores, and its
+ *    Redis round trips per payment: scripts/bench-server.ts, run as it is; then the reconciler's
+ *    throughput on 10,000 due entries per store: scripts/bench-reconciler.ts (both skipped with
+ *    --no-server).
  *
  * A benchmark, not a test: it asserts nothing about time. It fails only when it cannot measure.
  */
@@ -64,8 +67,23 @@ const { values: args } = parseArgs({
     only: { type: 'string', default: 'first-render,page-load,submit,heap,throttled' },
     'no-build': { type: 'boolean', default: false },
     'no-server': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
   },
 });
+if (args.help) {
+  console.log(`npm run bench -- [options]
+  --loads N          page loads and first renders per contender (default 25)
+  --submits N        submits per contender (default 25)
+  --heap-samples N   heap samples per contender (default 5)
+  --only LIST        browser figures to take, of first-render,page-load,submit,heap,throttled (default all)
+  --no-build         skip npm run build (use dist/ as it is)
+  --no-server        skip the server benches (scripts/bench-server.ts: the session handler on memory,
+                     Redis and PostgreSQL; scripts/bench-reconciler.ts: the reconciler's sweep)
+  --help             this text
+Each server bench also runs alone: node --import tsx scripts/bench-server.ts [--requests 1000] [--concurrency 8],
+node --import tsx scripts/bench-reconciler.ts [--entries 10000] [--batch 50].`);
+  process.exit(0);
+}
 const LOADS = Math.max(1, Number(args.loads));
 const SUBMITS = Math.max(1, Number(args.submits));
 const HEAP_SAMPLES = Math.max(1, Number(args['heap-samples']));
@@ -252,9 +270,12 @@ const sessionRequests = server.sessionRequests();
 const mismatched = sessionRequests.filter((request) => JSON.stringify(request) !== JSON.stringify(sessionRequests.at(-1)));
 
 let serverBench: { output: string; figures: ServerFigures | undefined } | undefined;
+let reconcilerBench: { output: string } | undefined;
 if (!args['no-server']) {
   log('bench: the session handler (scripts/bench-server.ts)');
-  serverBench = await runServerBench();
+  serverBench = await runServerBench('bench-server.ts');
+  log('bench: the reconciler (scripts/bench-reconciler.ts)');
+  reconcilerBench = { output: (await runServerBench('bench-reconciler.ts')).output };
 }
 
 // ─── The table ──────────────────────────────────────────────────────────────────────────────────
@@ -379,6 +400,7 @@ writeFileSync(
         npmEntries: own.npmEntries, contenders: Object.fromEntries(contenders.map((c) => [c.id, sizeOfCode(c.code)])), others },
       sessionRequests: { count: sessionRequests.length, differing: mismatched.length, example: sessionRequests.at(-1) },
       server: serverBench ?? { skipped: '--no-server' },
+      reconciler: reconcilerBench ?? { skipped: '--no-server' },
     },
     null,
     2,
@@ -409,10 +431,10 @@ function serverRows(): Cell[][] {
   ]);
 }
 
-/** scripts/bench-server.ts as it is, its output passed through; the figures read from it when it keeps its shape. */
-function runServerBench(): Promise<{ output: string; figures: ServerFigures | undefined }> {
+/** A server bench script as it is, its output passed through; the session handler's figures read from it when it keeps its shape. */
+function runServerBench(script: 'bench-server.ts' | 'bench-reconciler.ts'): Promise<{ output: string; figures: ServerFigures | undefined }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'bench-server.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', script)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {

@@ -2,7 +2,7 @@
 // comes out as one typed `PayFailure`, so the element has a single thing to show.
 import type { PayFailure } from './flow.js';
 import { envelopeMessage, readEnvelope } from './envelope.js';
-import { HINT_PATTERNS, matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES } from './rules.js';
+import { AMOUNT, matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES } from './rules.js';
 import type { ErrorBody, Instructions, Order, PaymentStatus, SessionRequest, StatusResponse } from './schemas.js';
 
 export type InitiateOptions = { idempotencyKey: string; signal: AbortSignal };
@@ -22,7 +22,7 @@ const fail = (failure: PayFailure): never => {
 
 /** Posts the session-endpoint contract and reads the gateway envelope that comes back. */
 export function postSession(url: string, request: SessionRequest, options: InitiateOptions): Promise<unknown> {
-  return fetch(url, {
+  return fetchWithCorsHint(url, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
@@ -93,7 +93,7 @@ function readOrder(body: unknown, { paymentReference }: Instructions): Order | u
     currency: currency.toUpperCase(),
     ...(typeof statusToken === 'string' && statusToken ? { statusToken } : {}),
     // A fee is shown only as part of a larger amount; an unreadable one or expiry is left out, not guessed.
-    ...(typeof fee === 'string' && HINT_PATTERNS.amount.test(fee) && +fee > 0 && +fee < +amount ? { fee } : {}),
+    ...(typeof fee === 'string' && AMOUNT.test(fee) && +fee > 0 && +fee < +amount ? { fee } : {}),
     ...(typeof expiresAt === 'string' && Date.parse(expiresAt) > 0 ? { expiresAt } : {}),
   };
 }
@@ -119,13 +119,33 @@ export async function fetchStatus(
   if (recheck) url.searchParams.set('recheck', '1');
   const cutoff = abortAfter(signal, timeoutMs);
   try {
-    const response = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal: cutoff.signal });
+    const response = await fetchWithCorsHint(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal: cutoff.signal });
     const body = (await readJson(response)) as Partial<StatusResponse> | undefined;
     const status = body?.status;
     if (!response.ok || !status || !PAYMENT_STATUSES.includes(status)) throw new Error(`status ${response.status}`);
     return { status, message: typeof body.message === 'string' ? body.message : undefined };
   } finally {
     cutoff.dispose();
+  }
+}
+
+let corsHinted = false;
+
+/**
+ * `fetch`, telling the developer, once per page, what a cross-origin request that fails without an
+ * answer most likely is: the browser blocking it for CORS, which a page sees only as a TypeError.
+ * A same-origin failure is the network's; an abort is an AbortError. The customer's message stays.
+ */
+async function fetchWithCorsHint(url: string | URL, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const { origin } = new URL(url, document.baseURI);
+    if (error instanceof TypeError && origin !== location.origin && !corsHinted) {
+      corsHinted = true;
+      console.warn(`<pay-widget>: no answer from ${origin}. Blocked by CORS? Add ${location.origin} to allowedOrigins there.`);
+    }
+    throw error;
   }
 }
 

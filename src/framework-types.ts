@@ -23,6 +23,7 @@ export type PayWidgetProperties = {
   locale?: string;
   timeout?: number | string;
   disabled?: boolean;
+  colorScheme?: 'light' | 'dark' | 'auto';
 };
 
 type KebabCase<S extends string> = S extends `${infer Head}${infer Tail}`

@@ -6,6 +6,7 @@ export type { Initiate, InitiateOptions } from './client.js';
 export type * from './events.js';
 export { PAY_ERROR_CODES } from './events.js';
 export type { Messages } from './messages/index.js';
+export { loadLocale } from './messages/load.js';
 export type {
   Instructions,
   Order,

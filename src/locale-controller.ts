@@ -19,8 +19,12 @@ export type LocaleConfig = {
 /** A BCP 47 language tag such as `fr` or `fr-CI`; not `__proto__`, `constructor` or `toString`. */
 const LANGUAGE_TAG = /^[a-z]{2,3}(-[a-z\d]{2,8})*$/i;
 
-/** The `lang` of the nearest element around `node` that has one, looking out through shadow roots. */
+/**
+ * The `lang` of the nearest element around `node` that has one, looking out through shadow roots.
+ * Lit SSR's DOM shim has no `closest` and no parents: on a server only the element's own `lang` is known.
+ */
 export function pageLanguage(node: Element): string {
+  if (!(node as Partial<Element>).closest) return node.getAttribute('lang') ?? '';
   for (let element: Element | undefined = node; element; element = (element.getRootNode() as Partial<ShadowRoot>).host) {
     const marked = element.closest('[lang]');
     if (marked) return marked.getAttribute('lang')!;

@@ -38,19 +38,27 @@ export const styles = css`
     background: var(--_surface);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
-    color-scheme: light dark;
   }
-  @media (prefers-color-scheme: dark) {
+  /* Dark only where the page is: light-dark() follows the colour scheme the host inherits from the
+     page (its root's color-scheme or <meta name="color-scheme">, with the customer's preference), or
+     the one the color-scheme attribute forces. Without light-dark(), the light scheme. */
+  :host([color-scheme='light']) {
+    color-scheme: light;
+  }
+  :host([color-scheme='dark']) {
+    color-scheme: dark;
+  }
+  @supports (color: light-dark(red, red)) {
     :host {
-      --_text: var(--pay-widget-color-text, #e8eaed);
-      --_muted: var(--pay-widget-color-muted, #b4bac2);
-      --_surface: var(--pay-widget-color-background, #16191d);
-      --_subtle: var(--pay-widget-color-subtle, #23272d);
-      --_border: var(--pay-widget-color-border, #6b737d);
-      --_accent: var(--pay-widget-color-accent, #8ab4f8);
-      --_on-accent: var(--pay-widget-color-on-accent, #0b1f3a);
-      --_error: var(--pay-widget-color-error, #f2b8b5);
-      --_success: var(--pay-widget-color-success, #7dd99a);
+      --_text: var(--pay-widget-color-text, light-dark(#1b1f24,#e8eaed));
+      --_muted: var(--pay-widget-color-muted, light-dark(#555d66,#b4bac2));
+      --_surface: var(--pay-widget-color-background, light-dark(#fff,#16191d));
+      --_subtle: var(--pay-widget-color-subtle, light-dark(#f3f5f7,#23272d));
+      --_border: var(--pay-widget-color-border, light-dark(#8a939d,#6b737d));
+      --_accent: var(--pay-widget-color-accent, light-dark(#0a5cc2,#8ab4f8));
+      --_on-accent: var(--pay-widget-color-on-accent, light-dark(#fff,#0b1f3a));
+      --_error: var(--pay-widget-color-error, light-dark(#b3261e,#f2b8b5));
+      --_success: var(--pay-widget-color-success, light-dark(#146c2e,#7dd99a));
     }
   }
   @supports (color: oklch(from red l c h)) {
@@ -60,9 +68,9 @@ export const styles = css`
       --_accent-hover: oklch(from var(--_accent) calc(l - 0.08 * clamp(-1, (0.57 - l) * 999, 1)) c h);
       --_accent-tint: oklch(from var(--_accent) l c h / 0.1);
     }
-    @media (prefers-color-scheme: dark) {
+    @supports (color: light-dark(red, red)) {
       :host {
-        --_accent-text: oklch(from var(--_accent) max(l, 0.75) c h);
+        --_accent-text: light-dark(oklch(from var(--_accent) min(l, 0.5) c h), oklch(from var(--_accent) max(l, 0.75) c h));
       }
     }
   }
@@ -184,6 +192,19 @@ export const styles = css`
     border: 1px solid currentColor;
     text-decoration: none;
     cursor: pointer;
+  }
+  /* Both labels in one cell, the one not shown hidden (so unread): the button is as wide saying
+     "Copied" as saying "Copy …", so pressing it moves nothing. */
+  [part~='copy-button'] {
+    display: inline-grid;
+  }
+  [part~='copy-button'] > *,
+  [part~='copy-button']::after {
+    grid-area: 1/1;
+  }
+  [part~='copy-button']::after {
+    content: attr(data-other);
+    visibility: hidden;
   }
   .primary {
     color: var(--_on-accent);
@@ -308,17 +329,9 @@ export const styles = css`
     clip-path: inset(50%);
     white-space: nowrap;
   }
-  /* The result screens' notes (issue 18): the transfer rules, the account's validity, the long wait. */
+  /* The transfer screen's rules (issue 18). */
   section > ul {
     margin: 0;
     padding-inline-start: 1.25em;
-  }
-  .validity {
-    font-weight: 600;
-  }
-  .note {
-    padding: 0.75em;
-    background: var(--_subtle);
-    border-radius: var(--_radius);
   }
 `;

@@ -1,7 +1,7 @@
 // The <pay-widget> element: its properties, the controllers that hold its logic, `submit` and
 // `reset`, and one `render` that picks the screen's template. The result screens and the copy
 // buttons come with what runs after a submit (load-after-submit.ts), there by the time they show.
-import { html, LitElement, type PropertyValues, type TemplateResult } from 'lit';
+import { html, isServer, LitElement, type PropertyValues, type TemplateResult } from 'lit';
 import { announcements } from './announcements.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
 import type { Initiate } from './client.js';
@@ -15,7 +15,7 @@ import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
 import { styles } from './pay-widget.styles.js';
-import { FIELD_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
+import { HINT_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
 import type { Order, SessionRequest } from './schemas.js';
 import { errorTemplate } from './templates/error.js';
 import { formTemplate, type FormActions } from './templates/form.js';
@@ -88,8 +88,8 @@ export class PayWidget extends LitElement {
     locale: {},
     timeout: { type: Number },
     disabled: { type: Boolean, reflect: true },
-    // Properties only.
-    banks: { attribute: false },
+    colorScheme: { attribute: 'color-scheme', reflect: true }, // reflected: the styles read the attribute
+    banks: { attribute: false }, // this and the next two: properties only
     messages: { attribute: false },
     initiate: { attribute: false },
     // Internal state (`attribute: false` also tells the manifest analyzer).
@@ -116,6 +116,7 @@ export class PayWidget extends LitElement {
   locale = '';
   timeout: number | string = 30_000;
   disabled = false;
+  colorScheme?: 'light' | 'dark' | 'auto'; // forced; unset or `auto`: the page's (pay-widget.styles.ts)
 
   banks: readonly Bank[] = DEFAULT_BANKS;
   messages: Partial<Messages> = {};
@@ -189,9 +190,9 @@ export class PayWidget extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    for (const field of ['fullName', 'email', 'mobileNumber'] as const) {
-      if (changed.has(field)) this.form.prefill(field, text(this[field]));
-    }
+    for (const field of ['fullName', 'email', 'mobileNumber'] as const) if (changed.has(field)) this.form.prefill(field, text(this[field]));
+    // Lit SSR runs willUpdate and render, not hostUpdate: else a server ignores `locale` and prefilled fields' errors.
+    if (isServer) for (const controller of [this.localization, this.payment, this.form]) controller.hostUpdate();
   }
 
   protected override firstUpdated(): void {
@@ -284,7 +285,7 @@ export class PayWidget extends LitElement {
     for (const field of this.visibleFields()) request[field] = normalizeField(field, this.form.values[field]);
     for (const hint of ['amount', 'currency', 'country', 'paymentReference'] as const) {
       const value = normalizeField(hint, text(this[hint]));
-      if (FIELD_PATTERNS[hint].test(value)) request[hint] = value;
+      if (HINT_PATTERNS[hint].test(value)) request[hint] = value;
     }
     return request as SessionRequest;
   }

@@ -11,7 +11,7 @@ const SECOND = 1_000;
 const MINUTE = 60_000;
 
 /** After this long without an answer, the screen says not to pay again and what to give the shop. */
-export const LONG_WAIT_MS = 10 * MINUTE;
+const LONG_WAIT_MS = 10 * MINUTE;
 
 /** Time left at which the countdown is spoken, besides its start and its end. */
 const SPOKEN_AT = [5 * MINUTE, MINUTE];
@@ -19,9 +19,8 @@ const SPOKEN_AT = [5 * MINUTE, MINUTE];
 /** `ms` as a countdown shows it, rounded up to the second: `29:41`, `1:05:00`. */
 export function countdownText(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / SECOND));
-  const [hours, minutes] = [Math.floor(seconds / 3_600), Math.floor(seconds / 60) % 60];
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return hours ? `${hours}:${pad(minutes)}:${pad(seconds % 60)}` : `${Math.floor(seconds / 60)}:${pad(seconds % 60)}`;
+  const clock = [seconds / 3_600, (seconds / 60) % 60, seconds % 60].map((n) => String(Math.floor(n)).padStart(2, '0')).join(':');
+  return clock.replace(/^(00:)?0?/, ''); // 00:29:41 → 29:41, 00:05:03 → 5:03, 01:05:00 → 1:05:00
 }
 
 export class WaitController implements ReactiveController {
@@ -33,8 +32,6 @@ export class WaitController implements ReactiveController {
   private stopTicking: (() => void) | undefined;
   /** How far the countdown has been spoken: SPOKEN_AT's index + 1, SPOKEN_AT.length + 1 once run out. */
   private spoken: number | undefined;
-  /** What the screen showed at the last tick, to redraw only when that changes. */
-  private shown = '';
 
   /**
    * `flow` and `strings` are read as they are now at each update and tick (the payment controller and
@@ -53,10 +50,6 @@ export class WaitController implements ReactiveController {
   /** Time left on the transfer account, 0 once it has run out; undefined when the server gave no expiry. */
   get remainingMs(): number | undefined {
     return this.expiresAt === undefined ? undefined : Math.max(0, this.expiresAt - this.now);
-  }
-
-  get expired(): boolean {
-    return this.remainingMs === 0;
   }
 
   /** Whether the screen has waited LONG_WAIT_MS. */
@@ -85,7 +78,6 @@ export class WaitController implements ReactiveController {
     const expiresAt = Date.parse((state.kind === 'transfer' && state.order?.expiresAt) || '');
     this.expiresAt = Number.isNaN(expiresAt) ? undefined : expiresAt;
     this.spoken = undefined;
-    this.shown = this.showing();
     this.startTicking();
   }
 
@@ -93,18 +85,11 @@ export class WaitController implements ReactiveController {
     this.stopTicking ??= clock.every(SECOND, () => this.tick());
   }
 
+  /** Redraws once a second: the countdown and the long-wait line follow the clock (Lit redraws only what changed). */
   private tick(): void {
     this.now = clock.now();
     this.speak();
-    const shown = this.showing();
-    if (shown === this.shown) return;
-    this.shown = shown;
     this.host.requestUpdate();
-  }
-
-  private showing(): string {
-    const left = this.remainingMs;
-    return `${left === undefined ? '' : countdownText(left)} ${this.waitedLong}`;
   }
 
   /** Speaks the countdown when it starts (at the first tick, after the screen's own announcement) and at each mark it passes. */

@@ -1,10 +1,13 @@
 // The demo's backend: the gateway (the in-process sandbox, or the real one from the PAY_*
-// variables), the stores (memory, or Redis with REDIS_URL), the loop log and the routes.
+// variables), the stores (memory, or Redis with REDIS_URL), the loop log, the routes, the
+// reconciler sweeping the ledger, and (with the sandbox) the "webhook lost" switch.
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
 import { createGateway, createMemoryIdempotencyStore, createMemoryPaymentStore } from '../../src/server/index.js';
 import { createLoopLog, type LoopLog, type LoopStep } from '../loop-log.js';
 import { readDemoConfig, safeOrigin, type Env, type Log } from './config.js';
-import { createDemoRoutes, DEMO_PATHS, type Handler } from './routes.js';
+import { startDemoReconciler } from './reconciler.js';
+import { createDemoRoutes, DEMO_PATHS, demoHooks, type Handler } from './routes.js';
+import { createWebhookLost, type WebhookLost } from './webhook-lost.js';
 
 export type DemoMode = 'sandbox' | 'gateway';
 
@@ -24,8 +27,13 @@ export type DemoBackend = {
    * unless PAY_PUBLIC_ORIGIN is set, and where the sandbox posts its webhooks. The first call counts.
    */
   listeningAt(url: string): void;
-  /** Stops the sandbox's webhook retries and closes the Redis connection (once, however often called). */
+  /** Stops the reconciler (after a sweep under way) and the sandbox's webhook retries, and closes the Redis connection (once, however often called). */
   close(): Promise<void>;
+};
+
+export type DemoBackendOptions = {
+  /** The reconciler's clock, for tests (the ledger's first check of a payment is a minute after it started); default `Date.now`. */
+  reconcilerNow?: () => number;
 };
 
 /** Where the sandbox's webhooks go: this path on the address the demo listens at (known once it listens). */
@@ -35,25 +43,37 @@ const SANDBOX_WEBHOOK_URL = `http://demo.invalid${DEMO_PATHS.webhook}`;
  * Reads the PAY_* variables (all set → the real gateway, otherwise the in-process sandbox) and
  * REDIS_URL (set → both stores in Redis, else in memory).
  */
-export async function createDemoBackend(env: Env = process.env, log: Log = console): Promise<DemoBackend> {
+export async function createDemoBackend(env: Env = process.env, log: Log = console, options: DemoBackendOptions = {}): Promise<DemoBackend> {
   const config = readDemoConfig(env, log);
   const real = config.gateway;
   let listeningOrigin: string | undefined;
   const loop = createLoopLog();
-  const sandbox = real ? undefined : demoSandbox(() => listeningOrigin, loop);
+  const webhookLost = real ? undefined : createWebhookLost();
+  const sandbox = webhookLost && demoSandbox(() => listeningOrigin, loop, webhookLost);
   const gateway = createGateway(
     real ?? { baseUrl: 'https://sandbox.pay-widget.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox!.fetch },
   );
   const redis = config.redisUrl ? await redisStores(config.redisUrl) : undefined;
+  const payments = redis?.payments ?? createMemoryPaymentStore();
   const routes = createDemoRoutes({
     gateway,
-    payments: redis?.payments ?? createMemoryPaymentStore(),
+    payments,
     idempotency: redis?.idempotency ?? createMemoryIdempotencyStore(),
     statusSecret: config.statusSecret,
     publicOrigin: () => config.publicOrigin ?? listeningOrigin,
     sandbox,
+    webhookLost,
     loop,
     log,
+  });
+  const stopReconciler = startDemoReconciler({
+    gateway,
+    payments,
+    hooks: demoHooks(loop, log),
+    loop,
+    log,
+    intervalMs: config.reconcileIntervalMs,
+    ...(options.reconcilerNow ? { now: options.reconcilerNow } : {}),
   });
 
   let closed: Promise<void> | undefined;
@@ -64,7 +84,7 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
     routes,
     steps: (after = 0) => loop.since(after),
     describe: () => {
-      const stores = redis ? 'stores in Redis (REDIS_URL)' : 'stores in memory';
+      const stores = `${redis ? 'stores in Redis (REDIS_URL)' : 'stores in memory'}; the reconciler sweeps every ${config.reconcileIntervalMs / 1000} s`;
       return real
         ? `real gateway at ${safeOrigin(real.baseUrl)} (PAY_* variables); ${stores}; register <PAY_PUBLIC_ORIGIN>${DEMO_PATHS.webhook} as its webhook URL`
         : `offline sandbox gateway, webhooks to ${DEMO_PATHS.webhook}; ${stores}; "the customer paid" completes payments`;
@@ -74,25 +94,25 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
     },
     close() {
       sandbox?.close();
-      return (closed ??= redis?.close() ?? Promise.resolve());
+      return (closed ??= stopReconciler().then(() => redis?.close()));
     },
   };
 }
 
 /** The in-process sandbox, its webhooks posted over the socket to this very server, as a gateway would. */
-function demoSandbox(listeningOrigin: () => string | undefined, loop: LoopLog) {
+function demoSandbox(listeningOrigin: () => string | undefined, loop: LoopLog, webhookLost: WebhookLost) {
   return createSandboxGateway({
     merchantName: 'Ada Books',
     latencyMs: 250,
     slowMs: 20_000,
     webhookUrl: SANDBOX_WEBHOOK_URL,
-    fetch: (input, init) => {
+    fetch: webhookLost.dropping((input, init) => {
       const origin = listeningOrigin();
       if (!origin) return Promise.reject(new Error('the demo is not listening yet'));
       return globalThis.fetch(new URL(new URL(String(input)).pathname, origin), init);
-    },
+    }),
     webhookRetryDelaysMs: [2_000, 10_000, 30_000],
-    onWebhook: (attempt) => loop.delivery(attempt),
+    onWebhook: (attempt) => loop.delivery(attempt, webhookLost.has(attempt.paymentReference)),
   });
 }
 

@@ -1,6 +1,7 @@
 // The demo's settings from its environment: PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_SECRET_KEY (or
 // PAY_ACCESS_TOKEN) for a real gateway, PAY_PUBLIC_ORIGIN for the address it is reached at,
-// PAY_STATUS_SECRET for the statusTokens' key, and REDIS_URL for the stores.
+// PAY_STATUS_SECRET for the statusTokens' key, REDIS_URL for the stores, and
+// PAY_RECONCILE_INTERVAL_MS for the reconciler's sweeps.
 
 export type Env = Record<string, string | undefined>;
 export type Log = { info(message: string): void; warn(message: string): void };
@@ -16,7 +17,12 @@ type DemoConfig = {
   redisUrl: string | undefined;
   /** Signs each payment's statusToken; a new one per start unless PAY_STATUS_SECRET is set. */
   statusSecret: string | Uint8Array;
+  /** PAY_RECONCILE_INTERVAL_MS: how long the reconciler waits after a sweep before the next. */
+  reconcileIntervalMs: number;
 };
+
+/** Often enough to watch the reconciler close the loop, seldom enough to leave the log readable. */
+const DEFAULT_RECONCILE_INTERVAL_MS = 15_000;
 
 export function readDemoConfig(env: Env, log: Log): DemoConfig {
   return {
@@ -24,7 +30,17 @@ export function readDemoConfig(env: Env, log: Log): DemoConfig {
     publicOrigin: publicOriginFrom(env.PAY_PUBLIC_ORIGIN, log),
     redisUrl: env.REDIS_URL?.trim() || undefined,
     statusSecret: env.PAY_STATUS_SECRET?.trim() || crypto.getRandomValues(new Uint8Array(32)),
+    reconcileIntervalMs: reconcileInterval(env.PAY_RECONCILE_INTERVAL_MS, log),
   };
+}
+
+function reconcileInterval(value: string | undefined, log: Log): number {
+  const trimmed = value?.trim();
+  if (!trimmed) return DEFAULT_RECONCILE_INTERVAL_MS;
+  const ms = Number(trimmed);
+  if (Number.isInteger(ms) && ms > 0) return ms;
+  log.warn(`pay-widget demo: PAY_RECONCILE_INTERVAL_MS is not a positive whole number of milliseconds; sweeping every ${DEFAULT_RECONCILE_INTERVAL_MS / 1000} s.`);
+  return DEFAULT_RECONCILE_INTERVAL_MS;
 }
 
 function gatewaySettings(env: Env, log: Log): GatewaySettings | undefined {

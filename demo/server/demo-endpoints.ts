@@ -1,5 +1,6 @@
 // The demo's own endpoints, beside the package's handlers: POST /pay/simulate ("the customer
-// paid", or was declined, in the sandbox) and GET /demo/events (the loop's steps for the page).
+// paid", or was declined, in the sandbox), GET /demo/events (the loop's steps for the page) and
+// GET or POST /demo/webhook-lost (the "webhook lost" switch, webhook-lost.ts).
 // Their request checks are the server's shared ones (src/server/http/checks.ts), answered in the
 // session endpoint's error shape, which the page already reads.
 import { readJsonBody, requireJson, requireMethod, type RequestProblem } from '../../src/server/http/checks.js';
@@ -7,6 +8,7 @@ import { ERROR_STATUS } from '../../src/server/index.js';
 import type { SandboxGateway } from '../../src/sandbox/index.js';
 import type { Log } from './config.js';
 import type { LoopLog } from '../loop-log.js';
+import type { WebhookLost } from './webhook-lost.js';
 
 export type Handler = (request: Request) => Promise<Response>;
 
@@ -50,6 +52,25 @@ export function eventsEndpoint(loop: LoopLog, log: Log): Handler {
     if (wrongMethod) return problemError(wrongMethod);
     const after = Number(new URL(request.url).searchParams.get('after') ?? 0);
     return demoJson(200, { steps: loop.since(Number.isFinite(after) ? after : 0) });
+  }, log);
+}
+
+/** GET → `{ lost }`; a same-origin POST of `{ lost: boolean }` turns the switch on or off for payments started next. */
+export function webhookLostEndpoint(webhookLost: WebhookLost | undefined, log: Log): Handler {
+  return guarded(async (request) => {
+    const wrongMethod = requireMethod(request, 'GET, POST');
+    if (wrongMethod) return problemError(wrongMethod);
+    if (request.method === 'GET') return demoJson(200, { lost: webhookLost?.on ?? false });
+    const refused = sameOriginPost(request);
+    if (refused) return refused;
+    if (!webhookLost) return demoError(409, 'not_available', 'This demo is talking to a real gateway: its webhooks are not the demo’s to drop.');
+    const read = await readJsonBody(request, { maxBytes: MAX_SIMULATE_BYTES });
+    if (!read.ok) return problemError(read.problem);
+    const { lost } = (read.json ?? {}) as { lost?: unknown };
+    if (typeof lost !== 'boolean') return demoError(400, 'validation', 'Some fields are missing or invalid.', { lost: 'Use true or false.' });
+    webhookLost.set(lost);
+    log.info(`pay-widget demo: webhooks of new payments ${lost ? 'are lost' : 'are delivered'}`);
+    return demoJson(200, { lost });
   }, log);
 }
 

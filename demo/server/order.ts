@@ -14,6 +14,8 @@ const DEMO_ORDER = {
  * The demo's order: a book at ₦5,000 by default; the widget's amount is accepted as a hint between
  * ₦100 and ₦1,000,000 (the donation-form pattern), so the panel can try the sandbox's magic amounts.
  *
+ * The paymentReference is left to the session handler, which derives it from the Idempotency-Key.
+ *
  * `publicOrigin` is where the demo is reached, from configuration: the callback and redirect URLs
  * are never built from the request (its Host header is whatever the client sent).
  */
@@ -36,7 +38,8 @@ export function createDemoOrder(publicOrigin: () => string | undefined): OrderRe
       amount: amount.toFixed(2),
       currency: DEMO_ORDER.currency,
       country: DEMO_ORDER.country,
-      paymentReference: `demo-${crypto.randomUUID()}`,
+      // No paymentReference: the session handler derives it from the Idempotency-Key, so a retry of
+      // this attempt names the same payment however long after (a random one would start a second).
       callbackUrl: `${origin}/pay/callback`,
       redirectUrl: `${origin}/`,
     };

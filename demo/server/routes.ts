@@ -1,5 +1,6 @@
 // The demo's routes: the package's session, status and webhook handlers wired to the demo's
-// gateway, stores and loop log, and the demo's own endpoints (demo-endpoints.ts).
+// gateway, stores and loop log, and the demo's own endpoints (demo-endpoints.ts); `demoHooks`, the
+// merchant's onPaid and onFailed, shared with the reconciler (reconciler.ts).
 import type { SandboxGateway } from '../../src/sandbox/index.js';
 import {
   createSessionHandler,
@@ -7,12 +8,14 @@ import {
   createWebhookHandler,
   type Gateway,
   type IdempotencyStore,
+  type Payment,
   type PaymentStore,
 } from '../../src/server/index.js';
 import type { LoopLog } from '../loop-log.js';
 import type { Log } from './config.js';
-import { eventsEndpoint, simulateEndpoint, type Handler } from './demo-endpoints.js';
+import { eventsEndpoint, simulateEndpoint, webhookLostEndpoint, type Handler } from './demo-endpoints.js';
 import { createDemoOrder } from './order.js';
+import type { WebhookLost } from './webhook-lost.js';
 
 export type { Handler } from './demo-endpoints.js';
 
@@ -22,6 +25,7 @@ export const DEMO_PATHS = {
   webhook: '/pay/webhook',
   simulate: '/pay/simulate',
   events: '/demo/events',
+  webhookLost: '/demo/webhook-lost',
 } as const;
 
 type DemoRouteOptions = {
@@ -33,12 +37,27 @@ type DemoRouteOptions = {
   publicOrigin: () => string | undefined;
   /** The in-process sandbox, when there is no real gateway: "the customer paid" needs it. */
   sandbox: SandboxGateway | undefined;
+  /** The "webhook lost" switch, with the sandbox only. */
+  webhookLost: WebhookLost | undefined;
   loop: LoopLog;
   log: Log;
 };
 
+export type DemoHooks = { onPaid: (payment: Payment) => void; onFailed: (payment: Payment) => void };
+
+/** The merchant's side: `onPaid` ships the order (here: says so in the loop's log and the terminal). */
+export function demoHooks(loop: LoopLog, log: Log): DemoHooks {
+  return {
+    onPaid: (payment) => {
+      loop.onPaid(payment);
+      log.info(`pay-widget demo: paid ${payment.paymentReference} (${payment.currency} ${payment.amount})`);
+    },
+    onFailed: loop.onFailed,
+  };
+}
+
 export function createDemoRoutes(options: DemoRouteOptions): Record<string, Handler> {
-  const { gateway, payments, loop, log } = options;
+  const { gateway, payments, loop, log, webhookLost } = options;
   /** An endpoint's `onEvent`: into the loop's log, and internal errors to the terminal too. */
   const logged =
     <Event extends { type: string }>(where: string, toLoop: (event: Event) => void) =>
@@ -46,10 +65,7 @@ export function createDemoRoutes(options: DemoRouteOptions): Record<string, Hand
       toLoop(event);
       if (event.type === 'internal-error') log.warn(`pay-widget demo: ${where} ${JSON.stringify(event)}`);
     };
-  const onPaid = (payment: Parameters<typeof loop.onPaid>[0]) => {
-    loop.onPaid(payment);
-    log.info(`pay-widget demo: paid ${payment.paymentReference} (${payment.currency} ${payment.amount})`);
-  };
+  const { onPaid, onFailed } = demoHooks(loop, log);
   const session = createSessionHandler({
     gateway,
     payments,
@@ -58,24 +74,32 @@ export function createDemoRoutes(options: DemoRouteOptions): Record<string, Hand
     order: createDemoOrder(options.publicOrigin),
     // The sandbox's 504 magic amount answers after 20 s: the handler gives up at 10 s.
     timeoutMs: 10_000,
-    onEvent: logged('session', loop.session),
+    onEvent: logged('session', (event) => {
+      if (event.type === 'initiated') webhookLost?.started(event.paymentReference);
+      loop.session(event);
+    }),
   });
-  const webhook = createWebhookHandler({ gateway, payments, onPaid, onFailed: loop.onFailed, onEvent: logged('webhook', loop.webhook) });
-  const status = createStatusHandler({
+  const webhook = createWebhookHandler({ gateway, payments, onPaid, onFailed, onEvent: logged('webhook', loop.webhook) });
+  const statusOptions = {
     statusSecret: options.statusSecret,
     payments,
     gateway,
-    onPaid,
-    onFailed: loop.onFailed,
     onEvent: logged('status', loop.status),
-    onError: (error) => log.warn(`pay-widget demo: status failed: ${String(error)}`),
-  });
+    onError: (error: unknown) => log.warn(`pay-widget demo: status failed: ${String(error)}`),
+  };
+  const status = createStatusHandler({ ...statusOptions, onPaid, onFailed });
+  // Without onPaid, the status handler answers from the ledger and never re-queries.
+  const ledgerOnlyStatus = createStatusHandler(statusOptions);
   return {
     [DEMO_PATHS.session]: session,
-    [DEMO_PATHS.status]: loggedStatus(status, loop),
+    [DEMO_PATHS.status]: loggedStatus((request) => {
+      const reference = new URL(request.url).searchParams.get('paymentReference');
+      return (reference !== null && webhookLost?.has(reference) ? ledgerOnlyStatus : status)(request);
+    }, loop),
     [DEMO_PATHS.webhook]: webhook,
     [DEMO_PATHS.simulate]: simulateEndpoint(options.sandbox, loop, log),
     [DEMO_PATHS.events]: eventsEndpoint(loop, log),
+    [DEMO_PATHS.webhookLost]: webhookLostEndpoint(webhookLost, log),
   };
 }
 

@@ -14,10 +14,15 @@ export function payDemo(options: { env?: Env; backend?: DemoBackend } = {}): Plu
     apply: 'serve',
     async configureServer(server) {
       const logger = server.config.logger;
-      backend ??= await createDemoBackend(options.env, {
-        info: (message) => logger.info(message, { timestamp: true }),
-        warn: (message) => logger.warn(message, { timestamp: true }),
-      });
+      if (!backend) {
+        const own = await createDemoBackend(options.env, {
+          info: (message) => logger.info(message, { timestamp: true }),
+          warn: (message) => logger.warn(message, { timestamp: true }),
+        });
+        // Its own backend's reconciler and webhook retries end with the dev server.
+        server.httpServer?.once('close', () => void own.close());
+        backend = own;
+      }
       const listeners = new Map(
         Object.entries(backend.routes).map(([path, handler]) => [
           path,

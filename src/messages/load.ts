@@ -45,3 +45,11 @@ export function loadTranslation(locale: string): Translation | Promise<Translati
   }
   return pending;
 }
+
+/**
+ * Loads `locale`'s strings ahead of time. On a server, await it before rendering with Lit SSR: a
+ * widget then speaks that language from its first render (the browser loads a language as it is asked for).
+ */
+export async function loadLocale(locale: string): Promise<void> {
+  await loadTranslation(locale);
+}

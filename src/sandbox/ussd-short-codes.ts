@@ -1,9 +1,15 @@
 // The banks' USSD short codes, and the sandbox's dial codes, which never use them: a customer who
 // dials a sandbox code must reach no bank.
 
-/** CBN bank code → the bank's real USSD short code (`*737#` is GTBank's, and so on), for reference. */
+/**
+ * CBN bank code → the bank's real USSD short code (`*737#` is GTBank's, and so on), for reference.
+ * HighStreet MFB (090175) publishes none we could confirm, so it has no entry.
+ */
 export const USSD_SHORT_CODES: Readonly<Record<string, string>> = {
   '044': '901',
+  '063': '426',
+  '090110': '5037',
+  '322': '966',
   '050': '326',
   '070': '770',
   '011': '894',

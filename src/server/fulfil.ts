@@ -49,8 +49,11 @@ export const DEFAULT_LEASE_MS = 60_000;
 /** A write that keeps losing to others is given up after this many tries; the entry stays owed. */
 const MAX_WRITES = 8;
 
-/** Names this process in its leases; each call adds a number, so two calls in one process differ too. */
-const PROCESS_ID = crypto.randomUUID();
+/**
+ * Names this process in its leases; each call adds a number, so two calls in one process differ too.
+ * Made on first use: a Cloudflare worker refuses to load a module that makes random values at its top level.
+ */
+let processId: string | undefined;
 let leases = 0;
 
 /**
@@ -72,7 +75,7 @@ export function fulfilmentFree(payment: Payment, now: number): boolean {
 export async function fulfil(entry: Payment, context: FulfilContext): Promise<FulfilResult> {
   if (!owesFulfilment(entry)) return { kind: 'not-owed', payment: entry };
   if (context.payments.fulfilInTransaction) return fulfilInTransaction(entry, context);
-  const owner = `${PROCESS_ID}.${++leases}`;
+  const owner = `${(processId ??= crypto.randomUUID())}.${++leases}`;
   const taken = await takeLease(entry, owner, context);
   if (taken.kind !== 'leased') return taken;
   try {

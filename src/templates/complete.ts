@@ -2,7 +2,7 @@
 // (and the fee that included).
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
-import { chargedWithFee, details, type ResultView } from './parts.js';
+import { chargedWithFee, details, grouped, type ResultView } from './parts.js';
 
 export function completeTemplate(
   view: ResultView,
@@ -15,7 +15,7 @@ export function completeTemplate(
     ${message ? html`<p class="muted">${message}</p>` : nothing}
     ${details([
       [m.amount, chargedWithFee(view, order)],
-      [m.paymentReference, instructions.paymentReference],
+      [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
     <button type="button" @click=${view.reset}>${m.startOver}</button>
   </section>`;

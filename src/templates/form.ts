@@ -5,6 +5,7 @@ import type { Bank } from '../banks.js';
 import type { Values } from '../form-controller.js';
 import { format, type Messages } from '../messages/index.js';
 import type { CustomerField, PaymentType } from '../rules.js';
+import { picked } from './picked.js';
 
 export type FormView = {
   messages: Messages;
@@ -50,7 +51,8 @@ export function formTemplate(view: FormView, actions: FormActions): TemplateResu
                       type="radio"
                       name="paymentType"
                       value=${option}
-                      .checked=${option === selected}
+                      ?checked=${option === selected}
+                      ${picked(option === selected)}
                       @change=${actions.typeChange}
                     /><span>${m[option]}<small>${m[`${option}Hint`]}</small></span>
                   </label>`,
@@ -132,8 +134,8 @@ function bankPicker({ messages: m, errors, values, banks, bankQuery }: FormView,
       @change=${actions.input}
       @blur=${actions.blur}
     >
-      <option value="" .selected=${!selected}>${m.bankChoose}</option>
-      ${shown.map((bank) => html`<option value=${bank.code} .selected=${bank.code === selected}>${bank.name}</option>`)}
+      <option value="" ?selected=${!selected} ${picked(!selected)}>${m.bankChoose}</option>
+      ${shown.map((bank) => html`<option value=${bank.code} ?selected=${bank.code === selected} ${picked(bank.code === selected)}>${bank.name}</option>`)}
     </select>
     ${shown.length ? nothing : html`<p class="muted">${format(m.noBankMatches, { query: bankQuery })}</p>`}
     ${fieldError('bankCode', error)}

@@ -6,7 +6,7 @@ import type { Bank } from '../banks.js';
 import type { CopyResult } from '../copy-controller.js';
 import { format, type Messages } from '../messages/index.js';
 import type { Order } from '../schemas.js';
-import type { Poll } from '../status-poller.js';
+import type { PaidCheck, Poll } from '../status-poller.js';
 import type { WaitController } from '../wait-controller.js';
 
 /** What the result screens are given besides their own state. */
@@ -21,8 +21,8 @@ export type ResultView = {
   status: 'waiting' | 'unconfirmed' | undefined;
   /** The polling under way, which asks at once when the customer says they have paid. */
   poll: Poll | undefined;
-  /** How long the screen has waited, and the transfer account's countdown. */
-  wait: Pick<WaitController, 'remainingMs' | 'expired' | 'waitedLong'>;
+  /** How long the screen has waited, and the transfer account's countdown (0 once it has run out). */
+  wait: Pick<WaitController, 'remainingMs' | 'waitedLong'>;
   copy: (field: string, value: string) => void;
   /** Says `text` in the element's live region. */
   announce: (text: string) => void;
@@ -32,28 +32,38 @@ export type ResultView = {
 };
 
 /** Term and value rows; a row without a value is left out. */
-export function details(rows: [string, string | TemplateResult | undefined][]): TemplateResult {
+export function details(rows: [string, string | TemplateResult | TemplateResult[] | undefined][]): TemplateResult {
   return html`<dl>
     ${rows.map(([term, value]) => (value ? html`<dt>${term}</dt><dd>${value}</dd>` : nothing))}
   </dl>`;
 }
 
-/** "includes ₦50.00 fee" under an amount whose order says it includes a fee. */
+/** "includes ₦50.00 fee" on a line of its own, under an amount whose order says it includes a fee. */
 export function feeNote({ messages: m, charged }: ResultView, order: Order | undefined): TemplateResult | typeof nothing {
   const fee = order?.fee && charged({ ...order, amount: order.fee });
-  return fee ? html`<small class="muted">${format(m.includesFee, { fee })}</small>` : nothing;
+  return fee ? html`<br /><small class="muted">${format(m.includesFee, { fee })}</small>` : nothing;
 }
 
-/** What the server charges, with the fee it includes on a line of its own; '' when it did not say. */
+/** What the server charges, with the fee it includes; '' when it did not say. */
 export function chargedWithFee(view: ResultView, order: Order | undefined): string | TemplateResult {
   const charged = view.charged(order);
-  return charged && order?.fee ? html`${charged}<br />${feeNote(view, order)}` : charged;
+  return charged && html`${charged}${feeNote(view, order)}`;
+}
+
+/**
+/**
+ * A reference with a line-break opportunity after every four letters or digits and their
+ * separators (`pw-3f9a0c1d…` → `pw-`, `3f9a`, `0c1d`, …), so that it wraps between groups, never
+ * inside one. Its text, and what a selection copies, stay the same.
+ */
+export function grouped(reference: string): TemplateResult[] {
+  return reference.match(/[^\W_]{1,4}[\W_]*|[\W_]+/g)!.map((group) => html`${group}<wbr />`);
 }
 
 /**
  * A value the customer must enter elsewhere, large, with its copy button (`primary` where copying
- * is the way on). The button says "Copied" for a moment; when the clipboard refuses, a visible line
- * says to select it instead.
+ * is the way on). The button says "Copied" for a moment, keeping its width (the other label sizes
+ * it, unseen), so nothing moves; when the clipboard refuses, a visible line says to select it instead.
  */
 export function copyableValue(
   { messages: m, copies, copy }: ResultView,
@@ -64,10 +74,11 @@ export function copyableValue(
   primary = false,
 ): TemplateResult {
   const result = copies[field];
+  const copied = result === 'copied';
   return html`<div class="value">
     <span>${shown}</span>
-    <button part="copy-button" class=${primary ? 'primary' : ''} type="button" @click=${() => copy(field, value)}>
-      ${result === 'copied' ? m.copyDone : copyLabel}
+    <button part="copy-button" class=${primary ? 'primary' : ''} type="button" data-other=${copied ? copyLabel : m.copyDone} @click=${() => copy(field, value)}>
+      <span>${copied ? m.copyDone : copyLabel}</span>
     </button>
     ${result === 'failed' ? html`<p part="error">${m.copyFailed}</p>` : nothing}
   </div>`;
@@ -81,13 +92,14 @@ export function copyableValue(
 export function waiting(view: ResultView, paymentReference: string): TemplateResult {
   const { messages: m, status, poll, wait, reset } = view;
   const check = poll?.check;
+  const found = checkFound(m, check);
   return html`${status === 'waiting'
       ? html`<p part="status"><span class="spinner" aria-hidden="true"></span>${check === 'checking' ? m.checking : m.waiting}</p>`
       : status
         ? html`<p part="status">${m.notConfirmed}</p>`
         : nothing}
-    ${check === 'pending' || check === 'failed' ? html`<p>${check === 'pending' ? m.notReceived : m.checkFailed}</p>` : nothing}
-    ${wait.waitedLong && status !== 'unconfirmed' ? html`<p class="note">${format(m.stillWaiting, { reference: paymentReference })}</p>` : nothing}
+    ${found ? html`<p>${found}</p>` : nothing}
+    ${wait.waitedLong && status !== 'unconfirmed' ? html`<p class="value note">${format(m.stillWaiting, { reference: paymentReference })}</p>` : nothing}
     <div class="actions">
       ${poll ? html`<button type="button" @click=${() => sentMoney(view, poll)}>${m.sentMoney}</button>` : nothing}
       <button type="button" @click=${reset}>${m.payAnotherWay}</button>
@@ -98,6 +110,11 @@ export function waiting(view: ResultView, paymentReference: string): TemplateRes
 async function sentMoney({ messages: m, announce }: ResultView, poll: Poll): Promise<void> {
   if (poll.check === 'checking') return;
   announce(m.checking);
-  const found = await poll.recheck();
-  if (found === 'pending' || found === 'failed') announce(found === 'pending' ? m.notReceived : m.checkFailed);
+  const found = checkFound(m, await poll.recheck());
+  if (found) announce(found);
+}
+
+/** What the customer's own check found, when it is over and the wait goes on. */
+function checkFound(m: Messages, check: PaidCheck): string | undefined {
+  return check === 'pending' ? m.notReceived : check === 'failed' ? m.checkFailed : undefined;
 }

@@ -5,7 +5,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
 import { format } from '../messages/index.js';
 import { countdownText } from '../wait-controller.js';
-import { copyableValue, details, feeNote, waiting, type ResultView } from './parts.js';
+import { copyableValue, details, feeNote, grouped, waiting, type ResultView } from './parts.js';
 
 export function transferTemplate(view: ResultView, { instructions, order }: StateOf<'transfer'>): TemplateResult {
   const m = view.messages;
@@ -19,10 +19,10 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
     </ul>
     ${left === undefined
       ? nothing
-      : view.wait.expired
+      : left === 0
         ? html`<p part="error">${m.accountExpired}</p>
             <button class="primary" type="button" @click=${view.renew}>${m.newAccount}</button>`
-        : html`<p role="timer" class="validity">${format(m.validFor, { time: countdownText(left) })}</p>`}
+        : html`<p role="timer"><strong>${format(m.validFor, { time: countdownText(left) })}</strong></p>`}
     ${copyableValue(
       view,
       'accountNumber',
@@ -34,7 +34,7 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
       ? copyableValue(
           view,
           'amount',
-          html`<span class="muted">${m.amount}</span><br /><span part="amount">${view.charged(order)}</span>${order.fee ? html`<br />${feeNote(view, order)}` : nothing}`,
+          html`<span class="muted">${m.amount}</span><br /><span part="amount">${view.charged(order)}</span>${feeNote(view, order)}`,
           order.amount,
           m.copyAmount,
         )
@@ -42,7 +42,7 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
     ${details([
       [m.bankName, instructions.bankName],
       [m.walletName, instructions.walletName],
-      [m.paymentReference, instructions.paymentReference],
+      [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
     ${waiting(view, instructions.paymentReference)}
   </section>`;

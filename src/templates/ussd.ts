@@ -4,7 +4,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
 import { dialLink, isIOS } from '../platform.js';
-import { chargedWithFee, copyableValue, details, waiting, type ResultView } from './parts.js';
+import { chargedWithFee, copyableValue, details, grouped, waiting, type ResultView } from './parts.js';
 
 export function ussdTemplate(view: ResultView, { instructions, request, order }: StateOf<'ussd'>): TemplateResult {
   const m = view.messages;
@@ -20,7 +20,7 @@ export function ussdTemplate(view: ResultView, { instructions, request, order }:
     ${details([
       [m.bankName, view.banks.find((bank) => bank.code === bankCode)?.name],
       [m.amount, chargedWithFee(view, order)],
-      [m.paymentReference, instructions.paymentReference],
+      [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
     ${waiting(view, instructions.paymentReference)}
   </section>`;

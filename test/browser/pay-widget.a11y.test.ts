@@ -140,6 +140,8 @@ describe('<pay-widget>', () => {
     });
 
     it('in the dark colour scheme, form and result', async () => {
+      // Dark only on a page that declares it (issue 18).
+      document.documentElement.style.colorScheme = 'light dark';
       await emulateMedia({ colorScheme: 'dark' });
       try {
         stubFetch(route({ session: () => json(ussdEnvelope()) }));
@@ -150,6 +152,7 @@ describe('<pay-widget>', () => {
         await submitUntil(el, 'pay-initiated');
         await expectAccessible(el);
       } finally {
+        document.documentElement.style.removeProperty('color-scheme');
         await emulateMedia({ colorScheme: 'light' });
       }
     });

@@ -47,6 +47,14 @@ describe('demo: createDemoOrder', () => {
     await assert.rejects(async () => resolve({ amount: '99.99' }), { name: 'OrderError' });
     await assert.rejects(async () => resolve({ currency: 'USD' }), { name: 'OrderError' });
   });
+
+  it('names no reference of its own, so a retry of an Idempotency-Key names the same payment however long after', async () => {
+    // A random reference here would be new on each run of the resolver: a retry after the key's
+    // record is gone would start a second payment.
+    const first = await resolve({});
+    assert.equal(first.paymentReference, undefined);
+    assert.equal((await resolve({})).paymentReference, first.paymentReference);
+  });
 });
 
 const servers: Server[] = [];
@@ -155,6 +163,59 @@ describe('demo: createDemoBackend', () => {
     for (const secret of [SANDBOX_SECRET_KEY, SANDBOX_PUBLIC_KEY, SANDBOX_ACCESS_TOKEN, statusToken, CUSTOMER.email, CUSTOMER.fullName, CUSTOMER.mobileNumber]) {
       assert.ok(!text.includes(secret), `the loop log shows ${secret}`);
     }
+  });
+
+  it('with “webhook lost” on, the webhook never arrives and the reconciler’s next sweep pays it: onPaid once, status SUCCESS, the sweep in the log', async () => {
+    // The reconciler first looks at a payment a minute after it started: its clock is moved past that.
+    let ahead = 0;
+    const backend = await createDemoBackend({ PAY_RECONCILE_INTERVAL_MS: '50' }, quiet, { reconcilerNow: () => Date.now() + ahead });
+    const origin = await serve(backend);
+    const switchUrl = `${origin}${DEMO_PATHS.webhookLost}`;
+    const turn = (lost: boolean) => fetch(switchUrl, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ lost }) });
+    assert.deepEqual(await (await fetch(switchUrl)).json(), { lost: false });
+    assert.deepEqual(await (await turn(true)).json(), { lost: true });
+    assert.deepEqual(await (await fetch(switchUrl)).json(), { lost: true });
+    const { paymentReference, statusToken } = await initiate(origin);
+    await turn(false); // only payments started while it was on lose their webhook
+
+    const simulate = await fetch(`${origin}${DEMO_PATHS.simulate}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ paymentReference, status: 'SUCCESS' }),
+    });
+    assert.equal(simulate.status, 200);
+    await stepOf(backend, 'webhook-lost', paymentReference);
+    // The customer paid, but nothing told this server: the ledger still says PENDING, even to "I've
+    // sent the money" once its 2 s floor passed (which re-queries a payment whose webhook was not lost).
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const statusUrl = `${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}&statusToken=${statusToken}`;
+    assert.equal(((await (await fetch(`${statusUrl}&recheck=1`)).json()) as { status: string }).status, 'PENDING');
+    assert.equal(backend.steps().some((step) => step.kind === 'on-paid'), false);
+
+    ahead = 61_000;
+    await stepOf(backend, 'on-paid', paymentReference);
+    assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
+    const kinds = backend.steps().filter((step) => step.paymentReference === paymentReference).map((step) => `${step.source}:${step.kind}`);
+    // Every try of the webhook (the sandbox retries after 2 s) is lost.
+    assert.deepEqual(kinds.slice(0, 3), ['session:initiated', 'sandbox:customer', 'sandbox:webhook-lost']);
+    assert.equal(kinds.filter((kind) => kind !== 'sandbox:webhook-lost')[2], 'reconciler:verified');
+    assert.ok(!kinds.includes('sandbox:webhook-sent'), kinds.join());
+    assert.ok(!kinds.includes('webhook:verified') && !kinds.includes('status:verified'), kinds.join());
+    assert.deepEqual(kinds.filter((kind) => kind.startsWith('ledger:') || kind.startsWith('merchant:')), ['ledger:paid', 'merchant:on-paid', 'ledger:fulfilled']);
+    assert.match(backend.steps().find((step) => step.kind === 'paid')!.text, /moved by the reconciler/);
+
+    const sweeps = backend.steps().filter((step) => step.source === 'reconciler' && !step.paymentReference);
+    assert.match(sweeps[0]!.text, /every 0\.05 s/);
+    const sweep = await (async () => {
+      for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 25))) {
+        const found = backend.steps().find((step) => step.kind === 'sweep');
+        if (found) return found;
+      }
+      throw new Error('no sweep step');
+    })();
+    assert.equal(sweep.text, "A sweep of the ledger's due entries: checked 1, paid 1, fulfilled 1.");
+    // Empty sweeps (every 50 ms here) are not listed.
+    assert.equal(backend.steps().filter((step) => step.kind === 'sweep').length, 1);
   });
 
   it('answers the simulate endpoint’s mistakes in the server’s error shape, same origin only', async () => {

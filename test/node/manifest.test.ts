@@ -33,7 +33,7 @@ describe('custom-elements.json', () => {
     assert.deepEqual(
       names(element.attributes),
       [
-        'amount', 'country', 'currency', 'disabled', 'email', 'full-name', 'locale', 'mobile-number',
+        'amount', 'color-scheme', 'country', 'currency', 'disabled', 'email', 'full-name', 'locale', 'mobile-number',
         'payment-reference', 'payment-type', 'payment-types', 'session-url', 'status-url', 'timeout',
       ],
     );

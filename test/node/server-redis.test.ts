@@ -49,6 +49,58 @@ describe('createRedisStores on a real redis-server', { timeout: 60_000 }, () => 
     assert.equal(await two.claim('k', 60_000), false, 'releasing a lapsed claim does not free the new holder’s');
   });
 
+  /** The client's commands, counted: every command of createRedisStores is one sendCommand, one round trip. */
+  function counted(client: Awaited<ReturnType<typeof connect>>) {
+    const sent: string[] = [];
+    return {
+      sent,
+      client: {
+        sendCommand: (args: string[]) => {
+          sent.push(args[0]!);
+          return client.sendCommand(args);
+        },
+        get isReady() {
+          return client.isReady;
+        },
+      },
+    };
+  }
+
+  it('claimAndGet claims and reads the record in one round trip, as claim then get would', async () => {
+    const options = { prefix: prefix() };
+    const first = counted(await connect());
+    const one = createRedisStores(first.client, options).idempotency;
+    const two = createRedisStores(await connect(), options).idempotency;
+    assert.deepEqual(await one.claimAndGet!('k', 60_000), { claimed: true, record: undefined });
+    assert.equal(first.sent.length, 1);
+    const record: IdempotencyRecord = { state: 'pending', fingerprint: 'f', order: ORDER };
+    await two.set('k', record, 60_000);
+    assert.deepEqual(await two.claimAndGet!('k', 60_000), { claimed: false, record }, 'held by one');
+    await one.release('k');
+    assert.deepEqual(await two.claimAndGet!('k', 60_000), { claimed: true, record }, 'released by its holder');
+    await one.release('k');
+    assert.equal(await one.claim('k', 60_000), false, 'a release by another store does not free it');
+  });
+
+  it('a new payment costs six Redis round trips: claim and read in one, the ledger’s key lookup, insert, answer, record, release', async () => {
+    const tracked = counted(await connect());
+    const { idempotency, payments } = createRedisStores(tracked.client, { prefix: prefix() });
+    const sandbox = createSandboxGateway();
+    const handler = createSessionHandler({
+      baseUrl: 'https://sandbox.invalid',
+      publicKey: SANDBOX_PUBLIC_KEY,
+      accessToken: SANDBOX_ACCESS_TOKEN,
+      fetch: sandbox.fetch,
+      order: () => ORDER,
+      idempotency,
+      payments,
+    });
+    assert.equal((await handler(post(USSD_REQUEST))).status, 200);
+    await delay(50); // the claim's release is not waited for
+    // Before: SET NX, GET (record), GET + HMGET (key lookup), EVAL (insert), HMGET + EVAL (answer), SET, EVAL (release).
+    assert.deepEqual(tracked.sent, ['EVAL', 'EVAL', 'EVAL', 'EVAL', 'SET', 'EVAL']);
+  });
+
   it('keeps records for the ttlMs given', async () => {
     const client = await connect();
     const { idempotency } = createRedisStores(client, { prefix: prefix() });

@@ -135,20 +135,9 @@ async function claimKey(options: IdempotentAttemptOptions, attempt: Attempt): Pr
   for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {
     progress.stage = 'store';
     progress.state = { phase: 'preparing' };
-    let claimed: boolean;
-    let record: IdempotencyRecord | undefined;
-    try {
-      claimed = await store.claim(key, claimTtlMs);
-    } catch (error) {
-      return { reply: replies.busy('store', error) };
-    }
-    const release = claimed ? releaser(store, key, replies) : () => {};
-    try {
-      record = await store.get(key);
-    } catch (error) {
-      release();
-      return { reply: replies.busy('store', error) };
-    }
+    const read = await claimAndRead(store, key, claimTtlMs, replies);
+    if ('reply' in read) return read;
+    const { claimed, record, release } = read;
     if (record && record.fingerprint !== fingerprint) {
       release();
       return { reply: replies.keyReused() };
@@ -163,6 +152,31 @@ async function claimKey(options: IdempotentAttemptOptions, attempt: Attempt): Pr
     progress.stage = 'lock';
     progress.state = { phase: 'waiting-for-key' };
     await sleep(Math.min(pause, left), progress.signal);
+  }
+}
+
+/** The key's claim and its record: in one step when the store can (`claimAndGet`: one round trip to Redis), else claim, then read. */
+async function claimAndRead(
+  store: IdempotencyStore,
+  key: string,
+  ttlMs: number,
+  replies: SessionReplies,
+): Promise<{ claimed: boolean; record: IdempotencyRecord | undefined; release: () => void } | { reply: Reply }> {
+  let claimed: boolean;
+  let record: IdempotencyRecord | undefined;
+  try {
+    if (store.claimAndGet) ({ claimed, record } = await store.claimAndGet(key, ttlMs));
+    else claimed = await store.claim(key, ttlMs);
+  } catch (error) {
+    return { reply: replies.busy('store', error) };
+  }
+  const release = claimed ? releaser(store, key, replies) : () => {};
+  if (store.claimAndGet) return { claimed, record, release };
+  try {
+    return { claimed, record: await store.get(key), release };
+  } catch (error) {
+    release();
+    return { reply: replies.busy('store', error) };
   }
 }
 

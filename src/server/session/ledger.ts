@@ -19,8 +19,11 @@ export type LedgerAttempt = {
   emit: (event: SessionEvent) => void;
 };
 
-/** The payment the gateway is asked about; `again` when its reference may have been asked about before (`retry: true`). */
-export type EnteredPayment = { order: ResolvedOrder; again: boolean };
+/**
+ * The payment the gateway is asked about; `again` when its reference may have been asked about
+ * before (`retry: true`); `inserted`, the entry as this attempt wrote it (version 1), when it did.
+ */
+export type EnteredPayment = { order: ResolvedOrder; again: boolean; inserted?: Payment };
 
 export type Entered = ({ ok: true } & EnteredPayment) | { ok: false; reply: Reply };
 
@@ -56,7 +59,8 @@ export async function enterPayment(
     if (byKey) return reuse(attempt, order, byKey);
     progress.stage = 'ledger';
     // A key's order kept after an unanswered attempt may already be at the gateway.
-    if (await payments.insert(newEntry(attempt, order))) return { ok: true, order, again: known !== undefined };
+    const inserted = newEntry(attempt, order);
+    if (await payments.insert(inserted)) return { ok: true, order, again: known !== undefined, inserted };
     const held = (await payments.get(order.paymentReference)) ?? (key === null ? undefined : await payments.findByIdempotencyKey(key));
     if (!held) throw new Error(`the ledger refused ${order.paymentReference} but holds no entry for it`);
     return reuse(attempt, order, held);
@@ -107,6 +111,9 @@ function reuse(attempt: LedgerAttempt, order: ResolvedOrder, entry: Payment): En
 export async function recordAnswer(attempt: LedgerAttempt, entered: EnteredPayment, reached: Initiation): Promise<void> {
   const reference = entered.order.paymentReference;
   try {
+    // The entry this attempt inserted is, unless something moved it meanwhile, what the ledger holds: no read first.
+    const unread = entered.inserted && moved(entered.inserted, reached, entered.again);
+    if (unread && (await attempt.payments.update(unread))) return;
     for (let tries = 0; tries < UPDATE_TRIES; tries += 1) {
       const entry = await attempt.payments.get(reference);
       if (!entry) throw new Error(`the ledger no longer holds ${reference}`);

@@ -31,6 +31,17 @@ export type RedisStoresOptions = {
 
 export type RedisStores = { idempotency: IdempotencyStore; payments: PaymentStore };
 
+/** KEYS: the claim, the record. ARGV: the claim's value, its time to live. Whether it was claimed, and the record. */
+const CLAIM_AND_GET = `
+local claimed = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
+return { claimed and 1 or 0, redis.call('GET', KEYS[2]) }`;
+
+/** KEYS: the key's index. ARGV: the entries' key prefix. The fields of the entry the key started, if any. */
+const FIND_BY_KEY = `
+local reference = redis.call('GET', KEYS[1])
+if not reference then return false end
+return redis.call('HMGET', ARGV[1] .. reference, 'json', 'version', 'dueAt', 'key')`;
+
 /** Deletes the claim only while it is still this caller's (it may have lapsed and been taken since). */
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
@@ -113,6 +124,7 @@ function redisIdempotencyStore(send: Send, prefix: string): IdempotencyStore {
   const owner = crypto.randomUUID();
   const claimsHeld = new Map<string, string>();
   let claimCount = 0;
+  const parse = (text: unknown) => (typeof text === 'string' ? (JSON.parse(text) as IdempotencyRecord) : undefined);
   return {
     async claim(key, ttlMs) {
       const value = `${owner}:${++claimCount}`;
@@ -121,6 +133,12 @@ function redisIdempotencyStore(send: Send, prefix: string): IdempotencyStore {
       claimsHeld.set(key, value);
       return true;
     },
+    async claimAndGet(key, ttlMs) {
+      const value = `${owner}:${++claimCount}`;
+      const [claimed, text] = (await send(['EVAL', CLAIM_AND_GET, '2', `${prefix}claim:${key}`, `${prefix}idem:${key}`, value, String(Math.ceil(ttlMs))])) as [unknown, unknown];
+      if (Number(claimed) === 1) claimsHeld.set(key, value);
+      return { claimed: Number(claimed) === 1, record: parse(text) };
+    },
     async release(key) {
       const value = claimsHeld.get(key);
       if (value === undefined) return;
@@ -128,8 +146,7 @@ function redisIdempotencyStore(send: Send, prefix: string): IdempotencyStore {
       await send(['EVAL', RELEASE, '1', `${prefix}claim:${key}`, value]);
     },
     async get(key) {
-      const text = await send(['GET', `${prefix}idem:${key}`]);
-      return typeof text === 'string' ? (JSON.parse(text) as IdempotencyRecord) : undefined;
+      return parse(await send(['GET', `${prefix}idem:${key}`]));
     },
     async set(key, record, ttlMs) {
       await send(['SET', `${prefix}idem:${key}`, JSON.stringify(record), 'PX', String(Math.ceil(ttlMs))]);
@@ -164,8 +181,8 @@ function redisPaymentStore(send: Send, prefix: string, ttlMs: number): PaymentSt
       return Number(await send(['EVAL', COMPARE_AND_SET, '3', ...keys, ...argv, String(payment.version), keyIndex('')])) === 1;
     },
     async findByIdempotencyKey(key) {
-      const reference = await send(['GET', keyIndex(key)]);
-      return typeof reference === 'string' ? payments.get(reference) : undefined;
+      const fields = await send(['EVAL', FIND_BY_KEY, '1', keyIndex(key), paymentKey('')]);
+      return Array.isArray(fields) ? fromFields(fields) : undefined;
     },
     async claimDue(now, limit, holdMs) {
       const args = [String(Math.floor(now)), String(Math.max(0, Math.floor(limit))), String(Math.ceil(holdMs)), paymentKey('')];

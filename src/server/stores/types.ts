@@ -39,6 +39,12 @@ export interface IdempotencyStore {
   get(key: string): Awaitable<IdempotencyRecord | undefined>;
   /** Keeps `record` under `key` for `ttlMs`, replacing any earlier one. */
   set(key: string, record: IdempotencyRecord, ttlMs: number): Awaitable<void>;
+  /**
+   * Optional: `claim(key, ttlMs)` and then `get(key)` as one step (Redis: one script, one round
+   * trip). The session handler uses it when present; `claimed` is what `claim` would answer, and a
+   * claim taken here is given up with `release` like any other.
+   */
+  claimAndGet?(key: string, ttlMs: number): Awaitable<{ claimed: boolean; record: IdempotencyRecord | undefined }>;
 }
 
 // The shape of an `Idempotency-Key`.

@@ -4,12 +4,12 @@
 // until nothing is due. Returns what the sandbox says was paid and what `onPaid` recorded.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { build } from 'esbuild';
 import { createSandboxGateway } from '../../../src/sandbox/index.js';
-import { USSD_REQUEST } from '../server-fixtures.js';
+import { freePort } from '../loopback.js';
+import { delay as pause, USSD_REQUEST } from '../server-fixtures.js';
 
 export type CrashStore = {
   kind: 'redis' | 'postgres';
@@ -298,18 +298,6 @@ async function serve(handler: (request: Request) => Promise<Response>): Promise<
       await new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export function fileLines(path: string): string[] {
