@@ -2,7 +2,7 @@
 // comes out as one typed `PayFailure`, so the element has a single thing to show.
 import type { PayFailure } from './flow.js';
 import { envelopeMessage, readEnvelope } from './envelope.js';
-import { matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES } from './rules.js';
+import { AMOUNT, matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES } from './rules.js';
 import type { ErrorBody, Instructions, Order, PaymentStatus, SessionRequest, StatusResponse } from './schemas.js';
 
 export type InitiateOptions = { idempotencyKey: string; signal: AbortSignal };
@@ -74,7 +74,8 @@ export async function initiatePayment(
 }
 
 /**
- * The body's `order`, when it is well formed: the amount the server charges, so the only one shown.
+ * The body's `order`, when it is well formed: the amount the server charges, so the only one shown,
+ * with the fee it includes and the transfer account's expiry when the server gave them.
  * A missing or malformed order is no order (no amount is shown, never the page's guess); one that
  * names another payment than the gateway's instructions is a failure: which one is charged is unknown.
  */
@@ -85,9 +86,16 @@ function readOrder(body: unknown, { paymentReference }: Instructions): Order | u
     fail({ code: 'invalid-response', message: undefined, retryable: false });
   }
   if (!matchesPatterns(order, ORDER_PATTERNS) || !(Number(order!.amount) > 0)) return undefined;
-  const { amount, currency, statusToken } = order as Order;
-  const token = typeof statusToken === 'string' && statusToken ? { statusToken } : {};
-  return { paymentReference, amount, currency: currency.toUpperCase(), ...token };
+  const { amount, currency, statusToken, fee, expiresAt } = order as Order;
+  return {
+    paymentReference,
+    amount,
+    currency: currency.toUpperCase(),
+    ...(typeof statusToken === 'string' && statusToken ? { statusToken } : {}),
+    // A fee is shown only as part of a larger amount; an unreadable one or expiry is left out, not guessed.
+    ...(typeof fee === 'string' && AMOUNT.test(fee) && +fee > 0 && +fee < +amount ? { fee } : {}),
+    ...(typeof expiresAt === 'string' && Date.parse(expiresAt) > 0 ? { expiresAt } : {}),
+  };
 }
 
 export type StatusAnswer = { status: PaymentStatus; message: string | undefined };
@@ -95,15 +103,20 @@ export type StatusAnswer = { status: PaymentStatus; message: string | undefined 
 /** Which payment to ask about: its reference and, when the session's order gave one, its status token. */
 export type StatusQuery = { paymentReference: string; statusToken?: string | undefined };
 
-/** Asks `status-url` how the payment stands. Throws on any failure; the poller just tries again. */
+/**
+ * Asks `status-url` how the payment stands; `recheck` (the customer says they have paid) adds
+ * `recheck=1`, which asks the server to re-query the gateway now. Throws on any failure; the poller
+ * just tries again.
+ */
 export async function fetchStatus(
   statusUrl: string,
   { paymentReference, statusToken }: StatusQuery,
-  { signal, timeoutMs }: { signal: AbortSignal; timeoutMs: number },
+  { signal, timeoutMs, recheck }: { signal: AbortSignal; timeoutMs: number; recheck?: boolean },
 ): Promise<StatusAnswer> {
   const url = new URL(statusUrl, document.baseURI);
   url.searchParams.set('paymentReference', paymentReference);
   if (statusToken) url.searchParams.set('statusToken', statusToken);
+  if (recheck) url.searchParams.set('recheck', '1');
   const cutoff = abortAfter(signal, timeoutMs);
   try {
     const response = await fetchWithCorsHint(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal: cutoff.signal });

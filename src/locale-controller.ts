@@ -1,9 +1,11 @@
 // The language the element speaks and its strings. The language: `locale` when it is a language
 // tag, else the page's language around the element, else English. The strings: English from the
-// first render; another language's once its file has loaded on demand (the host re-renders then;
-// until then the strings shown before stay, and a file that fails to load leaves English); the
-// page's `messages` over them, key by key.
+// first render (the result screens' newer lines once what runs after a submit has loaded); another
+// language's once its file has loaded on demand (the host re-renders then; until then the strings
+// shown before stay, and a file that fails to load leaves English); the page's `messages` over
+// them, key by key.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { afterSubmit } from './load-after-submit.js';
 import { english, loadTranslation, onDemandLocale, type Translation } from './messages/load.js';
 import type { Messages } from './messages/index.js';
 
@@ -62,7 +64,8 @@ export class LocaleController implements ReactiveController {
     const { locale, messages } = this.config();
     const wanted = wantedLocale(locale, pageLanguage(this.host), Object.keys(messages ?? {}).length > 0);
     const { lang, messages: strings } = this.follow(wanted);
-    this.messages = { ...strings, ...messages };
+    // English for the result screens' newer lines comes with what runs after a submit (en-after-submit.ts).
+    this.messages = { ...afterSubmit()?.enAfterSubmit, ...strings, ...messages };
     // `fr-CI` keeps its region once French has arrived; until then the text is English and says so.
     // A language we ship no file for is the page's own, written in its `messages`.
     this.lang = !onDemandLocale(wanted) || lang === onDemandLocale(wanted) ? wanted : lang;

@@ -329,4 +329,9 @@ export const styles = css`
     clip-path: inset(50%);
     white-space: nowrap;
   }
+  /* The transfer screen's rules (issue 18). */
+  section > ul {
+    margin: 0;
+    padding-inline-start: 1.25em;
+  }
 `;

@@ -15,7 +15,7 @@ import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
 import { styles } from './pay-widget.styles.js';
-import { FIELD_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
+import { HINT_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from './rules.js';
 import type { Order, SessionRequest } from './schemas.js';
 import { errorTemplate } from './templates/error.js';
 import { formTemplate, type FormActions } from './templates/form.js';
@@ -136,8 +136,8 @@ export class PayWidget extends LitElement {
     onShow: () => this.onShow(),
   }));
   private readonly form = new FormController(this, () => ({ messages: this.localization.messages, fields: this.visibleFields() }));
-  /** Made with the first result screen, from what runs after a submit. */
-  private copies: CopyController | undefined;
+  /** The copy buttons' state and the result screens' clock: made with the first result screen, from what runs after a submit. */
+  private results: { copies: CopyController; wait: ResultView['wait'] } | undefined;
 
   private readonly formActions: FormActions = {
     submit: (event) => {
@@ -219,8 +219,9 @@ export class PayWidget extends LitElement {
     const copy = (field: string, value: string) => void this.copy(field, value);
     // Past the form and the error screen, the initiation has loaded what runs after a submit.
     const flow = (): AfterSubmitModule => afterSubmit()!;
-    const copies = () => (this.copies ??= new (flow().CopyController)(this)).results;
-    const result = (): ResultView => ({ messages: m, copies: copies(), charged: this.charged, status, banks, copy, reset: () => this.reset() });
+    const made = () => (this.results ??= { copies: new (flow().CopyController)(this), wait: new (flow().WaitController)(this, this.payment, this.localization, shared.announce) });
+    const shared: Omit<ResultView, 'copies' | 'wait' | 'renew'> = { messages: m, charged: this.charged, status, banks, copy, poll: this.payment.poll, reset: () => this.reset(), announce: (text: string) => void this.announce(text) };
+    const result = (): ResultView => ({ ...shared, copies: made().copies.results, wait: made().wait, renew: () => (this.reset(), this.submit()) });
     const { values, shown: errors } = this.form;
     const amount = this.money(text(this.amount), text(this.currency));
     const screen = this.payment.render({
@@ -247,7 +248,7 @@ export class PayWidget extends LitElement {
   /** Another screen shows: it is announced, its copy buttons start fresh, and the focus follows. */
   private onShow(): void {
     const { state, shown } = this.payment;
-    this.copies?.clear();
+    this.results?.copies.clear();
     this.announcement = this.payment.render(announcements(this.localization.messages, this.charged));
     this.focusOnUpdate = shown === 'submitting' ? undefined : shown === 'form' ? 'first' : 'heading';
     if (state.kind === 'error') this.form.refused(state.failure.fields ?? {});
@@ -259,7 +260,7 @@ export class PayWidget extends LitElement {
 
   private async copy(field: string, value: string): Promise<void> {
     const { state } = this.payment;
-    const copied = await this.copies!.copy(field, value);
+    const copied = await this.results!.copies.copy(field, value);
     void this.announce(this.localization.messages[copied ? 'copied' : 'copyFailed']);
     if (!copied) return;
     const paymentType = 'request' in state ? state.request.paymentType : this.selectedType;
@@ -284,7 +285,7 @@ export class PayWidget extends LitElement {
     for (const field of this.visibleFields()) request[field] = normalizeField(field, this.form.values[field]);
     for (const hint of ['amount', 'currency', 'country', 'paymentReference'] as const) {
       const value = normalizeField(hint, text(this[hint]));
-      if (FIELD_PATTERNS[hint].test(value)) request[hint] = value;
+      if (HINT_PATTERNS[hint].test(value)) request[hint] = value;
     }
     return request as SessionRequest;
   }

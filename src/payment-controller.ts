@@ -9,6 +9,7 @@ import { emit, type PayAmount } from './events.js';
 import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure, type StateOf } from './flow.js';
 import { afterSubmit, loadAfterSubmitWithin, prefetchAfterSubmit } from './load-after-submit.js';
 import type { Instructions, Order, PaymentType, SessionRequest } from './schemas.js';
+import type { Poll } from './status-poller.js';
 
 export type PaymentHost = ReactiveControllerHost & HTMLElement;
 
@@ -59,8 +60,8 @@ export class PaymentController implements ReactiveController {
   /** The key of the current attempt and the body it was sent with: a retry of the same body reuses it. */
   private attempt: { key: string; body: string } | undefined;
   private inFlight: AbortController | undefined;
-  /** Stops the polling under way. */
-  private poll: (() => void) | undefined;
+  /** The polling under way: stops it, or asks at once ("I've sent the money"). */
+  poll: Poll | undefined;
   /** Cancels the load of what runs after a submit, while it waits for the page to be idle. */
   private cancelPrefetch: (() => void) | undefined;
   /** Set for BUSY_AFTER_MS after a submit from the form, while the form is still shown as it was. */
@@ -220,12 +221,13 @@ export class PaymentController implements ReactiveController {
         }
       },
       gaveUp: () => this.stopPolling(),
+      changed: () => this.host.requestUpdate(),
     });
   }
 
   private stopPolling(): void {
     if (!this.poll) return;
-    this.poll();
+    this.poll.stop();
     this.poll = undefined;
     this.host.requestUpdate();
   }

@@ -41,16 +41,21 @@ export const CUSTOMER_FIELD_PATTERNS = {
 };
 export type CustomerField = keyof typeof CUSTOMER_FIELD_PATTERNS;
 
+/** An amount in major units with up to two decimals: a hint's, the order's, its fee. */
+export const AMOUNT = /^\d{1,12}(\.\d{1,2})?$/;
+const CURRENCY = /^[A-Za-z]{3}$/;
+
 /** The merchant's hints to the session endpoint; the server may use or ignore them. */
 export const HINT_PATTERNS = {
-  amount: /^\d{1,12}(\.\d{1,2})?$/,
-  currency: /^[A-Za-z]{3}$/,
+  amount: AMOUNT,
+  currency: CURRENCY,
   country: /^[A-Za-z]{2}$/,
   paymentReference: PAYMENT_REFERENCE,
 };
 export type HintField = keyof typeof HINT_PATTERNS;
 
-export const FIELD_PATTERNS: Record<CustomerField | HintField, RegExp> = { ...CUSTOMER_FIELD_PATTERNS, ...HINT_PATTERNS };
+// Marked pure so that a bundle which never reads it (the browser's) drops it.
+export const FIELD_PATTERNS: Record<CustomerField | HintField, RegExp> = /* @__PURE__ */ Object.assign({}, CUSTOMER_FIELD_PATTERNS, HINT_PATTERNS);
 
 export function normalizeField(field: CustomerField | HintField, value: string): string {
   return field === 'mobileNumber' ? value.replace(PHONE_SEPARATORS, '') : value.trim();
@@ -86,8 +91,8 @@ export const PAYMENTS_PATTERNS = {
  */
 export const ORDER_PATTERNS = {
   paymentReference: PAYMENT_REFERENCE,
-  amount: HINT_PATTERNS.amount,
-  currency: HINT_PATTERNS.currency,
+  amount: AMOUNT,
+  currency: CURRENCY,
 };
 
 /** Whether `value` is an object whose listed properties are strings matching their patterns. */

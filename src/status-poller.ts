@@ -1,5 +1,6 @@
 // Polls `status-url` after the gateway gave its instructions: about every 2 s, slowing to about
-// every 10 s after the first minute, giving up after 30 minutes. Part of what runs after a submit.
+// every 10 s after the first minute, giving up after 30 minutes. "I've sent the money" asks at once,
+// with `recheck=1`, and the schedule goes on from there. Part of what runs after a submit.
 import { fetchStatus, type StatusAnswer, type StatusQuery } from './client.js';
 import type { FinalStatus } from './rules.js';
 
@@ -19,33 +20,74 @@ export type PollHandlers = {
   final: (answer: StatusAnswer & { status: FinalStatus }) => void;
   /** The schedule gave up. */
   gaveUp: () => void;
+  /** `check` changed. */
+  changed: () => void;
 };
 
-/** Starts asking; returns the function that stops it (also aborting a look-up in flight). */
-export function pollStatus(statusUrl: string, query: StatusQuery, handlers: PollHandlers): () => void {
+/**
+ * The customer's own check ("I've sent the money"): under way, answered that the payment is not in
+ * yet, or could not be made. Polling goes on whatever it was.
+ */
+export type PaidCheck = 'checking' | 'pending' | 'failed' | undefined;
+
+export type Poll = {
+  /** Stops asking, aborting a look-up in flight. */
+  stop(): void;
+  /**
+   * Asks now with `recheck=1` (the customer says they have paid); resolves to what `check` became,
+   * undefined when the answer ended the wait or polling stopped. Ignored while such a check is out.
+   */
+  recheck(): Promise<PaidCheck>;
+  readonly check: PaidCheck;
+};
+
+/** Starts asking; returns the handle that stops it or asks at once. */
+export function pollStatus(statusUrl: string, query: StatusQuery, handlers: PollHandlers): Poll {
   const started = Date.now();
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Counts look-ups: only the latest one's answer moves the schedule on. */
+  let latest = 0;
 
   const schedule = () => {
     const delay = nextPollDelay(Date.now() - started);
     if (delay === undefined) return handlers.gaveUp();
-    timer = setTimeout(check, delay);
+    timer = setTimeout(() => void check(false), delay);
   };
-  const check = async () => {
+  const check = async (recheck: boolean): Promise<PaidCheck> => {
+    clearTimeout(timer);
+    const mine = ++latest;
+    let answer: StatusAnswer | undefined;
     try {
-      const answer = await fetchStatus(statusUrl, query, { signal: controller.signal, timeoutMs: STATUS_TIMEOUT_MS });
-      if (controller.signal.aborted) return;
-      if (answer.status !== 'PENDING') return handlers.final(answer as StatusAnswer & { status: FinalStatus });
+      answer = await fetchStatus(statusUrl, query, { signal: controller.signal, timeoutMs: STATUS_TIMEOUT_MS, recheck });
     } catch {
       // A failed look-up is not an answer: keep asking until the schedule gives up.
-      if (controller.signal.aborted) return;
     }
-    schedule();
+    if (controller.signal.aborted) return undefined;
+    if (answer && answer.status !== 'PENDING') {
+      handlers.final(answer as StatusAnswer & { status: FinalStatus });
+      return undefined;
+    }
+    if (recheck) setCheck(answer ? 'pending' : 'failed');
+    if (mine === latest) schedule();
+    return poll.check;
+  };
+  const poll: { -readonly [K in keyof Poll]: Poll[K] } = {
+    check: undefined,
+    stop() {
+      clearTimeout(timer);
+      controller.abort();
+    },
+    async recheck() {
+      if (poll.check === 'checking') return poll.check;
+      setCheck('checking');
+      return check(true);
+    },
+  };
+  const setCheck = (check: PaidCheck) => {
+    poll.check = check;
+    handlers.changed();
   };
   schedule();
-  return () => {
-    clearTimeout(timer);
-    controller.abort();
-  };
+  return poll;
 }

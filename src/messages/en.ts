@@ -1,6 +1,9 @@
+import type { AfterSubmitMessages } from './en-after-submit.js';
+
 /**
- * English strings. `{name}` placeholders are filled in by `format()`. Every other locale, and the
- * `messages` property, provide the same keys.
+ * English strings of the form and the first result screens. `{name}` placeholders are filled in by
+ * `format()`. Every other locale, and the `messages` property, provide the same keys and those of
+ * en-after-submit.ts.
  */
 export const en = {
   amountDue: 'Amount to pay',
@@ -33,8 +36,8 @@ export const en = {
   dialNow: 'Dial the code',
   copyDialCode: 'Copy code',
   transferTitle: 'Transfer to this account',
-  transferSteps: 'From your bank app, send exactly the amount below to this account. It is for this payment only.',
-  transferStepsNoAmount: 'From your bank app, send the amount you were asked to pay to this account. It is for this payment only.',
+  transferSteps: 'From your bank app, send exactly the amount below to this account.',
+  transferStepsNoAmount: 'From your bank app, send the amount you were asked to pay to this account.',
   copyAccountNumber: 'Copy account number',
   bankName: 'Bank',
   accountNumber: 'Account number',
@@ -65,4 +68,5 @@ export const en = {
   startOver: 'Make another payment',
 };
 
-export type Messages = typeof en;
+/** Every string: the form's and the result screens', built in, and those of what runs after a submit. */
+export type Messages = typeof en & AfterSubmitMessages;

@@ -5,7 +5,11 @@ import { ON_DEMAND_LOCALES, type OnDemandLocale } from './locales.js';
 /** Strings and the language they are written in, for the `lang` attribute. */
 export type Translation = { readonly lang: string; readonly messages: Messages };
 
-export const english: Translation = { lang: 'en', messages: en };
+/**
+ * The built-in English. The result screens' newer strings (en-after-submit.ts) come with what runs
+ * after a submit, which LocaleController puts under these before any result screen shows.
+ */
+export const english: Translation = { lang: 'en', messages: en as Messages };
 
 const loaded = new Map<OnDemandLocale, Translation>();
 const loading = new Map<OnDemandLocale, Promise<Translation>>();
@@ -31,7 +35,7 @@ export function loadTranslation(locale: string): Translation | Promise<Translati
     pending = importLocale(wanted)
       .then((module) => {
         // English fills in any key a file from another version of the package lacks.
-        const translation = { lang: wanted, messages: { ...en, ...(module.messages as Partial<Messages>) } };
+        const translation = { lang: wanted, messages: { ...en, ...(module.messages as Messages) } };
         loaded.set(wanted, translation);
         return translation;
       })

@@ -1,10 +1,13 @@
 // What the result screens share: what each is given, the rows of details, a value to copy with its
-// button, and the waiting line with its way out.
+// button, the fee an amount includes, and the waiting lines with the ways on ("I've sent the money",
+// another way to pay).
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Bank } from '../banks.js';
 import type { CopyResult } from '../copy-controller.js';
-import type { Messages } from '../messages/index.js';
+import { format, type Messages } from '../messages/index.js';
 import type { Order } from '../schemas.js';
+import type { PaidCheck, Poll } from '../status-poller.js';
+import type { WaitController } from '../wait-controller.js';
 
 /** What the result screens are given besides their own state. */
 export type ResultView = {
@@ -16,17 +19,38 @@ export type ResultView = {
   banks: readonly Bank[];
   /** `status-url` is being asked ('waiting'), gave up ('unconfirmed'), or is not set. */
   status: 'waiting' | 'unconfirmed' | undefined;
+  /** The polling under way, which asks at once when the customer says they have paid. */
+  poll: Poll | undefined;
+  /** How long the screen has waited, and the transfer account's countdown (0 once it has run out). */
+  wait: Pick<WaitController, 'remainingMs' | 'waitedLong'>;
   copy: (field: string, value: string) => void;
+  /** Says `text` in the element's live region. */
+  announce: (text: string) => void;
   reset: () => void;
+  /** A new attempt (a new transfer account) with the same details. */
+  renew: () => void;
 };
 
 /** Term and value rows; a row without a value is left out. */
-export function details(rows: [string, string | TemplateResult[] | undefined][]): TemplateResult {
+export function details(rows: [string, string | TemplateResult | TemplateResult[] | undefined][]): TemplateResult {
   return html`<dl>
     ${rows.map(([term, value]) => (value ? html`<dt>${term}</dt><dd>${value}</dd>` : nothing))}
   </dl>`;
 }
 
+/** "includes ₦50.00 fee" on a line of its own, under an amount whose order says it includes a fee. */
+export function feeNote({ messages: m, charged }: ResultView, order: Order | undefined): TemplateResult | typeof nothing {
+  const fee = order?.fee && charged({ ...order, amount: order.fee });
+  return fee ? html`<br /><small class="muted">${format(m.includesFee, { fee })}</small>` : nothing;
+}
+
+/** What the server charges, with the fee it includes; '' when it did not say. */
+export function chargedWithFee(view: ResultView, order: Order | undefined): string | TemplateResult {
+  const charged = view.charged(order);
+  return charged && html`${charged}${feeNote(view, order)}`;
+}
+
+/**
 /**
  * A reference with a line-break opportunity after every four letters or digits and their
  * separators (`pw-3f9a0c1d…` → `pw-`, `3f9a`, `0c1d`, …), so that it wraps between groups, never
@@ -37,9 +61,9 @@ export function grouped(reference: string): TemplateResult[] {
 }
 
 /**
- * A value the customer must enter elsewhere, large, with its copy button. The button says
- * "Copied" for a moment, keeping its width (the other label sizes it, unseen), so nothing moves;
- * when the clipboard refuses, a visible line says to select it instead.
+ * A value the customer must enter elsewhere, large, with its copy button (`primary` where copying
+ * is the way on). The button says "Copied" for a moment, keeping its width (the other label sizes
+ * it, unseen), so nothing moves; when the clipboard refuses, a visible line says to select it instead.
  */
 export function copyableValue(
   { messages: m, copies, copy }: ResultView,
@@ -47,24 +71,50 @@ export function copyableValue(
   shown: TemplateResult,
   value: string,
   copyLabel: string,
+  primary = false,
 ): TemplateResult {
   const result = copies[field];
   const copied = result === 'copied';
   return html`<div class="value">
     <span>${shown}</span>
-    <button part="copy-button" type="button" data-other=${copied ? copyLabel : m.copyDone} @click=${() => copy(field, value)}>
+    <button part="copy-button" class=${primary ? 'primary' : ''} type="button" data-other=${copied ? copyLabel : m.copyDone} @click=${() => copy(field, value)}>
       <span>${copied ? m.copyDone : copyLabel}</span>
     </button>
     ${result === 'failed' ? html`<p part="error">${m.copyFailed}</p>` : nothing}
   </div>`;
 }
 
-/** While `status-url` is asked: a waiting line. Once it gave up: what to do. And a way out. */
-export function waiting({ messages: m, status, reset }: ResultView): TemplateResult {
+/**
+ * While `status-url` is asked: a waiting line ("Checking with your bank…" while the customer's own
+ * check is out) and that check's answer; once it gave up, what to do. After LONG_WAIT_MS, not to pay
+ * again and the reference to give the shop. Then the ways on.
+ */
+export function waiting(view: ResultView, paymentReference: string): TemplateResult {
+  const { messages: m, status, poll, wait, reset } = view;
+  const check = poll?.check;
+  const found = checkFound(m, check);
   return html`${status === 'waiting'
-      ? html`<p part="status"><span class="spinner" aria-hidden="true"></span>${m.waiting}</p>`
+      ? html`<p part="status"><span class="spinner" aria-hidden="true"></span>${check === 'checking' ? m.checking : m.waiting}</p>`
       : status
         ? html`<p part="status">${m.notConfirmed}</p>`
         : nothing}
-    <button type="button" @click=${reset}>${m.payAnotherWay}</button>`;
+    ${found ? html`<p>${found}</p>` : nothing}
+    ${wait.waitedLong && status !== 'unconfirmed' ? html`<p class="value note">${format(m.stillWaiting, { reference: paymentReference })}</p>` : nothing}
+    <div class="actions">
+      ${poll ? html`<button type="button" @click=${() => sentMoney(view, poll)}>${m.sentMoney}</button>` : nothing}
+      <button type="button" @click=${reset}>${m.payAnotherWay}</button>
+    </div>`;
+}
+
+/** "I've sent the money": asks at once, saying so, then what the check found unless it ended the wait. */
+async function sentMoney({ messages: m, announce }: ResultView, poll: Poll): Promise<void> {
+  if (poll.check === 'checking') return;
+  announce(m.checking);
+  const found = checkFound(m, await poll.recheck());
+  if (found) announce(found);
+}
+
+/** What the customer's own check found, when it is over and the wait goes on. */
+function checkFound(m: Messages, check: PaidCheck): string | undefined {
+  return check === 'pending' ? m.notReceived : check === 'failed' ? m.checkFailed : undefined;
 }

@@ -1,13 +1,28 @@
-// The transfer screen: the account to send to and, when the server said, the exact amount.
+// The transfer screen: the account to send to, how to send (the exact amount, this payment only),
+// how long the account is valid when the server said (and, once it has run out, a new one), and,
+// when the server said, the exact amount with the fee it includes.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
-import { copyableValue, details, grouped, waiting, type ResultView } from './parts.js';
+import { format } from '../messages/index.js';
+import { countdownText } from '../wait-controller.js';
+import { copyableValue, details, feeNote, grouped, waiting, type ResultView } from './parts.js';
 
 export function transferTemplate(view: ResultView, { instructions, order }: StateOf<'transfer'>): TemplateResult {
   const m = view.messages;
+  const left = view.wait.remainingMs;
   return html`<section part="result">
     <h2 tabindex="-1">${m.transferTitle}</h2>
     <p>${order ? m.transferSteps : m.transferStepsNoAmount}</p>
+    <ul>
+      <li>${m.exactAmount}</li>
+      <li>${m.accountForThisPayment}</li>
+    </ul>
+    ${left === undefined
+      ? nothing
+      : left === 0
+        ? html`<p part="error">${m.accountExpired}</p>
+            <button class="primary" type="button" @click=${view.renew}>${m.newAccount}</button>`
+        : html`<p role="timer"><strong>${format(m.validFor, { time: countdownText(left) })}</strong></p>`}
     ${copyableValue(
       view,
       'accountNumber',
@@ -19,7 +34,7 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
       ? copyableValue(
           view,
           'amount',
-          html`<span class="muted">${m.amount}</span><br /><span part="amount">${view.charged(order)}</span>`,
+          html`<span class="muted">${m.amount}</span><br /><span part="amount">${view.charged(order)}</span>${feeNote(view, order)}`,
           order.amount,
           m.copyAmount,
         )
@@ -29,6 +44,6 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
       [m.walletName, instructions.walletName],
       [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
-    ${waiting(view)}
+    ${waiting(view, instructions.paymentReference)}
   </section>`;
 }

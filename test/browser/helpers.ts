@@ -6,6 +6,7 @@ import { fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import '../../src/index.js';
 import type { PayEventMap, PayEventName, PayWidget } from '../../src/index.js';
 import type { CustomerField } from '../../src/schemas.js';
+import { useClock, type Clock } from '../../src/clock.js';
 
 export type { PayWidget };
 
@@ -339,4 +340,30 @@ export function restoreAll(): void {
   restoreFetch();
   restoreClipboard();
   restoreTimers();
+}
+
+// ─── A controlled clock (src/clock.ts) ──────────────────────────────────────────────────────────────
+
+/** A clock that moves only when told, ticking every `every` callback once per move. */
+export function controlledClock(start = Date.parse('2025-03-01T09:00:00.000Z')) {
+  let now = start;
+  const ticks = new Set<() => void>();
+  const clock: Clock = {
+    now: () => now,
+    every(_ms, tick) {
+      ticks.add(tick);
+      return () => ticks.delete(tick);
+    },
+  };
+  const restore = useClock(clock);
+  return {
+    restore,
+    /** Moves the clock on by `ms` and ticks once. */
+    advance(ms: number): void {
+      now += ms;
+      for (const tick of [...ticks]) tick();
+    },
+    now: () => now,
+    ticking: () => ticks.size,
+  };
 }

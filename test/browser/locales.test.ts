@@ -5,7 +5,8 @@
  * pronounce them.
  */
 import { expect, fixture, waitUntil } from '@open-wc/testing';
-import { en, type Messages } from '../../src/messages/en.js';
+import { enAfterSubmit } from '../../src/messages/en-after-submit.js';
+import { en as enBuiltIn, type Messages } from '../../src/messages/en.js';
 import { messages as fr } from '../../src/messages/fr.js';
 import { messages as ha } from '../../src/messages/ha.js';
 import { messages as ig } from '../../src/messages/ig.js';
@@ -37,6 +38,9 @@ import {
   type Attributes,
   type PayWidget,
 } from './helpers.js';
+
+/** All of English: the built-in strings and the result screens' newer ones (which come with what runs after a submit). */
+const en: Messages = { ...enBuiltIn, ...enAfterSubmit };
 
 const LOCALES = { fr, pcm, ha, yo, ig } satisfies Record<string, Messages>;
 type Locale = keyof typeof LOCALES;

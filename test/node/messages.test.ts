@@ -9,9 +9,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { en, type Messages } from '../../src/messages/en.js';
+import { enAfterSubmit } from '../../src/messages/en-after-submit.js';
+import { en as enBuiltIn, type Messages } from '../../src/messages/en.js';
 import { importLocale } from '../../src/messages/import-chunk.js';
 import { localeFileName, localeFileUrl, ON_DEMAND_LOCALES } from '../../src/messages/locales.js';
+
+/** All of English: the built-in strings and the result screens' newer ones (which come with what runs after a submit). */
+const en: Messages = { ...enBuiltIn, ...enAfterSubmit };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = join(root, 'dist');

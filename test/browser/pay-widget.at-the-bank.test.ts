@@ -1,0 +1,308 @@
+/**
+ * What a customer needs at the bank (issue 18): the transfer account's rules and countdown, a new
+ * account once it has run out, "I've sent the money", the calm line after 10 minutes, dialling on
+ * iOS and Android, and the fee. Time is a controlled clock (src/clock.ts) and the status schedule's
+ * timers are held, so nothing here waits on the wall clock.
+ */
+import { expect, waitUntil } from '@open-wc/testing';
+import { enAfterSubmit } from '../../src/messages/en-after-submit.js';
+import { en as enBuiltIn } from '../../src/messages/en.js';
+import {
+  button,
+  controlledClock,
+  deferred,
+  fillTransfer,
+  fillUssd,
+  heading,
+  holdTimers,
+  idempotencyKeys,
+  json,
+  nextEvent,
+  orderFor,
+  part,
+  restoreAll,
+  root,
+  route,
+  SESSION_URL,
+  STATUS_URL,
+  stubFetch,
+  submitUntil,
+  text,
+  TRANSFER_PAYMENTS,
+  transferEnvelope,
+  USSD_PAYMENTS,
+  ussdEnvelope,
+  widget,
+  type FetchCall,
+  type PayWidget,
+} from './helpers.js';
+
+const en = { ...enBuiltIn, ...enAfterSubmit };
+const MINUTE = 60_000;
+
+const liveRegion = (el: PayWidget) => root(el).querySelector('[role="status"]')!;
+const timer = (el: PayWidget) => root(el).querySelector('[role="timer"]');
+
+/** The session's order for a transfer: ₦7,250 with a ₦50 fee in it, the account valid for 30 minutes from now. */
+const transferOrder = () => ({ ...orderFor(TRANSFER_PAYMENTS), fee: '50', expiresAt: new Date(clock.now() + 30 * MINUTE).toISOString() });
+
+async function transferResult(attributes: Record<string, string> = {}, status?: (call: FetchCall, index: number) => Response | Promise<Response>) {
+  const calls = stubFetch(route({ session: () => json(transferEnvelope(TRANSFER_PAYMENTS, transferOrder())), status }));
+  const el = await widget({ 'session-url': SESSION_URL, ...attributes });
+  await fillTransfer(el);
+  await submitUntil(el, 'pay-initiated');
+  return { el, calls };
+}
+
+let clock: ReturnType<typeof controlledClock>;
+
+describe('<pay-widget> at the bank', () => {
+  before(async function () {
+    this.timeout(30_000);
+    // @ts-expect-error axe-core's browser build has no module types; it registers window.axe.
+    await import('axe-core/axe.min.js');
+  });
+  beforeEach(() => (clock = controlledClock()));
+  afterEach(() => {
+    clock.restore();
+    restoreAll();
+  });
+
+  describe('the transfer screen', () => {
+    it('says to send the exact amount and that the account is for this payment only, and shows the fee', async () => {
+      const { el } = await transferResult();
+      expect(text(el)).to.contain(en.exactAmount).and.to.contain(en.accountForThisPayment);
+      expect(part(el, 'amount')!.textContent).to.equal('₦7,250.00');
+      expect(part(el, 'amount')!.closest('.value')!.textContent).to.contain('includes ₦50.00 fee');
+      await expect(el).to.be.accessible();
+    });
+
+    it('counts the validity down once a second, speaking it only at its start, 5 and 1 minute left, and the end', async () => {
+      const { el } = await transferResult();
+      expect(timer(el)!.textContent).to.equal('Valid for 30:00');
+      const spoken: string[] = [];
+      const observer = new MutationObserver(() => liveRegion(el).textContent && spoken.push(liveRegion(el).textContent!));
+      observer.observe(liveRegion(el), { childList: true, characterData: true, subtree: true });
+
+      clock.advance(19_000);
+      await el.updateComplete;
+      expect(timer(el)!.textContent).to.equal('Valid for 29:41');
+      await waitUntil(() => spoken.length === 1, 'the start is spoken');
+      for (let second = 0; second < 5; second++) {
+        clock.advance(1_000);
+        await el.updateComplete;
+      }
+      expect(timer(el)!.textContent).to.equal('Valid for 29:36');
+
+      clock.advance(24 * MINUTE + 36_000); // 5:00 left
+      await waitUntil(() => spoken.length === 2, 'the 5-minute mark is spoken');
+      expect(timer(el)!.textContent).to.equal('Valid for 5:00');
+      clock.advance(30_000);
+      clock.advance(3 * MINUTE + 30_000); // 1:00 left
+      await waitUntil(() => spoken.length === 3, 'the 1-minute mark is spoken');
+      clock.advance(MINUTE);
+      await waitUntil(() => spoken.length === 4, 'the end is spoken');
+      await el.updateComplete;
+      observer.disconnect();
+      expect(spoken).to.deep.equal([
+        '30 minutes left to make the transfer',
+        '5 minutes left to make the transfer',
+        '1 minute left to make the transfer',
+        en.accountExpired,
+      ]);
+      expect(timer(el)).to.equal(null);
+      expect(text(el)).to.contain(en.accountExpired);
+      await expect(el).to.be.accessible();
+    });
+
+    it('offers a new account once it has run out: a new attempt with a new key, the same details', async () => {
+      const { el, calls } = await transferResult();
+      clock.advance(30 * MINUTE);
+      await el.updateComplete;
+      const again = nextEvent(el, 'pay-initiated');
+      button(el, en.newAccount)!.click();
+      await again;
+      await el.updateComplete;
+      const sessions = calls.filter((call) => call.url.pathname === SESSION_URL);
+      expect(sessions).to.have.length(2);
+      const [first, second] = idempotencyKeys(sessions);
+      expect(second).to.be.a('string').and.not.equal(first);
+      expect(JSON.parse(sessions[1]!.body!)).to.deep.equal(JSON.parse(sessions[0]!.body!));
+      expect(timer(el)!.textContent, 'the new account counts from now').to.equal('Valid for 30:00');
+    });
+
+    it('shows no countdown when the server gave no expiry', async () => {
+      stubFetch(route({ session: () => json(transferEnvelope()) }));
+      const el = await widget();
+      await fillTransfer(el);
+      await submitUntil(el, 'pay-initiated');
+      expect(timer(el)).to.equal(null);
+      expect(text(el)).not.to.contain('Valid for');
+    });
+  });
+
+  describe('"I’ve sent the money"', () => {
+    it('asks the status endpoint once, at once, with recheck=1, says it is checking, then that it has not arrived, and keeps polling', async () => {
+      const timers = holdTimers();
+      const answer = deferred<Response>();
+      const { el, calls } = await transferResult({ 'status-url': STATUS_URL }, () => answer.promise);
+      expect(timers.pending(2_000), 'the first scheduled look-up').to.equal(1);
+
+      button(el, en.sentMoney)!.click();
+      await el.updateComplete;
+      const statuses = () => calls.filter((call) => call.url.pathname === STATUS_URL);
+      expect(statuses()).to.have.length(1);
+      expect(statuses()[0]!.url.searchParams.get('recheck')).to.equal('1');
+      expect(statuses()[0]!.url.searchParams.get('paymentReference')).to.equal(TRANSFER_PAYMENTS.paymentReference);
+      expect(part(el, 'status')!.textContent).to.contain(en.checking);
+      await waitUntil(() => liveRegion(el).textContent === en.checking, 'checking is spoken');
+      await expect(el).to.be.accessible();
+
+      button(el, en.sentMoney)!.click(); // a second press while checking sends nothing more
+      answer.resolve(json({ status: 'PENDING' }));
+      await waitUntil(() => text(el).includes(en.notReceived), 'not received yet');
+      expect(statuses()).to.have.length(1);
+      expect(part(el, 'status')!.textContent).to.contain(en.waiting);
+      await waitUntil(() => liveRegion(el).textContent === en.notReceived, 'not received is spoken');
+      expect(timers.pending(2_000), 'polling goes on').to.equal(1);
+      await expect(el).to.be.accessible();
+    });
+
+    it('shows the outcome when the re-query finds the payment', async () => {
+      holdTimers();
+      const { el, calls } = await transferResult({ 'status-url': STATUS_URL }, () => json({ status: 'SUCCESS' }));
+      const completed = nextEvent(el, 'pay-complete');
+      button(el, en.sentMoney)!.click();
+      expect((await completed).detail.status).to.equal('SUCCESS');
+      await el.updateComplete;
+      expect(heading(el)!.textContent).to.equal(en.SUCCESSTitle);
+      expect(text(el)).to.contain('includes ₦50.00 fee');
+      expect(calls.filter((call) => call.url.searchParams.get('recheck') === '1')).to.have.length(1);
+    });
+
+    it('says so when the check could not be made, and keeps polling', async () => {
+      const timers = holdTimers();
+      const { el } = await transferResult({ 'status-url': STATUS_URL }, () => json({ status: 'ERROR' }, 503));
+      button(el, en.sentMoney)!.click();
+      await waitUntil(() => text(el).includes(en.checkFailed), 'could not check');
+      expect(timers.pending(2_000)).to.equal(1);
+    });
+
+    it('is not offered without a status-url to ask', async () => {
+      const { el } = await transferResult();
+      expect(button(el, en.sentMoney)).to.equal(undefined);
+    });
+  });
+
+  describe('after 10 minutes still waiting', () => {
+    it('says calmly not to pay again and which reference to give the shop, on the USSD screen', async () => {
+      holdTimers();
+      stubFetch(route({ session: () => json(ussdEnvelope()), status: () => json({ status: 'PENDING' }) }));
+      const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL });
+      await fillUssd(el);
+      await submitUntil(el, 'pay-initiated');
+      const line = () => root(el).querySelector('.note');
+      clock.advance(10 * MINUTE - 1_000);
+      await el.updateComplete;
+      expect(line()).to.equal(null);
+      clock.advance(1_000);
+      await el.updateComplete;
+      expect(line()!.textContent).to.equal(
+        `Still waiting? Do not pay again. If money has left your account, give the shop this payment reference: ${USSD_PAYMENTS.paymentReference}`,
+      );
+      await expect(el).to.be.accessible();
+    });
+
+    it('stops counting when the customer leaves the screen', async () => {
+      stubFetch(route({ session: () => json(ussdEnvelope()) }));
+      const el = await widget();
+      await fillUssd(el);
+      await submitUntil(el, 'pay-initiated');
+      expect(clock.ticking()).to.equal(1);
+      el.reset();
+      await el.updateComplete;
+      expect(clock.ticking()).to.equal(0);
+    });
+  });
+
+  describe('dialling', () => {
+    const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+    const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
+    const IPAD_AS_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15';
+    const device = (userAgent: string, platform: string, maxTouchPoints: number) => {
+      for (const [name, value] of Object.entries({ userAgent, platform, maxTouchPoints })) {
+        Object.defineProperty(navigator, name, { value, configurable: true });
+      }
+    };
+    afterEach(() => {
+      for (const name of ['userAgent', 'platform', 'maxTouchPoints']) delete (navigator as unknown as Record<string, unknown>)[name];
+    });
+
+    /** The USSD screen's actions, in order, as [label, primary]. */
+    async function ussdActions(): Promise<PayWidget> {
+      stubFetch(route({ session: () => json(ussdEnvelope()) }));
+      const el = await widget();
+      await fillUssd(el);
+      await submitUntil(el, 'pay-initiated');
+      return el;
+    }
+    const actions = (el: PayWidget) =>
+      [...part(el, 'result')!.querySelectorAll<HTMLElement>('button, a[href]')].map((action) => [action.textContent!.trim(), action.classList.contains('primary')]);
+    const dial = (el: PayWidget) => root(el).querySelector<HTMLAnchorElement>('a[href^="tel:"]')!;
+
+    for (const [name, userAgent, platform, touch] of [
+      ['an iPhone', IPHONE, 'iPhone', 5],
+      ['an iPad that presents itself as a Mac', IPAD_AS_MAC, 'MacIntel', 5],
+    ] as const) {
+      it(`on ${name}, makes "Copy code" the first, primary action, says to paste it in the Phone app, and keeps the dial link second`, async () => {
+        device(userAgent, platform, touch);
+        const el = await ussdActions();
+        expect(actions(el).slice(0, 2)).to.deep.equal([
+          [en.copyDialCode, true],
+          [en.dialNow, false],
+        ]);
+        expect(text(el)).to.contain(en.pasteInPhone);
+        expect(dial(el).getAttribute('href')).to.equal('tel:*737*000*4412%23');
+        await expect(el).to.be.accessible();
+      });
+    }
+
+    it('on Android (and a Mac without touch), makes the tel: link, # written %23, the primary action, with no paste line', async () => {
+      for (const [userAgent, platform, touch] of [
+        [ANDROID, 'Linux armv81', 5],
+        [IPAD_AS_MAC, 'MacIntel', 0],
+      ] as const) {
+        device(userAgent, platform, touch);
+        const el = await ussdActions();
+        expect(actions(el).slice(0, 2)).to.deep.equal([
+          [en.copyDialCode, false],
+          [en.dialNow, true],
+        ]);
+        expect(dial(el).getAttribute('href')).to.equal('tel:*737*000*4412%23');
+        expect(text(el)).not.to.contain(en.pasteInPhone);
+      }
+    });
+  });
+
+  describe('the fee', () => {
+    it("shows under the amount on the USSD screen, in the language's currency format", async () => {
+      stubFetch(route({ session: () => json(ussdEnvelope(USSD_PAYMENTS, { ...orderFor(USSD_PAYMENTS), fee: '107.5' })) }));
+      const el = await widget({ 'session-url': SESSION_URL, locale: 'fr' });
+      await waitUntil(() => root(el).querySelector('[lang]')?.getAttribute('lang') === 'fr', 'French arrives');
+      await fillUssd(el);
+      await submitUntil(el, 'pay-initiated');
+      const amount = [...root(el).querySelectorAll('dd')].find((dd) => dd.textContent!.includes('7'))!;
+      const collapsed = (node: Element) => node.textContent!.replace(/\s+/g, ' ').trim();
+      expect(collapsed(amount)).to.match(/^7 250,00 ₦/);
+      expect(collapsed(amount.querySelector('small')!)).to.equal('dont 107,50 ₦ de frais');
+    });
+
+    it('is left out when the order gives none, or one that is not part of the amount', async () => {
+      stubFetch(route({ session: () => json(ussdEnvelope(USSD_PAYMENTS, { ...orderFor(USSD_PAYMENTS), fee: '9000' })) }));
+      const el = await widget();
+      await fillUssd(el);
+      await submitUntil(el, 'pay-initiated');
+      expect(text(el)).to.contain('₦7,250.00').and.not.to.contain('fee');
+    });
+  });
+});
