@@ -32,8 +32,6 @@ export const npmEntries = {
   'server-postgres': 'src/server/stores/postgres.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
-  // `npx pay-widget check` (package.json "bin"): Node only, its imports are node: and the package's own.
-  'cli/pay-widget': 'src/cli/pay-widget.ts',
 } as const;
 
 /** Left to the consumer's bundler in the npm build (they are dependencies / peer code). */
@@ -109,9 +107,35 @@ function minifyTemplateLiterals(): Plugin {
  */
 const target = ['es2022', 'safari15'];
 
+/**
+ * `npx pay-widget check` (package.json "bin"), dist/cli/pay-widget.js: one file of its own, built
+ * after the npm build. As another entry of that build it shared chunks with the browser entries
+ * and moved the element's registration out of dist/define.js, which "sideEffects" names.
+ */
+const cliFile: Plugin = {
+  name: 'pay-widget:cli-file',
+  apply: 'build',
+  async closeBundle() {
+    await build({
+      configFile: false,
+      logLevel: 'warn',
+      publicDir: false,
+      build: {
+        outDir: 'dist/cli',
+        emptyOutDir: false,
+        target: 'node20',
+        sourcemap: true,
+        minify: false,
+        lib: { entry: { 'pay-widget': 'src/cli/pay-widget.ts' }, formats: ['es'] },
+        rolldownOptions: { external: npmExternal, output: { codeSplitting: false } },
+      },
+    });
+  },
+};
+
 const npmBuild: UserConfig = {
   publicDir: false,
-  plugins: [ownModulesHaveSideEffects, shipPostgresSql],
+  plugins: [ownModulesHaveSideEffects, shipPostgresSql, cliFile],
   build: {
     outDir: 'dist',
     emptyOutDir: true, // the first of the two builds starts from an empty dist/
