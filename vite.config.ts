@@ -112,6 +112,8 @@ const target = ['es2022', 'safari15'];
  * after the npm build. As another entry of that build it shared chunks with the browser entries
  * and moved the element's registration out of dist/define.js, which "sideEffects" names.
  */
+const sandboxEntry = fileURLToPath(new URL(npmEntries.sandbox, import.meta.url));
+
 const cliFile: Plugin = {
   name: 'pay-widget:cli-file',
   apply: 'build',
@@ -127,7 +129,12 @@ const cliFile: Plugin = {
         sourcemap: true,
         minify: false,
         lib: { entry: { 'pay-widget': 'src/cli/pay-widget.ts' }, formats: ['es'] },
-        rolldownOptions: { external: npmExternal, output: { codeSplitting: false } },
+        // The sandbox is imported from dist/sandbox.js, not bundled again: its keys and token stay in
+        // the one file meant to hold them.
+        rolldownOptions: {
+          external: [...npmExternal, sandboxEntry],
+          output: { codeSplitting: false, paths: { [sandboxEntry]: '../sandbox.js' } },
+        },
       },
     });
   },

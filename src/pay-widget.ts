@@ -216,11 +216,10 @@ export class PayWidget extends LitElement {
     const m = this.localization.messages;
     const { banks, bankQuery, disabled } = this;
     const status = this.payment.polling ? 'waiting' : this.statusUrl ? 'unconfirmed' : undefined;
-    const copy = (field: string, value: string) => void this.copy(field, value);
     // Past the form and the error screen, the initiation has loaded what runs after a submit.
     const flow = (): AfterSubmitModule => afterSubmit()!;
     const made = () => (this.results ??= { copies: new (flow().CopyController)(this), wait: new (flow().WaitController)(this, this.payment, this.localization, shared.announce) });
-    const shared: Omit<ResultView, 'copies' | 'wait' | 'renew'> = { messages: m, charged: this.charged, status, banks, copy, poll: this.payment.poll, reset: () => this.reset(), announce: (text: string) => void this.announce(text) };
+    const shared: Omit<ResultView, 'copies' | 'wait' | 'renew'> = { messages: m, charged: this.charged, status, banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text: string) => void this.announce(text) };
     const result = (): ResultView => ({ ...shared, copies: made().copies.results, wait: made().wait, renew: () => (this.reset(), this.submit()) });
     const { values, shown: errors } = this.form;
     const amount = this.money(text(this.amount), text(this.currency));
