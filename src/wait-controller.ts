@@ -19,8 +19,8 @@ const SPOKEN_AT = [5 * MINUTE, MINUTE];
 /** `ms` as a countdown shows it, rounded up to the second: `29:41`, `1:05:00`. */
 export function countdownText(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / SECOND));
-  const clock = [seconds / 3_600, (seconds / 60) % 60, seconds % 60].map((n) => String(Math.floor(n)).padStart(2, '0')).join(':');
-  return clock.replace(/^(00:)?0?/, ''); // 00:29:41 → 29:41, 00:05:03 → 5:03, 01:05:00 → 1:05:00
+  const hms = [seconds / 3_600, (seconds / 60) % 60, seconds % 60].map((n) => String(Math.floor(n)).padStart(2, '0')).join(':');
+  return hms.replace(/^(00:)?0?/, ''); // 00:29:41 → 29:41, 00:05:03 → 5:03, 01:05:00 → 1:05:00
 }
 
 export class WaitController implements ReactiveController {
