@@ -107,13 +107,14 @@ function minifyTemplateLiterals(): Plugin {
  */
 const target = ['es2022', 'safari15'];
 
+/** The sandbox's source: the check command imports it from dist/sandbox.js (see cliFile). */
+const sandboxEntry = fileURLToPath(new URL(npmEntries.sandbox, import.meta.url));
+
 /**
  * `npx pay-widget check` (package.json "bin"), dist/cli/pay-widget.js: one file of its own, built
  * after the npm build. As another entry of that build it shared chunks with the browser entries
  * and moved the element's registration out of dist/define.js, which "sideEffects" names.
  */
-const sandboxEntry = fileURLToPath(new URL(npmEntries.sandbox, import.meta.url));
-
 const cliFile: Plugin = {
   name: 'pay-widget:cli-file',
   apply: 'build',
