@@ -38,7 +38,7 @@ export type LoopLog = {
 /** Enough for a demo session; older steps are dropped. */
 const KEPT = 500;
 
-type SettleLike = Extract<WebhookEvent, { type: 'paid' | 'late-success' | 'fulfilled' | 'failed' | 'amount-mismatch' | 'code-reported' | 'internal-error' | 'verified' | 'unverified' }>;
+type SettleLike = Extract<WebhookEvent, { type: 'paid' | 'late-success' | 'fulfilled' | 'onPaid-timeout' | 'failed' | 'amount-mismatch' | 'code-reported' | 'internal-error' | 'verified' | 'unverified' }>;
 type SettlingPath = 'webhook' | 'status' | 'reconciler';
 
 const MOVED_BY: Record<SettlingPath, string> = { webhook: 'the webhook', status: 'a status poll', reconciler: 'the reconciler' };
@@ -85,6 +85,9 @@ export function createLoopLog(): LoopLog {
         return;
       case 'fulfilled':
         add('ledger', 'fulfilled', `${event.paymentReference}: onPaid returned${event.attempts > 1 ? ` (attempt ${event.attempts})` : ''}; the order is fulfilled and onPaid will not run again.`, event.paymentReference);
+        return;
+      case 'onPaid-timeout':
+        add(path, 'onPaid-timeout', `${event.paymentReference}: onPaid did not return within ${event.timeoutMs / 1000} s; given up, owed again after its back-off.`, event.paymentReference);
         return;
       case 'failed':
         add('ledger', 'failed', `${event.paymentReference}: PENDING → FAILED (code ${event.code}), moved by ${by}.`, event.paymentReference);

@@ -3,7 +3,9 @@
 // (a compare-and-set of `lease`) keeps other callers off while `onPaid` runs; a lease that lapses
 // (its process died) frees the entry for the next caller, and the entry's `dueAt` brings the
 // reconciler back to it. A store with `fulfilInTransaction` (PostgreSQL) runs `onPaid` inside the
-// transaction that records the fulfilment instead.
+// transaction that records the fulfilment instead. Either way `onPaid` is waited for at most
+// `onPaidTimeoutMs` (fulfil-limit.ts).
+import { DEFAULT_ON_PAID_TIMEOUT_MS, OnPaidTimeoutError, runWithinLimit } from './fulfil-limit.js';
 import { sleep } from './http/deadline.js';
 import { errorName } from './http/emitter.js';
 import { fulfilRetryAt } from './schedule.js';
@@ -12,9 +14,11 @@ import type { Payment, PaymentStore } from './stores/types.js';
 /**
  * What `onPaid` gets besides the payment. `db`: with a ledger whose store runs fulfilment in a
  * transaction (PostgreSQL), that transaction's client, so what `onPaid` writes through it commits
- * with the mark that it ran, exactly once; undefined with other stores.
+ * with the mark that it ran, exactly once; undefined with other stores. `signal`: aborted when
+ * `onPaidTimeoutMs` passed and the caller stopped waiting (the payment is then owed again): pass it
+ * to `fetch` and the like, and stop.
  */
-export type PaidContext = { db?: unknown };
+export type PaidContext = { db?: unknown; signal?: AbortSignal };
 
 /**
  * The merchant's hook. `onPaid` runs until it returns without throwing (again with back-off after a
@@ -26,6 +30,11 @@ export type PaymentHook = (payment: Payment, context: PaidContext) => void | Pro
 export type FulfilEvent =
   /** `onPaid` returned and the ledger recorded it: it never runs again for this reference. */
   | { type: 'fulfilled'; paymentReference: string; attempts: number }
+  /**
+   * `onPaid` did not return within `timeoutMs`: its signal was aborted, its PostgreSQL transaction
+   * rolled back, and the payment is owed again after its back-off (the lease, if any, left to lapse).
+   */
+  | { type: 'onPaid-timeout'; paymentReference: string; timeoutMs: number }
   | { type: 'internal-error'; where: 'onPaid' | 'store'; paymentReference: string; detail: string };
 
 export type FulfilContext = {
@@ -34,6 +43,8 @@ export type FulfilContext = {
   emit: (event: FulfilEvent) => void;
   /** How long a caller may run `onPaid` before another may take over; default 60 s. */
   leaseMs?: number;
+  /** How long `onPaid` is waited for; default 30 s. */
+  onPaidTimeoutMs?: number;
   now?: () => number;
 };
 
@@ -46,6 +57,7 @@ export type FulfilContext = {
 export type FulfilResult = { kind: 'fulfilled' | 'not-owed' | 'busy' | 'failed'; payment: Payment };
 
 export const DEFAULT_LEASE_MS = 60_000;
+export { DEFAULT_ON_PAID_TIMEOUT_MS } from './fulfil-limit.js';
 /** A write that keeps losing to others is given up after this many tries; the entry stays owed. */
 const MAX_WRITES = 8;
 
@@ -78,35 +90,51 @@ export async function fulfil(entry: Payment, context: FulfilContext): Promise<Fu
   const owner = `${(processId ??= crypto.randomUUID())}.${++leases}`;
   const taken = await takeLease(entry, owner, context);
   if (taken.kind !== 'leased') return taken;
-  try {
-    await context.onPaid(structuredClone(taken.payment), {});
-  } catch (error) {
-    context.emit({ type: 'internal-error', where: 'onPaid', paymentReference: entry.paymentReference, detail: errorName(error) });
+  const timeoutMs = timeLimit(context);
+  const run = runWithinLimit(timeoutMs, (signal) => context.onPaid(structuredClone(taken.payment), { signal }));
+  const outcome = await run.outcome;
+  if (outcome.kind === 'threw') {
+    context.emit({ type: 'internal-error', where: 'onPaid', paymentReference: entry.paymentReference, detail: errorName(outcome.error) });
     return { kind: 'failed', payment: await releaseLease(taken.payment, owner, context) };
+  }
+  if (outcome.kind !== 'returned') {
+    context.emit({ type: 'onPaid-timeout', paymentReference: entry.paymentReference, timeoutMs });
+    const payment = await releaseLease(taken.payment, owner, context, { keepLease: true });
+    // Should the abandoned call still return, it did its work: recorded, it is not run again.
+    void run.finished.then((ended) => (ended === 'returned' ? markFulfilled(payment, context) : undefined));
+    return { kind: 'failed', payment };
   }
   return markFulfilled(taken.payment, context);
 }
 
+function timeLimit(context: FulfilContext): number {
+  return context.onPaidTimeoutMs ?? DEFAULT_ON_PAID_TIMEOUT_MS;
+}
+
 async function fulfilInTransaction(entry: Payment, context: FulfilContext): Promise<FulfilResult> {
   const now = context.now ?? Date.now;
+  const timeoutMs = timeLimit(context);
   let hookThrew = false;
   let outcome: 'fulfilled' | 'not-owed' | 'busy' | 'failed';
   try {
     outcome = await context.payments.fulfilInTransaction!(
       entry.paymentReference,
-      async (payment, db) => {
+      async (payment, db, signal) => {
         try {
-          await context.onPaid(structuredClone(payment), { db });
+          await context.onPaid(structuredClone(payment), { db, signal });
         } catch (error) {
           hookThrew = true;
           throw error;
         }
       },
       (attempts) => fulfilRetryAt(now(), attempts),
+      { timeoutMs },
     );
   } catch (error) {
-    context.emit({ type: 'internal-error', where: hookThrew ? 'onPaid' : 'store', paymentReference: entry.paymentReference, detail: errorName(error) });
-    outcome = hookThrew ? 'failed' : 'busy';
+    const reference = entry.paymentReference;
+    if (error instanceof OnPaidTimeoutError) context.emit({ type: 'onPaid-timeout', paymentReference: reference, timeoutMs });
+    else context.emit({ type: 'internal-error', where: hookThrew ? 'onPaid' : 'store', paymentReference: reference, detail: errorName(error) });
+    outcome = hookThrew || error instanceof OnPaidTimeoutError ? 'failed' : 'busy';
   }
   const payment = (await read(entry.paymentReference, context)) ?? entry;
   return outcome === 'fulfilled' ? fulfilled(payment, context) : { kind: outcome, payment };
@@ -164,13 +192,18 @@ function fulfilled(payment: Payment, context: FulfilContext): FulfilResult {
   return { kind: 'fulfilled', payment };
 }
 
-/** After `onPaid` threw: drops the lease and makes the entry due again after the back-off. */
-async function releaseLease(leased: Payment, owner: string, context: FulfilContext): Promise<Payment> {
+/**
+ * After `onPaid` threw: drops the lease and makes the entry due again after the back-off. After it
+ * timed out (`keepLease`): the lease stays until it lapses, as `onPaid` may still be running, and
+ * the entry is due again after the back-off or the lease, whichever is later.
+ */
+async function releaseLease(leased: Payment, owner: string, context: FulfilContext, { keepLease = false } = {}): Promise<Payment> {
   const now = context.now ?? Date.now;
   let current = leased;
   for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
-    const next: Payment = { ...current, dueAt: fulfilRetryAt(now(), current.fulfilAttempts ?? 1) };
-    delete next.lease;
+    const retryAt = fulfilRetryAt(now(), current.fulfilAttempts ?? 1);
+    const next: Payment = { ...current, dueAt: keepLease ? Math.max(retryAt, current.lease?.until ?? 0) : retryAt };
+    if (!keepLease) delete next.lease;
     if (await write(next, context)) return { ...next, version: current.version + 1 };
     const reread = await read(leased.paymentReference, context);
     // Someone else holds it now (our lease lapsed) or it is done: theirs to record.

@@ -54,6 +54,11 @@ export type ReconcilerOptions = {
   onEvent?: (event: ReconcileEvent) => void | Promise<void>;
   /** As for the handlers: how long one caller may run `onPaid` before another may; default 60 000 ms. */
   leaseMs?: number;
+  /**
+   * As for the handlers: how long `onPaid` is waited for before it is given up (`onPaid-timeout`)
+   * and owed again after its back-off; default 30 000 ms.
+   */
+  onPaidTimeoutMs?: number;
   /** Gateway queries per second, at most, across this reconciler's sweeps; default 5. */
   queriesPerSecond?: number;
   /** Entries claimed at a time; default 50. */
@@ -94,7 +99,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const holdMs = leaseMs + queryTimeoutMs + Math.ceil((batchSize / queriesPerSecond) * 1000);
   const emit = scrubbedEmitter(options.onEvent, gateway);
   const pace = createPacer(queriesPerSecond, now, options.sleep ?? ((ms) => realSleep(ms)));
-  const settling = { payments, onPaid: options.onPaid, onFailed: options.onFailed, emit, now, leaseMs, queryTimeoutMs };
+  const settling = { payments, onPaid: options.onPaid, onFailed: options.onFailed, emit, now, leaseMs, queryTimeoutMs, onPaidTimeoutMs: options.onPaidTimeoutMs };
 
   async function reconcile(entry: Payment, counts: ReconcileCounts): Promise<void> {
     if (owesFulfilment(entry)) return countFulfilment(await fulfil(entry, settling), counts);
@@ -247,7 +252,7 @@ function assertOptions(options: ReconcilerOptions): void {
   assertStore(options.payments, PAYMENT_STORE_METHODS, 'createReconciler: payments (a PaymentStore)');
   check.requiredFunction('onPaid', options.onPaid);
   for (const name of ['onFailed', 'onEvent', 'now', 'sleep'] as const) check.optionalFunction(name, options[name]);
-  for (const name of ['leaseMs', 'queriesPerSecond', 'queryTimeoutMs'] as const) check.positiveMs(name, options[name]);
+  for (const name of ['leaseMs', 'onPaidTimeoutMs', 'queriesPerSecond', 'queryTimeoutMs'] as const) check.positiveMs(name, options[name]);
   const { batchSize } = options;
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) check.fail('batchSize must be a positive whole number');
 }

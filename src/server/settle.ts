@@ -39,11 +39,14 @@ type SettleContext = {
   now?: () => number;
   /** How long one caller may run `onPaid` before another may take over; default 60 s. */
   leaseMs?: number;
+  /** How long `onPaid` is waited for before it is given up (`onPaid-timeout`); default 30 s. */
+  onPaidTimeoutMs?: number;
   /**
-   * Start fulfilment without waiting for `onPaid`: the result comes as soon as the ledger says
-   * SUCCESS (a status poll tells the customer at once). Default: wait for it.
+   * Wait at most this long for fulfilment, then answer with the entry still owed while it goes on
+   * (0: a status poll tells the customer SUCCESS at once; the webhook answers within the gateway's
+   * deadline). Default: wait until `onPaid` returned or was given up.
    */
-  fulfilInBackground?: boolean;
+  fulfilWaitMs?: number;
 };
 
 /**
@@ -213,10 +216,11 @@ async function afterMove(previous: Payment, stored: Payment, context: SettleCont
 /** Fulfilment for a verified, unfulfilled entry (awaited, or started in the background); `entry` otherwise. */
 async function fulfilIfOwed(entry: Payment, context: SettleContext): Promise<Payment> {
   if (!owesFulfilment(entry)) return entry;
-  const running = fulfil(entry, context);
-  if (!context.fulfilInBackground) return (await running).payment;
-  running.catch(() => {}); // fulfil reports its own failures; nothing waits for it here
-  return entry;
+  const running = fulfil(entry, context).then((result) => result.payment);
+  const waitMs = context.fulfilWaitMs;
+  if (waitMs === undefined) return running;
+  running.catch(() => {}); // fulfil reports its own failures; nothing waits for it past `waitMs`
+  return waitMs > 0 ? withDeadline(waitMs, () => running, () => entry) : entry;
 }
 
 /** The ledger state the answer earns; a paid answer for another amount or currency earns none. */

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { QueryAnswer } from '../../src/server/gateway.js';
-import { createWebhookHandler } from '../../src/server/index.js';
+import { createReconciler, createStatusHandler, createWebhookHandler } from '../../src/server/index.js';
+import { STATUS_SECRET } from './server-fixtures.js';
 import { settlePayment, type SettleEvent } from '../../src/server/settle.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
@@ -199,5 +200,52 @@ describe('leaseMs on every handler that runs onPaid', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     assert.deepEqual((await payments.get('order-lease'))?.lease?.until, time + 5_000);
     assert.throws(() => createWebhookHandler({ gateway: countingGateway(() => answer('00')), payments, onPaid: () => {}, leaseMs: 0 }), /leaseMs/);
+  });
+});
+
+describe('onPaidTimeoutMs: how long onPaid is waited for', () => {
+  it('answers the webhook 503 within a second while a slow onPaid goes on, and 200 to the delivery after it returned', async () => {
+    const payments = createMemoryPaymentStore();
+    await payments.insert(ledgerEntry('order-slow'));
+    let finish!: () => void;
+    let calls = 0;
+    const onPaid = () => {
+      calls += 1;
+      return new Promise<void>((resolve) => (finish = resolve));
+    };
+    const handler = createWebhookHandler({ gateway: countingGateway(() => answer('00')), payments, onPaid, requeryAfterMs: 0 });
+    const started = Date.now();
+    const first = await handler(notify('order-slow'));
+    assert.equal(first.status, 503, 'not fulfilled yet: the gateway delivers again');
+    assert.ok(Date.now() - started < 2_000, `answered after ${Date.now() - started} ms`);
+    assert.equal((await payments.get('order-slow'))?.fulfilledAt, undefined);
+    finish();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.notEqual((await payments.get('order-slow'))?.fulfilledAt, undefined, 'onPaid went on after the answer, and was recorded');
+    assert.equal((await handler(notify('order-slow'))).status, 200);
+    assert.equal(calls, 1);
+  });
+
+  it('records an onPaid that returned after its limit, reported as onPaid-timeout, rather than run it again', async () => {
+    const { settle, calls, setHook, stored, events, context } = await setUp();
+    Object.assign(context, { onPaidTimeoutMs: 50, now: Date.now });
+    setHook(() => new Promise<void>((resolve) => setTimeout(resolve, 150)));
+    const result = await settle();
+    assert.equal(result.kind === 'settled' && result.payment.fulfilledAt, undefined, 'given up at the limit');
+    assert.deepEqual(events.find((event) => event.type === 'onPaid-timeout'), { type: 'onPaid-timeout', paymentReference: REFERENCE, timeoutMs: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.notEqual((await stored()).fulfilledAt, undefined);
+    await settle();
+    assert.equal(calls(), 1);
+  });
+
+  it('is refused, like every time option, unless a positive number of milliseconds', () => {
+    const payments = createMemoryPaymentStore();
+    const gateway = countingGateway(() => answer('00'));
+    for (const onPaidTimeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '30000' as unknown as number]) {
+      assert.throws(() => createWebhookHandler({ gateway, payments, onPaid: () => {}, onPaidTimeoutMs }), /createWebhookHandler: onPaidTimeoutMs must be a positive finite number/);
+      assert.throws(() => createReconciler({ gateway, payments, onPaid: () => {}, onPaidTimeoutMs }), /createReconciler: onPaidTimeoutMs/);
+      assert.throws(() => createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid: () => {}, onPaidTimeoutMs }), /createStatusHandler: onPaidTimeoutMs/);
+    }
   });
 });

@@ -70,6 +70,12 @@ export type StatusHandlerOptions = {
    */
   leaseMs?: number;
   /**
+   * With `onPaid`: how long it is waited for; default 30 000 ms. Past it the call is given up: its
+   * `signal` aborts, on the PostgreSQL ledger its transaction is rolled back, `onEvent` hears
+   * `onPaid-timeout`, and the payment is owed again after its back-off.
+   */
+  onPaidTimeoutMs?: number;
+  /**
    * Every re-query and settlement, and every failure to answer (`internal-error`), for logs; never a
    * token, key or customer detail.
    */
@@ -205,6 +211,7 @@ function checkedLookup(options: StatusHandlerOptions, timeoutMs: number, emit: (
   check.nonNegativeMs('recheckAfterMs', options.recheckAfterMs);
   check.nonNegativeMs('recheckFloorMs', options.recheckFloorMs);
   check.positiveMs('leaseMs', options.leaseMs);
+  check.positiveMs('onPaidTimeoutMs', options.onPaidTimeoutMs);
   const read = createLedgerReader({
     payments: options.payments,
     gateway: options.gateway!,
@@ -215,6 +222,7 @@ function checkedLookup(options: StatusHandlerOptions, timeoutMs: number, emit: (
     recheckFloorMs: options.recheckFloorMs ?? DEFAULT_RECHECK_FLOOR_MS,
     recheckWaitMs: timeoutMs / 2,
     leaseMs: options.leaseMs,
+    onPaidTimeoutMs: options.onPaidTimeoutMs,
   });
   return (paymentReference, { recheck }) => read(paymentReference, { recheck });
 }

@@ -30,6 +30,7 @@ type LedgerReaderOptions = {
   /** How long a poll waits for its re-query before answering what the ledger said; the re-query goes on. */
   recheckWaitMs: number;
   leaseMs: number | undefined;
+  onPaidTimeoutMs: number | undefined;
   now?: () => number;
 };
 
@@ -64,8 +65,8 @@ export function createLedgerReader(
       return entry;
     }
     const claimed: Payment = { ...claim, version: entry.version + 1 };
-    const settling = { payments, onPaid: onPaid!, onFailed: options.onFailed, emit, now, leaseMs: options.leaseMs };
-    const result = await verifyAndSettle(claimed, gateway, { ...settling, fulfilInBackground: true });
+    const settling = { payments, onPaid: onPaid!, onFailed: options.onFailed, emit, now, leaseMs: options.leaseMs, onPaidTimeoutMs: options.onPaidTimeoutMs };
+    const result = await verifyAndSettle(claimed, gateway, { ...settling, fulfilWaitMs: 0 });
     return result.kind === 'unverified' || result.kind === 'missing' ? claimed : result.payment;
   }
 
@@ -77,7 +78,7 @@ export function createLedgerReader(
   return async (paymentReference, read = {}) => {
     const entry = await payments.get(paymentReference);
     if (!entry) return undefined;
-    if (fulfilmentDue(entry)) void fulfil(entry, { payments, onPaid: onPaid!, emit, now, leaseMs: options.leaseMs }).catch(() => {});
+    if (fulfilmentDue(entry)) void fulfil(entry, { payments, onPaid: onPaid!, emit, now, leaseMs: options.leaseMs, onPaidTimeoutMs: options.onPaidTimeoutMs }).catch(() => {});
     const current = isDue(entry, read.recheck === true) ? await withinWait(recheck(entry).catch(() => entry), entry) : entry;
     return { status: current.state, amount: current.amount, currency: current.currency };
   };

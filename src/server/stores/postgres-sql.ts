@@ -13,8 +13,8 @@ export type PostgresPoolClientLike = PostgresQueryable & {
   off?(event: 'error', listener: (error: Error) => void): unknown;
 };
 
-/** What is used of a `pg` Pool: `query`, and `connect` for a transaction. */
-export type PostgresPoolLike = PostgresQueryable & { connect(): Promise<PostgresPoolClientLike> };
+/** What is used of a `pg` Pool: `query`, `connect` for a transaction, and its size (`options.max`) when it says. */
+export type PostgresPoolLike = PostgresQueryable & { connect(): Promise<PostgresPoolClientLike>; readonly options?: { max?: number } };
 
 export type PostgresTableOptions = {
   /** Prepended to every table and index name; default `pay_widget_`. Letters, digits and `_`. */
@@ -56,13 +56,16 @@ const ignore = () => {};
 
 /**
  * Runs `work` on a client of its own inside BEGIN … COMMIT; on a throw, rolls back and rethrows. The
- * client always goes back to the pool, destroyed when its connection broke (the rollback failed).
+ * client always goes back to the pool, destroyed when its connection broke (the rollback failed),
+ * or at once, without a ROLLBACK, when `closeOn` says so of the throw (a ROLLBACK would wait behind
+ * a statement still running; closing the connection rolls the transaction back).
  * A checked-out `pg` client that loses its connection emits 'error', which would end the process
  * unheard: it is heard here while checked out.
  */
 export async function inTransaction<T>(
   pool: PostgresPoolLike,
   work: (client: PostgresPoolClientLike) => Promise<T>,
+  closeOn: (error: unknown) => boolean = () => false,
 ): Promise<T> {
   const client = await pool.connect();
   client.on?.('error', ignore);
@@ -73,12 +76,16 @@ export async function inTransaction<T>(
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch((rollbackFailed: Error) => {
-      broken = rollbackFailed;
-    });
+    if (closeOn(error)) broken = error as Error;
+    else {
+      await client.query('ROLLBACK').catch((rollbackFailed: Error) => {
+        broken = rollbackFailed;
+      });
+    }
     throw error;
   } finally {
-    client.off?.('error', ignore);
+    // A connection being closed may still report its end: it stays heard.
+    if (!broken) client.off?.('error', ignore);
     client.release(broken);
   }
 }

@@ -142,12 +142,16 @@ export interface PaymentStore {
    * marks the entry fulfilled, holding the entry's row lock as the lease, so what `work` writes
    * through `db` commits with the mark, exactly once. `not-owed` when the entry is not SUCCESS or
    * is already fulfilled, `busy` when another caller holds it; `work`'s throw rolls back and is
-   * rethrown, after the entry's `fulfilAttempts` and `dueAt` were moved for the next try.
+   * rethrown, after the entry's `fulfilAttempts` and `dueAt` were moved for the next try. With
+   * `limits.timeoutMs`, `work` still running after it is given up: `signal` aborts, the transaction
+   * is rolled back (its connection closed, so a late write through `db` fails), the entry moved
+   * for the next try, and an `OnPaidTimeoutError` thrown.
    */
   fulfilInTransaction?(
     paymentReference: string,
-    work: (payment: Payment, db: unknown) => Promise<void>,
+    work: (payment: Payment, db: unknown, signal: AbortSignal) => Promise<void>,
     retryAt: (attempts: number) => number,
+    limits?: { timeoutMs?: number },
   ): Promise<'fulfilled' | 'not-owed' | 'busy'>;
 }
 

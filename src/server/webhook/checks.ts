@@ -26,8 +26,16 @@ type CheckOptions = {
   verifyTimeoutMs: number;
   requeryAfterMs: number;
   leaseMs: number | undefined;
+  onPaidTimeoutMs: number | undefined;
   now: () => number;
 };
+
+/**
+ * How long a delivery waits for `onPaid` before it is answered 503 while `onPaid` goes on: the
+ * gateway gives up on an answer after 5 s, and a held-up answer holds a connection for nothing.
+ * The gateway delivers again; once `onPaid` returned, that delivery is answered 200.
+ */
+const FULFIL_WAIT_MS = 1_000;
 
 /**
  * One notification's verdict: `done` (answered 200) once the payment is paid (and fulfilled) or
@@ -71,8 +79,9 @@ export function createNotificationChecker(options: CheckOptions): (notification:
   }
 
   async function verify(entry: Payment): Promise<Verdict> {
-    const { gateway, onPaid, onFailed, verifyTimeoutMs } = options;
-    const result = await verifyAndSettle(entry, gateway, { payments, onPaid, onFailed, emit, now, queryTimeoutMs: verifyTimeoutMs, leaseMs: options.leaseMs });
+    const { gateway, onPaid, onFailed, verifyTimeoutMs, leaseMs, onPaidTimeoutMs } = options;
+    const settling = { payments, onPaid, onFailed, emit, now, leaseMs, onPaidTimeoutMs, fulfilWaitMs: FULFIL_WAIT_MS };
+    const result = await verifyAndSettle(entry, gateway, { ...settling, queryTimeoutMs: verifyTimeoutMs });
     if (result.kind === 'unverified' || result.kind === 'missing') return 'retry';
     if (result.kind === 'already-settled') {
       emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: result.payment.state });

@@ -46,6 +46,14 @@ export type WebhookHandlerOptions = {
    * or on another instance) may run it again; default 60 000 ms. Longer than `onPaid` ever takes.
    */
   leaseMs?: number;
+  /**
+   * How long `onPaid` is waited for; default 30 000 ms. Past it the call is given up: its `signal`
+   * aborts, on the PostgreSQL ledger its transaction is rolled back, `onEvent` hears
+   * `onPaid-timeout`, and the payment is owed again after its back-off. The delivery itself is
+   * answered 503 after at most 1 s of `onPaid`, which goes on; delivered again once `onPaid`
+   * returned, it is answered 200.
+   */
+  onPaidTimeoutMs?: number;
   /** The clock, in ms since the epoch; default `Date.now`. For tests. */
   now?: () => number;
 };
@@ -68,7 +76,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const memory = createVerdictMemory(requeryAfterMs, now);
   const unknownBudget = createQueryBudget(options.unknownQueriesPerSecond ?? 5, now);
   const { gateway, payments, onPaid, onFailed } = options;
-  const check = createNotificationChecker({ gateway, payments, onPaid, onFailed, emit, memory, unknownBudget, verifyTimeoutMs, requeryAfterMs, leaseMs: options.leaseMs, now });
+  const { leaseMs, onPaidTimeoutMs } = options;
+  const check = createNotificationChecker({ gateway, payments, onPaid, onFailed, emit, memory, unknownBudget, verifyTimeoutMs, requeryAfterMs, leaseMs, onPaidTimeoutMs, now });
 
   async function handle(request: Request): Promise<Reply> {
     const refused = requireMethod(request, 'POST') ?? requireJson(request, 'the notification');
@@ -124,5 +133,6 @@ function assertOptions(options: WebhookHandlerOptions): void {
   check.nonNegativeMs('requeryAfterMs', options.requeryAfterMs);
   check.positiveMs('unknownQueriesPerSecond', options.unknownQueriesPerSecond);
   check.positiveMs('leaseMs', options.leaseMs);
+  check.positiveMs('onPaidTimeoutMs', options.onPaidTimeoutMs);
   check.optionalFunction('now', options.now);
 }
