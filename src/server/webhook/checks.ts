@@ -5,8 +5,9 @@
 // notification, poll and instance; the others answer from the last verdict or the ledger. A
 // reference the ledger does not hold is verified alike (unknown.ts).
 import type { Gateway } from '../gateway.js';
+import { withDeadline } from '../http/deadline.js';
 import { errorName } from '../http/emitter.js';
-import { owesFulfilment } from '../fulfil.js';
+import { fulfil, fulfilmentFree, owesFulfilment } from '../fulfil.js';
 import { verifyAndSettle, type PaymentHook } from '../settle.js';
 import type { Payment, PaymentStore } from '../stores/types.js';
 import type { WebhookEvent } from './events.js';
@@ -93,6 +94,20 @@ export function createNotificationChecker(options: CheckOptions): (notification:
     return ledgerVerdict(result.payment);
   }
 
+  /**
+   * Verified paid with `onPaid` still owed: the gateway has nothing left to say, so it is not asked.
+   * `onPaid` runs when due (its back-off passed, no live lease), waited for at most
+   * FULFIL_WAIT_MS; nothing is written that would wait for a fulfilment under way (on PostgreSQL,
+   * for its row lock).
+   */
+  async function fulfilOwed(entry: Payment): Promise<Verdict> {
+    const time = now();
+    if (!fulfilmentFree(entry, time) || (entry.dueAt !== undefined && entry.dueAt > time)) return 'retry';
+    const { payments, onPaid, leaseMs, onPaidTimeoutMs } = options;
+    const running = fulfil(entry, { payments, onPaid, emit, now, leaseMs, onPaidTimeoutMs }).then((result) => result.payment);
+    return ledgerVerdict(await withDeadline(FULFIL_WAIT_MS, () => running, () => entry));
+  }
+
   return async (notification) => {
     const entry = await findEntry(notification.candidates);
     if (!entry) return checkUnknown(notification);
@@ -103,7 +118,7 @@ export function createNotificationChecker(options: CheckOptions): (notification:
     // PENDING; FAILED, which a later verified payment turns into a late success; paid with `onPaid`
     // still owed. The check is shared from before its first await, so every notification arriving
     // meanwhile gets its verdict.
-    return memory.share(entry.paymentReference, () => checkEntry(entry));
+    return memory.share(entry.paymentReference, () => (owesFulfilment(entry) ? fulfilOwed(entry) : checkEntry(entry)));
   };
 }
 
