@@ -1,10 +1,11 @@
 // Fulfilment: running the merchant's `onPaid` for a verified payment until it returns, never again
 // afterwards, and never by two callers at once. Without a transactional store, a lease on the entry
-// (a compare-and-set of `lease`) keeps other callers off while `onPaid` runs; a lease that lapses
-// (its process died) frees the entry for the next caller, and the entry's `dueAt` brings the
-// reconciler back to it. A store with `fulfilInTransaction` (PostgreSQL) runs `onPaid` inside the
+// (a compare-and-set of `lease`, renewed while `onPaid` runs: fulfil-lease.ts) keeps other callers
+// off; a lease that lapses (its process died, or `onPaid` outlived its time limit) frees the entry
+// for the next caller, and the entry's `dueAt` brings the reconciler back to it. A store with `fulfilInTransaction` (PostgreSQL) runs `onPaid` inside the
 // transaction that records the fulfilment instead. Either way `onPaid` is waited for at most
 // `onPaidTimeoutMs` (fulfil-limit.ts).
+import { holdLease } from './fulfil-lease.js';
 import { DEFAULT_ON_PAID_TIMEOUT_MS, OnPaidTimeoutError, runWithinLimit } from './fulfil-limit.js';
 import { sleep } from './http/deadline.js';
 import { errorName } from './http/emitter.js';
@@ -41,7 +42,7 @@ export type FulfilContext = {
   payments: PaymentStore;
   onPaid: PaymentHook;
   emit: (event: FulfilEvent) => void;
-  /** How long a caller may run `onPaid` before another may take over; default 60 s. */
+  /** How long a lease lives unrenewed (renewed every third of it while `onPaid` runs); default 60 s. */
   leaseMs?: number;
   /** How long `onPaid` is waited for; default 30 s. */
   onPaidTimeoutMs?: number;
@@ -91,20 +92,28 @@ export async function fulfil(entry: Payment, context: FulfilContext): Promise<Fu
   const taken = await takeLease(entry, owner, context);
   if (taken.kind !== 'leased') return taken;
   const timeoutMs = timeLimit(context);
-  const run = runWithinLimit(timeoutMs, (signal) => context.onPaid(structuredClone(taken.payment), { signal }));
+  const ledger = { write: (next: Payment) => write(next, context), read: (reference: string) => read(reference, context) };
+  const lease = holdLease(taken.payment, owner, ledger, context.leaseMs ?? DEFAULT_LEASE_MS, context.now ?? Date.now);
+  const run = runWithinLimit(timeoutMs, (signal) => context.onPaid(structuredClone(taken.payment), { signal }), lease.lost);
   const outcome = await run.outcome;
+  const current = await lease.stop();
+  const reference = entry.paymentReference;
+  if (outcome.kind === 'returned') return markFulfilled(current, context);
   if (outcome.kind === 'threw') {
-    context.emit({ type: 'internal-error', where: 'onPaid', paymentReference: entry.paymentReference, detail: errorName(outcome.error) });
-    return { kind: 'failed', payment: await releaseLease(taken.payment, owner, context) };
+    context.emit({ type: 'internal-error', where: 'onPaid', paymentReference: reference, detail: errorName(outcome.error) });
+    return { kind: 'failed', payment: await releaseLease(current, owner, context) };
   }
-  if (outcome.kind !== 'returned') {
-    context.emit({ type: 'onPaid-timeout', paymentReference: entry.paymentReference, timeoutMs });
-    const payment = await releaseLease(taken.payment, owner, context, { keepLease: true });
-    // Should the abandoned call still return, it did its work: recorded, it is not run again.
-    void run.finished.then((ended) => (ended === 'returned' ? markFulfilled(payment, context) : undefined));
-    return { kind: 'failed', payment };
+  let payment = current;
+  if (outcome.kind === 'timeout') {
+    context.emit({ type: 'onPaid-timeout', paymentReference: reference, timeoutMs });
+    payment = await releaseLease(current, owner, context, { keepLease: true });
+  } else {
+    // The lease lapsed unrenewed (the ledger was away) or another caller holds it now.
+    context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: 'LeaseLost' });
   }
-  return markFulfilled(taken.payment, context);
+  // Should the abandoned call still return, it did its work: recorded, it is not run again.
+  void run.finished.then((ended) => (ended === 'returned' ? markFulfilled(payment, context) : undefined));
+  return { kind: outcome.kind === 'timeout' ? 'failed' : 'busy', payment };
 }
 
 function timeLimit(context: FulfilContext): number {

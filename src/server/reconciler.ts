@@ -52,7 +52,7 @@ export type ReconcilerOptions = {
   onFailed?: PaymentHook;
   /** Every query, settlement, `stale` entry and sweep, for logs. */
   onEvent?: (event: ReconcileEvent) => void | Promise<void>;
-  /** As for the handlers: how long one caller may run `onPaid` before another may; default 60 000 ms. */
+  /** As for the handlers: how long a lease on `onPaid` lives unrenewed; default 60 000 ms. */
   leaseMs?: number;
   /**
    * As for the handlers: how long `onPaid` is waited for before it is given up (`onPaid-timeout`)

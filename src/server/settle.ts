@@ -37,7 +37,7 @@ type SettleContext = {
   onFailed?: PaymentHook;
   emit: (event: SettleEvent) => void;
   now?: () => number;
-  /** How long one caller may run `onPaid` before another may take over; default 60 s. */
+  /** How long a lease on `onPaid` lives unrenewed (renewed while `onPaid` runs); default 60 s. */
   leaseMs?: number;
   /** How long `onPaid` is waited for before it is given up (`onPaid-timeout`); default 30 s. */
   onPaidTimeoutMs?: number;

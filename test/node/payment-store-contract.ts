@@ -114,6 +114,24 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     assert.equal(lapsed.some((payment) => payment.paymentReference === early.paymentReference), true, 'due again once the hold lapsed');
   });
 
+  it('renews a lease by compare-and-set: claimDue leaves the entry alone until the renewed dueAt, a stale renewal loses', async () => {
+    // What fulfilment's heartbeat does while onPaid runs: update with a later lease.until and dueAt.
+    const store = await makeStore(clock);
+    time += 10_000_000;
+    const payment = entry({ state: 'SUCCESS', initiation: 'started', dueAt: time - 1 });
+    await store.insert(payment);
+    const leased: Payment = { ...payment, lease: { owner: 'a.1', until: time + 300 }, fulfilAttempts: 1, dueAt: time + 300 };
+    assert.equal(await store.update(leased), true);
+    const renewed: Payment = { ...leased, version: 2, lease: { owner: 'a.1', until: time + 600 }, dueAt: time + 600 };
+    assert.equal(await store.update(renewed), true);
+    assert.equal(await store.update({ ...leased, lease: { owner: 'a.1', until: time + 900 } }), false, 'a renewal from a stale read loses');
+    const mine = (claimed: Payment[]) => claimed.some((claimedEntry) => claimedEntry.paymentReference === payment.paymentReference);
+    assert.equal(mine(await store.claimDue(time + 599, 100, 1_000)), false, 'the renewed lease keeps sweepers off');
+    const lapsed = await store.claimDue(time + 600, 100, 1_000);
+    assert.equal(mine(lapsed), true, 'due once the renewed lease lapsed');
+    assert.deepEqual(lapsed.find((claimedEntry) => claimedEntry.paymentReference === payment.paymentReference)?.lease, { owner: 'a.1', until: time + 600 });
+  });
+
   it('takes at most limit entries per claim, and none once nothing is owed', async () => {
     const store = await makeStore(clock);
     time += 10_000_000;

@@ -64,9 +64,9 @@ export type StatusHandlerOptions = {
   /** With `payments`: the webhook handler's `onFailed`, run the same way. */
   onFailed?: PaymentHook;
   /**
-   * With `onPaid`: how long one caller may run `onPaid` before another (a poll, a webhook, the
-   * reconciler, here or on another instance) may run it again; default 60 000 ms. Longer than
-   * `onPaid` ever takes.
+   * With `onPaid`: how long the lease that keeps other callers (a poll, a webhook, the reconciler,
+   * here or on another instance) off `onPaid` lives unrenewed; renewed every third of it while
+   * `onPaid` runs, it lapses this long after its process died; default 60 000 ms.
    */
   leaseMs?: number;
   /**

@@ -42,8 +42,9 @@ export type WebhookHandlerOptions = {
    */
   unknownQueriesPerSecond?: number;
   /**
-   * How long one caller may run `onPaid` before another (a delivery, a poll, the reconciler, here
-   * or on another instance) may run it again; default 60 000 ms. Longer than `onPaid` ever takes.
+   * The lease that keeps other callers (a delivery, a poll, the reconciler, here or on another
+   * instance) off `onPaid` while it runs lives this long unrenewed: renewed every third of it while
+   * `onPaid` runs, it lapses this long after its process died; default 60 000 ms.
    */
   leaseMs?: number;
   /**
