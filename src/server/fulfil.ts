@@ -2,9 +2,9 @@
 // afterwards, and never by two callers at once. Without a transactional store, a lease on the entry
 // (a compare-and-set of `lease`, renewed while `onPaid` runs: fulfil-lease.ts) keeps other callers
 // off; a lease that lapses (its process died, or `onPaid` outlived its time limit) frees the entry
-// for the next caller, and the entry's `dueAt` brings the reconciler back to it. A store with `fulfilInTransaction` (PostgreSQL) runs `onPaid` inside the
-// transaction that records the fulfilment instead. Either way `onPaid` is waited for at most
-// `onPaidTimeoutMs` (fulfil-limit.ts).
+// for the next caller, and the entry's `dueAt` brings the reconciler back to it. A store with
+// `fulfilInTransaction` (PostgreSQL) runs `onPaid` inside the transaction that records the
+// fulfilment instead. Either way `onPaid` is waited for at most `onPaidTimeoutMs` (fulfil-limit.ts).
 import { holdLease } from './fulfil-lease.js';
 import { DEFAULT_ON_PAID_TIMEOUT_MS, OnPaidTimeoutError, runWithinLimit } from './fulfil-limit.js';
 import { sleep } from './http/deadline.js';
