@@ -5,6 +5,7 @@
 // fulfilment until `onPaid` returns (fulfil.ts, under a lease). A payment is paid only for the
 // ledger's amount and currency. Also the settlement events, and their reporting with the gateway's
 // text scrubbed (`scrubbedEmitter`).
+import { sameAmount, sameCurrency } from './amounts.js';
 import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
 import { withDeadline } from './http/deadline.js';
 import { createEmitter, errorName } from './http/emitter.js';
@@ -223,23 +224,7 @@ async function fulfilIfOwed(entry: Payment, context: SettleContext): Promise<Pay
 function targetState(entry: Payment, answer: QueryAnswer): 'PENDING' | 'SUCCESS' | 'FAILED' | 'mismatch' {
   if (answer.report === 'partial-amount') return 'mismatch';
   if (answer.state !== 'SUCCESS') return answer.state;
-  const sameCurrency = answer.currency !== undefined && answer.currency.toUpperCase() === entry.currency.trim().toUpperCase();
-  return sameCurrency && sameAmount(entry.amount, answer.amount) ? 'SUCCESS' : 'mismatch';
-}
-
-/** Compares as exact decimals, so `"5000.00"` equals `5000` and `10.15` equals `"10.150"`. */
-function sameAmount(ledger: string, gateway: number | string | undefined): boolean {
-  if (gateway === undefined) return false;
-  const a = canonicalDecimal(ledger);
-  return a !== undefined && a === canonicalDecimal(String(gateway));
-}
-
-function canonicalDecimal(text: string): string | undefined {
-  const match = /^\s*0*(\d*?)(?:\.(\d*?)0*)?\s*$/.exec(text);
-  if (!match || !/\d/.test(text)) return undefined;
-  const whole = match[1] || '0';
-  const fraction = match[2] ?? '';
-  return fraction ? `${whole}.${fraction}` : whole;
+  return sameCurrency(entry.currency, answer.currency) && sameAmount(entry.amount, answer.amount) ? 'SUCCESS' : 'mismatch';
 }
 
 /** Advisory: it runs once per move to FAILED, by the caller whose write landed, and its throw is only reported. */

@@ -37,6 +37,15 @@ export type SessionEvent =
       paymentReference: string;
       ignored: ('paymentReference' | 'amount' | 'currency')[];
     }
+  | {
+      /**
+       * A new attempt (another Idempotency-Key) resolved to a reference the ledger holds for another
+       * amount or currency: answered 409 `order_changed`, nothing charged. Give each frozen order its
+       * own reference (add the cart's version).
+       */
+      type: 'order-changed';
+      paymentReference: string;
+    }
   | { type: 'rate-limited'; retryAfterSeconds: number }
   | { type: 'initiated'; paymentReference: string; paymentType: PaymentType; amount: string; currency: string }
   | {

@@ -1,6 +1,7 @@
 // The payment's ledger entry around its initiation: found by the attempt's Idempotency-Key (or by
 // its reference) or written `asking` before the gateway is asked, then moved by the gateway's answer.
 import type { PaymentType } from '../../schemas.js';
+import { sameAmount, sameCurrency } from '../amounts.js';
 import type { Reply } from '../http/reply.js';
 import type { ResolvedOrder } from '../order.js';
 import { nextCheckAt } from '../schedule.js';
@@ -31,6 +32,7 @@ type OrderResult = { ok: true; order: ResolvedOrder } | { ok: false; reply: Repl
 
 const RECEIVED = 'This payment was already received.';
 const ENDED = 'This payment attempt has ended. Please start a new payment.';
+const CHANGED = 'This order changed after its payment started.';
 /** How many times a lost compare-and-set is read again and retried. */
 const UPDATE_TRIES = 3;
 const LEDGER_FIELDS = ['paymentReference', 'amount', 'currency'] as const;
@@ -61,12 +63,30 @@ export async function enterPayment(
     // A key's order kept after an unanswered attempt may already be at the gateway.
     const inserted = newEntry(attempt, order);
     if (await payments.insert(inserted)) return { ok: true, order, again: known !== undefined, inserted };
-    const held = (await payments.get(order.paymentReference)) ?? (key === null ? undefined : await payments.findByIdempotencyKey(key));
-    if (!held) throw new Error(`the ledger refused ${order.paymentReference} but holds no entry for it`);
-    return reuse(attempt, order, held);
+    const held = await payments.get(order.paymentReference);
+    if (held && known === undefined && changedFor(order, held, key)) return { ok: false, reply: orderChanged(attempt, held) };
+    const found = held ?? (key === null ? undefined : await payments.findByIdempotencyKey(key));
+    if (!found) throw new Error(`the ledger refused ${order.paymentReference} but holds no entry for it`);
+    return reuse(attempt, order, found);
   } catch (error) {
     return { ok: false, reply: attempt.replies.busy('ledger', error) };
   }
+}
+
+/**
+ * A new attempt (another Idempotency-Key, or none) whose order the ledger holds for another amount
+ * or currency: the cart changed after its payment started. Only the key that started the entry may
+ * ask about it again with the ledger's amount.
+ */
+function changedFor(order: ResolvedOrder, held: Payment, key: string | null): boolean {
+  if (key !== null && held.idempotencyKey === key) return false;
+  return !(sameAmount(held.amount, order.amount) && sameCurrency(held.currency, order.currency));
+}
+
+/** Refused, never charged: asking the gateway about the held entry would charge the old amount. */
+function orderChanged(attempt: LedgerAttempt, held: Payment): Reply {
+  attempt.emit({ type: 'order-changed', paymentReference: held.paymentReference });
+  return attempt.replies.reject('order_changed', CHANGED);
 }
 
 function newEntry(attempt: LedgerAttempt, order: ResolvedOrder): Payment {
