@@ -10,6 +10,7 @@ import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
 import { withDeadline } from './http/deadline.js';
 import { createEmitter, errorName } from './http/emitter.js';
 import { fulfil, owesFulfilment, type FulfilEvent, type PaymentHook } from './fulfil.js';
+import { nextCheckAfterFailure } from './schedule.js';
 import type { Payment, PaymentStore } from './stores/types.js';
 
 export type { PaidContext, PaymentHook } from './fulfil.js';
@@ -192,9 +193,15 @@ function movedEntry(current: Payment, target: ReturnType<typeof targetState>, co
   if (next.state === 'PENDING') return next;
   next.updatedAt = time;
   delete next.stale;
-  // Moving to SUCCESS makes fulfilment owed at once; FAILED owes nothing.
-  if (next.state === 'SUCCESS') next.dueAt = time;
-  else delete next.dueAt;
+  delete next.unanswered;
+  // Moving to SUCCESS makes fulfilment owed at once; FAILED owes the sparse re-queries that find a
+  // late payment whose webhook was lost.
+  if (next.state === 'SUCCESS') {
+    next.dueAt = time;
+  } else {
+    next.failedAt = time;
+    next.dueAt = nextCheckAfterFailure(time, time);
+  }
   return next;
 }
 

@@ -140,7 +140,7 @@ for (const ledger of ledgers) {
       assert.equal((await payments.get('rec-never'))?.state, 'PENDING');
     });
 
-    it('skips the steps whose time passed while no reconciler ran; a payment the gateway never answers for ends stale too', async () => {
+    it('skips the steps whose time passed while no reconciler ran; a payment the gateway never answers for is asked again, never stale', async () => {
       const { payments, clock, events, reconciler, startPayment } = await setUp();
       await startPayment('rec-late');
       clock.time = T0 + 45 * MINUTE; // past the 1, 2, 5, 10 and 30 min steps
@@ -150,13 +150,16 @@ for (const ledger of ledgers) {
       await payments.insert({ paymentReference: 'rec-unknown', paymentType: 'TRANSFER', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: T0, updatedAt: T0, initiation: 'asking', dueAt: T0 + MINUTE });
       const first = await reconciler.run();
       assert.deepEqual([first.checked, first.errors], [1, 1]);
-      assert.equal((await payments.get('rec-unknown'))?.dueAt, T0 + 60 * MINUTE, 'kept due at its next step');
+      const retried = await payments.get('rec-unknown');
+      assert.equal(retried?.dueAt, clock.time + MINUTE, 'asked again after a back-off (issue 24, defect 3)');
+      assert.deepEqual([retried?.checks, retried?.unanswered], [undefined, 1], 'the unanswered query used up no step');
       clock.time = T0 + 25 * 60 * MINUTE;
       const last = await reconciler.run();
-      assert.deepEqual([last.checked, last.errors, last.stale], [2, 1, 2]);
+      assert.deepEqual([last.checked, last.errors, last.stale], [2, 1, 1]);
       const unknown = await payments.get('rec-unknown');
-      assert.deepEqual([unknown?.state, unknown?.stale, unknown?.dueAt], ['PENDING', true, undefined]);
-      assert.deepEqual(events.filter((event) => event.type === 'stale').map((event) => 'paymentReference' in event && event.paymentReference).sort(), ['rec-late', 'rec-unknown']);
+      assert.deepEqual([unknown?.state, unknown?.stale, unknown?.unanswered], ['PENDING', undefined, 2]);
+      assert.ok(unknown!.dueAt! > clock.time);
+      assert.deepEqual(events.filter((event) => event.type === 'stale').map((event) => 'paymentReference' in event && event.paymentReference), ['rec-late']);
     });
 
     it('lets two reconcilers sweep one ledger at once: each entry queried once, onPaid once', async () => {
@@ -209,7 +212,8 @@ for (const ledger of ledgers) {
       clock.time += 5_000;
       assert.deepEqual(await reconciler.run(), { checked: 0, paid: 0, failed: 0, fulfilled: 1, pending: 0, stale: 0, errors: 0 });
       assert.notEqual((await payments.get('rec-count-throws'))?.fulfilledAt, undefined);
-      assert.equal((await payments.get('rec-count-failed'))?.dueAt, undefined);
+      const failed = await payments.get('rec-count-failed');
+      assert.equal(failed?.dueAt, failed!.failedAt! + 60 * MINUTE, 'asked again an hour after it failed (issue 24, defect 2)');
     });
 
     it('takes no more than limit entries in a sweep', async () => {
