@@ -6,8 +6,8 @@
 // charged; only a retry with the same key keeps the ledger's amount.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { postSession } from '../../src/client.js';
-import { transition, type FlowState } from '../../src/flow.js';
+import { postSession } from '../../src/element/client.js';
+import { transition, type FlowState } from '../../src/element/flow.js';
 import { createMemoryPaymentStore, type ResolvedOrder } from '../../src/server/index.js';
 import { makeHandler, newKey, ORDER, post, readError, SESSION_URL, USSD_REQUEST } from './server-fixtures.js';
 
