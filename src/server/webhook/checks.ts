@@ -11,8 +11,8 @@ import { verifyAndSettle, type PaymentHook } from '../settle.js';
 import type { Payment, PaymentStore } from '../stores/types.js';
 import type { WebhookEvent } from './events.js';
 import type { Notification } from './notification.js';
-import type { Verdict, VerdictMemory } from './throttle.js';
-import { createUnknownReferenceCheck } from './unknown.js';
+import type { QueryAllowance, Verdict, VerdictMemory } from './throttle.js';
+import { createUnknownReferenceCheck, queryLimit } from './unknown.js';
 
 type CheckOptions = {
   gateway: Pick<Gateway, 'query'>;
@@ -21,8 +21,6 @@ type CheckOptions = {
   onFailed: PaymentHook | undefined;
   emit: (event: WebhookEvent) => void;
   memory: VerdictMemory;
-  /** Queries left for references the ledger does not hold. */
-  unknownBudget: { take(): boolean };
   verifyTimeoutMs: number;
   requeryAfterMs: number;
   leaseMs: number | undefined;
@@ -34,9 +32,9 @@ type CheckOptions = {
  * failed, `retry` (503) while the gateway's answer could not be read, the payment is still open, or
  * `onPaid` has not yet returned, whether the ledger holds the reference or not.
  */
-export function createNotificationChecker(options: CheckOptions): (notification: Notification) => Promise<Verdict> {
+export function createNotificationChecker(options: CheckOptions): (notification: Notification, allow: QueryAllowance) => Promise<Verdict> {
   const { payments, emit, memory, now } = options;
-  const checkUnknown = createUnknownReferenceCheck({ ...options, budget: options.unknownBudget });
+  const checkUnknown = createUnknownReferenceCheck(options);
 
   async function findEntry(candidates: string[]): Promise<Payment | undefined> {
     for (const candidate of candidates) {
@@ -55,9 +53,13 @@ export function createNotificationChecker(options: CheckOptions): (notification:
     return memory.recent(entry.paymentReference) ?? ledgerVerdict(entry);
   }
 
-  /** Claims this interval's query for `entry` (here or on another instance), then asks the gateway. */
-  async function checkEntry(entry: Payment): Promise<Verdict> {
+  /**
+   * Claims this interval's query for `entry` (here or on another instance), then asks the gateway,
+   * within the budget a reference the ledger does not hold takes from too.
+   */
+  async function checkEntry(entry: Payment, notification: Notification, allow: QueryAllowance): Promise<Verdict> {
     if (!isDue(entry)) return lastVerdict(entry);
+    if (!allow()) return queryLimit(emit, notification, entry.paymentReference);
     const claim: Payment = { ...entry, checkedAt: now() };
     try {
       if (!(await payments.update(claim))) return lastVerdict(entry); // another request asks this time
@@ -84,9 +86,9 @@ export function createNotificationChecker(options: CheckOptions): (notification:
     return ledgerVerdict(result.payment);
   }
 
-  return async (notification) => {
+  return async (notification, allow) => {
     const entry = await findEntry(notification.candidates);
-    if (!entry) return checkUnknown(notification);
+    if (!entry) return checkUnknown(notification, allow);
     if (entry.state === 'SUCCESS' && !owesFulfilment(entry)) {
       emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: entry.state });
       return 'done';
@@ -94,7 +96,7 @@ export function createNotificationChecker(options: CheckOptions): (notification:
     // PENDING; FAILED, which a later verified payment turns into a late success; paid with `onPaid`
     // still owed. The check is shared from before its first await, so every notification arriving
     // meanwhile gets its verdict.
-    return memory.share(entry.paymentReference, () => checkEntry(entry));
+    return memory.share(entry.paymentReference, () => checkEntry(entry, notification, allow));
   };
 }
 
