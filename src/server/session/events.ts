@@ -1,6 +1,7 @@
 // What the session endpoint tells `onEvent`: one type per decision, never a secret.
 import type { PaymentType } from '../../contract/schemas.js';
 import type { FieldErrors } from '../http/reply.js';
+import type { MemoryLedgerEvent } from '../stores/memory.js';
 import type { SessionOutcome } from './outcomes.js';
 
 /**
@@ -47,6 +48,13 @@ export type SessionEvent =
       paymentReference: string;
     }
   | { type: 'rate-limited'; retryAfterSeconds: number }
+  /**
+   * Said once per handler, at its first valid request: `no-rate-limit`, no `beforeInitiate` limits
+   * how many payments one client starts (every one is a ledger entry and a gateway call).
+   */
+  | { type: 'warning'; code: 'no-rate-limit'; message: string }
+  /** The in-memory ledger, full, dropped an unpaid entry past its schedule and its status token's life. */
+  | MemoryLedgerEvent
   | { type: 'initiated'; paymentReference: string; paymentType: PaymentType; amount: string; currency: string }
   | {
       type: 'internal-error';

@@ -18,6 +18,8 @@ export type LedgerAttempt = {
   paymentType: PaymentType;
   replies: SessionReplies;
   emit: (event: SessionEvent) => void;
+  /** The handler's clock (`now`), ms since the epoch. */
+  now: () => number;
 };
 
 /**
@@ -90,7 +92,7 @@ function orderChanged(attempt: LedgerAttempt, held: Payment): Reply {
 }
 
 function newEntry(attempt: LedgerAttempt, order: ResolvedOrder): Payment {
-  const time = Date.now();
+  const time = attempt.now();
   return {
     paymentReference: order.paymentReference,
     paymentType: attempt.paymentType,
@@ -132,12 +134,13 @@ export async function recordAnswer(attempt: LedgerAttempt, entered: EnteredPayme
   const reference = entered.order.paymentReference;
   try {
     // The entry this attempt inserted is, unless something moved it meanwhile, what the ledger holds: no read first.
-    const unread = entered.inserted && moved(entered.inserted, reached, entered.again);
+    const time = attempt.now();
+    const unread = entered.inserted && moved(entered.inserted, reached, entered.again, time);
     if (unread && (await attempt.payments.update(unread))) return;
     for (let tries = 0; tries < UPDATE_TRIES; tries += 1) {
       const entry = await attempt.payments.get(reference);
       if (!entry) throw new Error(`the ledger no longer holds ${reference}`);
-      const next = moved(entry, reached, entered.again);
+      const next = moved(entry, reached, entered.again, time);
       if (!next || (await attempt.payments.update(next))) return;
     }
     throw new Error(`${reference} changed ${UPDATE_TRIES} times while its initiation was being recorded`);
@@ -151,12 +154,12 @@ export async function recordAnswer(attempt: LedgerAttempt, entered: EnteredPayme
  * have reached the gateway (`again`, or an entry already `unknown`) leaves it unknown, for the query
  * to decide; a refusal of the first ask takes it off the reconciler's sweep.
  */
-function moved(entry: Payment, reached: Initiation, again: boolean): Payment | undefined {
+function moved(entry: Payment, reached: Initiation, again: boolean, time: number): Payment | undefined {
   const from = entry.initiation ?? 'started';
   if (entry.state !== 'PENDING' || from === 'started' || from === 'refused') return undefined;
   const to = reached === 'refused' && (again || from !== 'asking') ? 'unknown' : reached;
   if (to === from) return undefined;
-  const next: Payment = { ...entry, initiation: to, updatedAt: Date.now() };
+  const next: Payment = { ...entry, initiation: to, updatedAt: time };
   if (to === 'refused') delete next.dueAt;
   return next;
 }
