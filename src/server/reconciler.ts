@@ -105,12 +105,13 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       counts[state === 'FAILED' ? 'failed' : 'paid'] += 1;
       // Paid but not fulfilled: `onPaid` threw (reported), and is due again after its back-off.
       if (state === 'SUCCESS') counts[fulfilledAt === undefined ? 'errors' : 'fulfilled'] += 1;
-    } else if (result.kind === 'unverified') {
+    } else if (result.kind === 'unverified' && result.reason !== 'not-found') {
       // An error of this sweep; the entry keeps its step, asked again after a back-off.
       counts.errors += 1;
       await retryUnanswered(ledger, entry);
-    } else if (result.kind === 'pending' || (result.kind === 'already-settled' && result.payment.state === 'FAILED')) {
-      const step = await nextStep(ledger, result.payment);
+    } else if (result.kind === 'unverified' || result.kind === 'pending' || (result.kind === 'already-settled' && result.payment.state === 'FAILED')) {
+      // Answered: still pending, still failed, or unknown to the gateway (a start that never reached it).
+      const step = await nextStep(ledger, result.kind === 'unverified' ? entry : result.payment);
       if (step === 'pending' || step === 'stale') counts[step] += 1;
     }
   }

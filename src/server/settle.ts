@@ -85,7 +85,7 @@ type VerifyContext = SettleContext & {
   queryTimeoutMs?: number;
 };
 
-type VerifyResult = SettleResult | { kind: 'unverified' };
+type VerifyResult = SettleResult | { kind: 'unverified'; reason: string };
 
 /**
  * Asks the gateway what became of `entry` (never trusting whoever told us to look), then settles it
@@ -96,7 +96,7 @@ export async function verifyAndSettle(entry: Payment, gateway: Pick<Gateway, 'qu
   const outcome = await queryGateway(gateway, reference, context.queryTimeoutMs);
   if (outcome.kind !== 'answer') {
     context.emit({ type: 'unverified', paymentReference: reference, reason: outcome.reason, ...(outcome.httpStatus ? { httpStatus: outcome.httpStatus } : {}) });
-    return { kind: 'unverified' };
+    return { kind: 'unverified', reason: outcome.reason };
   }
   context.emit({ type: 'verified', paymentReference: reference, state: outcome.state, code: outcome.code });
   return settlePayment(entry, outcome, context);

@@ -251,7 +251,8 @@ describe('createGateway: query', () => {
   });
 
   const unverified: [string, () => Response | Promise<Response>, string][] = [
-    ['HTTP 500 "No transaction found"', () => json(500, { message: 'No transaction found', error: 'PROCESSING' }), 'http-error'],
+    ['HTTP 500 "No transaction found"', () => json(500, { message: 'No transaction found', error: 'PROCESSING' }), 'not-found'],
+    ['HTTP 500 "Internal Server Error"', () => json(500, { message: 'Internal Server Error', error: 'PROCESSING' }), 'http-error'],
     ['an HTML page', () => new Response('<!doctype html><p>Bad gateway</p>', { status: 200, headers: { 'content-type': 'text/html' } }), 'unreadable'],
     ['an empty body', () => new Response('', { status: 200 }), 'unreadable'],
     ['a truncated body', () => new Response('{"status":"SUCCESS","data":{"code":"00"', { status: 200 }), 'unreadable'],
