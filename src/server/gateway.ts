@@ -45,9 +45,10 @@ export type GatewayOptions = {
   /** How long each request to the gateway may take, body included; default 15 000 ms. */
   timeoutMs?: number;
   /**
-   * When the gateway refuses a renewed token too (a second 401), how long every call is answered at
-   * once with a `token-failed` outcome (`reason: 'refused'`, `repeated: true`) instead of asking
-   * again; then one call tries once more. Default 30 000 ms; 0 asks every time.
+   * When the gateway refuses a renewed token too (a second 401), or `encrypt/keys` refuses the keys
+   * (400, 401), how long every call is answered at once with a `token-failed` outcome
+   * (`reason: 'refused'`, `repeated: true`) instead of asking again; then one call tries once more:
+   * one token request per period, the refusal reported once. Default 30 000 ms; 0 asks every time.
    */
   refusedBackoffMs?: number;
 };

@@ -25,7 +25,7 @@ export type { StatusEvent, StatusHandlerOptions, StatusLookup, StatusLookupConte
 export type { StatusSecret } from './status/tokens.js';
 export { createMemoryIdempotencyStore, createMemoryPaymentStore } from './stores/memory.js';
 export { isValidIdempotencyKey } from './stores/types.js';
-export type { MemoryIdempotencyStoreOptions, MemoryPaymentStoreOptions } from './stores/memory.js';
+export type { MemoryIdempotencyStoreOptions, MemoryLedgerEvent, MemoryPaymentStoreOptions } from './stores/memory.js';
 export type {
   IdempotencyRecord,
   IdempotencyStore,

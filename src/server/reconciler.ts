@@ -1,15 +1,16 @@
 // The reconciler: the job that closes the loop when nobody else does (the webhook was lost, the tab
 // closed, the process died inside `onPaid`). A sweep claims the ledger's due entries in bounded
 // batches (`claimDue`, atomic, so many instances may sweep at once) and, for each: runs fulfilment
-// for a verified payment still owed it; asks the gateway about a PENDING one (at most
-// `queriesPerSecond`) and settles it through the one transition; moves a still-pending one along its
-// schedule (`schedule.ts`), and after the last step marks it `stale` for a person, never FAILED.
+// for a verified payment still owed it; asks the gateway about a PENDING one, or a FAILED one on its
+// sparse re-queries (at most `queriesPerSecond`), and settles it through the one transition; moves a
+// still-pending one along its schedule (`requery.ts`), and after the last answered step marks it
+// `stale` for a person, never FAILED. A query nobody answered is made again after a back-off.
 import type { Gateway } from './gateway.js';
 import { sleep as realSleep } from './http/deadline.js';
 import { errorName, scrubbedEmitter } from './http/emitter.js';
 import { DEFAULT_LEASE_MS, fulfil, owesFulfilment, type FulfilResult } from './fulfil.js';
 import { assertStore, optionChecks } from './options.js';
-import { nextCheckAt } from './schedule.js';
+import { nextStep, nothingOwed, retryUnanswered } from './requery.js';
 import { verifyAndSettle, type PaymentHook, type VerifyEvent } from './settle.js';
 import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores/types.js';
 
@@ -81,10 +82,6 @@ export type Reconciler = {
 const DEFAULT_QUERIES_PER_SECOND = 5;
 const DEFAULT_BATCH_SIZE = 50;
 const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
-type Ledger = { payments: PaymentStore; now: () => number; emit: (event: ReconcileEvent) => void };
-
-/** How often a schedule step is written again after losing a race, before waiting for the next sweep. */
-const MAX_WRITES = 4;
 
 /** The ledger's due work, done: `createReconciler({ gateway, payments, onPaid }).start(60_000)` in the server, or `run()` from a cron job. */
 export function createReconciler(options: ReconcilerOptions): Reconciler {
@@ -100,10 +97,11 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const emit = scrubbedEmitter(options.onEvent, gateway);
   const pace = createPacer(queriesPerSecond, now, options.sleep ?? ((ms) => realSleep(ms)));
   const settling = { payments, onPaid: options.onPaid, onFailed: options.onFailed, emit, now, leaseMs, queryTimeoutMs, onPaidTimeoutMs: options.onPaidTimeoutMs };
+  const ledger = { payments, now, emit };
 
   async function reconcile(entry: Payment, counts: ReconcileCounts): Promise<void> {
     if (owesFulfilment(entry)) return countFulfilment(await fulfil(entry, settling), counts);
-    if (entry.state !== 'PENDING' || entry.initiation === 'refused') return void (await nothingOwed(payments, entry));
+    if (!owesQuery(entry)) return void (await nothingOwed(payments, entry));
     await pace();
     counts.checked += 1;
     const result = await verifyAndSettle(entry, gateway, settling);
@@ -112,12 +110,14 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       counts[state === 'FAILED' ? 'failed' : 'paid'] += 1;
       // Paid but not fulfilled: `onPaid` threw (reported), and is due again after its back-off.
       if (state === 'SUCCESS') counts[fulfilledAt === undefined ? 'errors' : 'fulfilled'] += 1;
-    } else if (result.kind === 'pending' || result.kind === 'unverified') {
-      const verified = result.kind === 'pending';
-      const step = await nextStep({ payments, now, emit }, verified ? result.payment : entry);
-      // An unanswered query is an error of this sweep; the entry still moves along its schedule.
-      if (!verified) counts.errors += 1;
-      if (step === 'stale' || (verified && step)) counts[step] += 1;
+    } else if (result.kind === 'unverified' && result.reason !== 'not-found') {
+      // An error of this sweep; the entry keeps its step, asked again after a back-off.
+      counts.errors += 1;
+      await retryUnanswered(ledger, entry);
+    } else if (result.kind === 'unverified' || result.kind === 'pending' || (result.kind === 'already-settled' && result.payment.state === 'FAILED')) {
+      // Answered: still pending, still failed, or unknown to the gateway (a start that never reached it).
+      const step = await nextStep(ledger, result.kind === 'unverified' ? entry : result.payment);
+      if (step === 'pending' || step === 'stale') counts[step] += 1;
     }
   }
 
@@ -156,49 +156,10 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   return { run, start: (intervalMs) => startSweeping(run, intervalMs) };
 }
 
-/** Moves a still-pending entry to its next check, or marks it stale after the last; re-reads after a lost race. */
-async function nextStep(ledger: Ledger, latest: Payment): Promise<'pending' | 'stale' | undefined> {
-  const { payments, now, emit } = ledger;
-  let current = latest;
-  for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
-    const next = scheduled(current, now());
-    if (await payments.update(next)) {
-      if (!next.stale) return 'pending';
-      if (!current.stale) emit({ type: 'stale', paymentReference: next.paymentReference, checks: next.checks ?? 0 });
-      return 'stale';
-    }
-    const reread = await payments.get(current.paymentReference);
-    if (!reread || reread.state !== 'PENDING') return undefined; // settled meanwhile: not ours to schedule
-    current = reread;
-  }
-  return 'pending'; // its claim lapses, and a later sweep takes it again
-}
-
-/** An entry due for nothing this reconciler does (it never started, or was settled elsewhere): off the sweep. */
-async function nothingOwed(payments: PaymentStore, entry: Payment): Promise<void> {
-  const next = { ...entry };
-  delete next.dueAt;
-  await payments.update(next);
-}
-
-/**
- * The entry with its next check (`checks + 1`), or `stale` once the schedule ran out, whether the
- * gateway last said pending or did not answer: either way it is a person's to look at now.
- */
-function scheduled(current: Payment, time: number): Payment {
-  const checks = (current.checks ?? 0) + 1;
-  // Steps whose time already passed (the reconciler was not running) are skipped, not made up.
-  let step = checks;
-  let at = nextCheckAt(current.createdAt, step);
-  while (at !== undefined && at <= time) at = nextCheckAt(current.createdAt, ++step);
-  const next: Payment = { ...current, checks };
-  if (at !== undefined) {
-    next.dueAt = at;
-  } else {
-    delete next.dueAt;
-    next.stale = true;
-  }
-  return next;
+/** PENDING and started (or unknown), or FAILED with re-queries left: the gateway is asked. */
+function owesQuery(entry: Payment): boolean {
+  if (entry.state === 'FAILED') return true;
+  return entry.state === 'PENDING' && entry.initiation !== 'refused';
 }
 
 function countFulfilment(result: FulfilResult, counts: ReconcileCounts): void {

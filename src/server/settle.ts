@@ -5,10 +5,12 @@
 // fulfilment until `onPaid` returns (fulfil.ts, under a lease). A payment is paid only for the
 // ledger's amount and currency. Also the settlement events, and their reporting with the gateway's
 // text scrubbed (`scrubbedEmitter`).
+import { sameAmount, sameCurrency } from './amounts.js';
 import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
 import { withDeadline } from './http/deadline.js';
 import { createEmitter, errorName } from './http/emitter.js';
 import { fulfil, owesFulfilment, type FulfilEvent, type PaymentHook } from './fulfil.js';
+import { nextCheckAfterFailure } from './schedule.js';
 import type { Payment, PaymentStore } from './stores/types.js';
 
 export type { PaidContext, PaymentHook } from './fulfil.js';
@@ -86,7 +88,7 @@ type VerifyContext = SettleContext & {
   queryTimeoutMs?: number;
 };
 
-type VerifyResult = SettleResult | { kind: 'unverified' };
+type VerifyResult = SettleResult | { kind: 'unverified'; reason: string };
 
 /**
  * Asks the gateway what became of `entry` (never trusting whoever told us to look), then settles it
@@ -97,7 +99,7 @@ export async function verifyAndSettle(entry: Payment, gateway: Pick<Gateway, 'qu
   const outcome = await queryGateway(gateway, reference, context.queryTimeoutMs);
   if (outcome.kind !== 'answer') {
     context.emit({ type: 'unverified', paymentReference: reference, reason: outcome.reason, ...(outcome.httpStatus ? { httpStatus: outcome.httpStatus } : {}) });
-    return { kind: 'unverified' };
+    return { kind: 'unverified', reason: outcome.reason };
   }
   context.emit({ type: 'verified', paymentReference: reference, state: outcome.state, code: outcome.code });
   return settlePayment(entry, outcome, context);
@@ -194,9 +196,15 @@ function movedEntry(current: Payment, target: ReturnType<typeof targetState>, co
   if (next.state === 'PENDING') return next;
   next.updatedAt = time;
   delete next.stale;
-  // Moving to SUCCESS makes fulfilment owed at once; FAILED owes nothing.
-  if (next.state === 'SUCCESS') next.dueAt = time;
-  else delete next.dueAt;
+  delete next.unanswered;
+  // Moving to SUCCESS makes fulfilment owed at once; FAILED owes the sparse re-queries that find a
+  // late payment whose webhook was lost.
+  if (next.state === 'SUCCESS') {
+    next.dueAt = time;
+  } else {
+    next.failedAt = time;
+    next.dueAt = nextCheckAfterFailure(time, time);
+  }
   return next;
 }
 
@@ -227,23 +235,7 @@ async function fulfilIfOwed(entry: Payment, context: SettleContext): Promise<Pay
 function targetState(entry: Payment, answer: QueryAnswer): 'PENDING' | 'SUCCESS' | 'FAILED' | 'mismatch' {
   if (answer.report === 'partial-amount') return 'mismatch';
   if (answer.state !== 'SUCCESS') return answer.state;
-  const sameCurrency = answer.currency !== undefined && answer.currency.toUpperCase() === entry.currency.trim().toUpperCase();
-  return sameCurrency && sameAmount(entry.amount, answer.amount) ? 'SUCCESS' : 'mismatch';
-}
-
-/** Compares as exact decimals, so `"5000.00"` equals `5000` and `10.15` equals `"10.150"`. */
-function sameAmount(ledger: string, gateway: number | string | undefined): boolean {
-  if (gateway === undefined) return false;
-  const a = canonicalDecimal(ledger);
-  return a !== undefined && a === canonicalDecimal(String(gateway));
-}
-
-function canonicalDecimal(text: string): string | undefined {
-  const match = /^\s*0*(\d*?)(?:\.(\d*?)0*)?\s*$/.exec(text);
-  if (!match || !/\d/.test(text)) return undefined;
-  const whole = match[1] || '0';
-  const fraction = match[2] ?? '';
-  return fraction ? `${whole}.${fraction}` : whole;
+  return sameCurrency(entry.currency, answer.currency) && sameAmount(entry.amount, answer.amount) ? 'SUCCESS' : 'mismatch';
 }
 
 /** Advisory: it runs once per move to FAILED, by the caller whose write landed, and its throw is only reported. */

@@ -140,20 +140,21 @@ for (const ledger of ledgers) {
       assert.equal((await payments.get('rec-never'))?.state, 'PENDING');
     });
 
-    it('skips the steps whose time passed while no reconciler ran; a payment the gateway never answers for ends stale too', async () => {
+    it('skips the steps whose time passed while no reconciler ran; a payment the gateway does not know ends stale too', async () => {
       const { payments, clock, events, reconciler, startPayment } = await setUp();
       await startPayment('rec-late');
       clock.time = T0 + 45 * MINUTE; // past the 1, 2, 5, 10 and 30 min steps
       assert.equal((await reconciler.run()).checked, 1);
       assert.equal((await payments.get('rec-late'))?.dueAt, T0 + 60 * MINUTE);
-      // Never initiated at the gateway (its process died asking): every query is unanswered.
+      // Never initiated at the gateway (its process died asking): every query is answered 500 "No
+      // transaction found", an answer about the payment (unlike a 503), so its schedule moves on.
       await payments.insert({ paymentReference: 'rec-unknown', paymentType: 'TRANSFER', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: T0, updatedAt: T0, initiation: 'asking', dueAt: T0 + MINUTE });
       const first = await reconciler.run();
-      assert.deepEqual([first.checked, first.errors], [1, 1]);
+      assert.deepEqual([first.checked, first.errors, first.pending], [1, 0, 1]);
       assert.equal((await payments.get('rec-unknown'))?.dueAt, T0 + 60 * MINUTE, 'kept due at its next step');
       clock.time = T0 + 25 * 60 * MINUTE;
       const last = await reconciler.run();
-      assert.deepEqual([last.checked, last.errors, last.stale], [2, 1, 2]);
+      assert.deepEqual([last.checked, last.errors, last.stale], [2, 0, 2]);
       const unknown = await payments.get('rec-unknown');
       assert.deepEqual([unknown?.state, unknown?.stale, unknown?.dueAt], ['PENDING', true, undefined]);
       assert.deepEqual(events.filter((event) => event.type === 'stale').map((event) => 'paymentReference' in event && event.paymentReference).sort(), ['rec-late', 'rec-unknown']);
@@ -209,7 +210,8 @@ for (const ledger of ledgers) {
       clock.time += 5_000;
       assert.deepEqual(await reconciler.run(), { checked: 0, paid: 0, failed: 0, fulfilled: 1, pending: 0, stale: 0, errors: 0 });
       assert.notEqual((await payments.get('rec-count-throws'))?.fulfilledAt, undefined);
-      assert.equal((await payments.get('rec-count-failed'))?.dueAt, undefined);
+      const failed = await payments.get('rec-count-failed');
+      assert.equal(failed?.dueAt, failed!.failedAt! + 60 * MINUTE, 'asked again an hour after it failed (issue 24, defect 2)');
     });
 
     it('takes no more than limit entries in a sweep', async () => {

@@ -82,9 +82,11 @@ describe('createSessionHandler({ gateway })', () => {
       [{ type: 'internal-error', where: 'token', detail: 'no token: refused (HTTP 400)' }],
     );
     assert.ok(!JSON.stringify(events).includes('sk_wrong_secret_0000'));
-    // The same key again asks for a token again (a failure is not kept), and still sends nothing.
+    // The same key again is answered alike without asking again: keys refused are held back for
+    // refusedBackoffMs (issue 24, defect 10), and the refusal is not reported twice.
     await readError(await handler(post(TRANSFER_REQUEST, { 'idempotency-key': key })), 500, 'config');
-    assert.deepEqual(paths, ['/api/v2/encrypt/keys', '/api/v2/encrypt/keys']);
+    assert.deepEqual(paths, ['/api/v2/encrypt/keys']);
+    assert.equal(events.filter((event) => event.type === 'internal-error').length, 1);
   });
 
   it('answers 500 internal for an accessToken function that throws, and 502/504 when the token endpoint cannot be reached', async () => {

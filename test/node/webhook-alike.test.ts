@@ -65,7 +65,7 @@ describe('the webhook answers alike for references the ledger holds and those it
     assert.deepEqual(gateway.queries, [UNKNOWN, UNKNOWN]);
   });
 
-  it('caps queries for unknown references (unknownQueriesPerSecond, default 5): beyond it, the 503 a pending payment gets', async () => {
+  it('caps queries for every reference, held or not (queriesPerSecond, default 5): beyond it, the 503 a pending payment gets', async () => {
     const { handler, gateway, events, advance } = await setUp(() => answer('00'), [ledgerEntry(KNOWN)]);
     const pendingAnswer = await seen(await (await setUp(() => answer('S20'), [ledgerEntry(KNOWN)])).handler(notify(KNOWN)));
     const references = Array.from({ length: 8 }, (_, i) => `GUESS-${i}`);
@@ -74,11 +74,13 @@ describe('the webhook answers alike for references the ledger holds and those it
     assert.equal(answers.filter((seenAnswer) => seenAnswer.status === 200).length, 5);
     for (const refused of answers.filter((seenAnswer) => seenAnswer.status !== 200)) assert.deepEqual(refused, pendingAnswer);
     assert.equal(events.filter((event) => event.type === 'webhook-ignored' && event.reason === 'query-limit').length, 3);
-    // A known reference is not held back by the cap.
-    assert.equal((await handler(notify(KNOWN))).status, 200);
+    // A reference the ledger holds takes from the same budget, and is held back alike (issue 24, defect 9).
+    assert.deepEqual(await seen(await handler(notify(KNOWN))), pendingAnswer);
     advance(1_000);
     await Promise.all(references.map((reference) => handler(notify(reference))));
-    assert.equal(gateway.queries.length, 1 + 5 + 3, 'the three refused, and nothing remembered within the interval');
+    assert.equal(gateway.queries.length, 5 + 3, 'the three refused, and nothing remembered within the interval');
+    assert.equal((await handler(notify(KNOWN))).status, 200);
+    assert.equal(gateway.queries.length, 5 + 3 + 1);
   });
 
   it('honours unknownQueriesPerSecond', async () => {

@@ -48,8 +48,8 @@ export function paymentQuery({ baseUrl, send, authorised, redact, primary, fallb
 function readQueryAnswer(answer: Exchange, paymentReference: string, redact: (text: string) => string): QueryOutcome {
   if (answer.kind !== 'answer') return { kind: 'unverified', reason: answer.kind };
   const httpStatus = answer.status;
-  if (!isOk(httpStatus)) return { kind: 'unverified', reason: 'http-error', httpStatus };
   const json = parseJson(answer.text);
+  if (!isOk(httpStatus)) return { kind: 'unverified', reason: saysNotFound(json) ? 'not-found' : 'http-error', httpStatus };
   if (!isRecord(json) || json.status !== 'SUCCESS' || !isRecord(json.data)) {
     return { kind: 'unverified', reason: 'unreadable', httpStatus };
   }
@@ -67,6 +67,11 @@ function readQueryAnswer(answer: Exchange, paymentReference: string, redact: (te
     currency: typeof payments.currency === 'string' ? redact(payments.currency.trim()) : undefined,
     message: typeof data.message === 'string' ? redact(data.message.trim()).slice(0, MAX_RAW_MESSAGE) : undefined,
   };
+}
+
+/** §2: the gateway's `{ message: "No transaction found", error: "PROCESSING" }` (a 500) for a reference it does not know. */
+function saysNotFound(json: unknown): boolean {
+  return isRecord(json) && typeof json.message === 'string' && /^\s*no transaction found/i.test(json.message);
 }
 
 /**

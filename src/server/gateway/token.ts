@@ -87,32 +87,44 @@ const REFUSED_AGAIN: TokenFailure = { kind: 'token-failed', reason: 'refused', h
  * Gets a token and makes the call; after a 401, renews the token once and makes the same call
  * again. Every token used is handed to `redactor`, so the gateway's words can be cleaned of it.
  *
- * When the renewed token is refused too, the keys are wrong, not stale: for `backoffMs` every call
- * is answered at once with {@link REFUSED_AGAIN}, with no token request and no call (else each
- * customer request would make a token request and two calls). Then one call tries again, alone:
- * the others are still answered at once until it ends, so a period costs one renewal.
+ * When the renewed token is refused too, or the token endpoint refuses the keys themselves, the keys
+ * are wrong, not stale: for `backoffMs` every call is answered at once with {@link REFUSED_AGAIN},
+ * with no token request and no call (else each customer request would make a token request and two
+ * calls). Then one call tries again, alone: the others are still answered at once until it ends, so
+ * a period costs one token request, and the refusal is reported once (callers sharing one request
+ * get it `repeated`).
  */
 export function authoriser(tokens: TokenSource, redactor: Redactor, backoffMs: number) {
   let refusedUntil: number | undefined;
   let probing = false;
 
+  // A token request's failure is shared by every caller that waited for it: the first reports it.
+  const reported = new WeakSet<TokenFailure>();
+  const once = (failure: TokenFailure): TokenFailure => {
+    if (!reported.has(failure)) return reported.add(failure), failure;
+    return { ...failure, repeated: true };
+  };
+
   async function attempt<T>({ call, unauthorised, failed, signal }: AuthorisedCall<T>): Promise<Attempt<T>> {
     const token = await untilAborted(tokens.current(), signal);
-    if (!token.ok) return { outcome: failed(token.failure), ...keysRefused(token.failure) };
+    if (!token.ok) return { outcome: failed(once(token.failure)), ...keysRefused(token.failure) };
     redactor.add(token.token);
     const outcome = await call(token.token);
     if (!unauthorised(outcome) || signal?.aborted) return { outcome };
     const renewed = await untilAborted(tokens.renew(token.token), signal);
-    if (!renewed.ok) return { outcome: failed(renewed.failure), ...keysRefused(renewed.failure) };
+    if (!renewed.ok) return { outcome: failed(once(renewed.failure)), ...keysRefused(renewed.failure) };
     if (renewed.token === token.token) return { outcome };
     redactor.add(renewed.token);
     const again = await call(renewed.token);
     return unauthorised(again) ? { outcome: again, refused: 'renewal' } : { outcome: again };
   }
 
-  /** A refused renewal starts a back-off; after one, the trying call's end decides whether it goes on. */
+  /**
+   * A refused renewal, or keys the token endpoint refused (400, 401), starts a back-off; after one,
+   * the trying call's end decides whether it goes on.
+   */
   function backOff<T>({ outcome, refused }: Attempt<T>, trying: boolean): T {
-    if (backoffMs > 0 && (refused === 'renewal' || (trying && refused === 'token'))) refusedUntil = Date.now() + backoffMs;
+    if (backoffMs > 0 && refused !== undefined) refusedUntil = Date.now() + backoffMs;
     else if (trying) refusedUntil = undefined;
     return outcome;
   }
@@ -129,8 +141,11 @@ export function authoriser(tokens: TokenSource, redactor: Redactor, backoffMs: n
   };
 }
 
+/** `encrypt/keys` refused the keys themselves (400, 401, 403): asking again cannot help until they change. A 5xx or 429 may pass. */
 function keysRefused(failure: TokenFailure): { refused?: 'token' } {
-  return failure.reason === 'refused' ? { refused: 'token' } : {};
+  const status = failure.httpStatus ?? 0;
+  const refusal = failure.reason === 'refused' && status >= 400 && status < 500 && status !== 408 && status !== 429;
+  return refusal ? { refused: 'token' } : {};
 }
 
 /** §1: `data.EncryptedSecKey.encryptedKey`, the wrapper in any case, with or without its `p`. */

@@ -73,12 +73,15 @@ export type QueryAnswer = {
 /**
  * Anything that is not a readable answer: the ledger keeps its state (never SUCCESS, never FAILED).
  * `other-reference`: the answer did not name the reference asked about; `bad-reference`: the
- * reference cannot be put in the query's path (empty, `.`, `..`), so nothing was sent.
+ * reference cannot be put in the query's path (empty, `.`, `..`), so nothing was sent;
+ * `not-found`: the gateway said it knows no such payment (its 500 "No transaction found"), an
+ * answer about the payment (the reconciler's schedule moves on, as for pending) but no verdict.
  */
 export type QueryUnverified = {
   kind: 'unverified';
   reason:
     | 'http-error'
+    | 'not-found'
     | 'unreadable'
     | 'other-reference'
     | 'bad-reference'

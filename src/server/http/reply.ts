@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   request_timeout: 408,
   idempotency_key_in_use: 409,
+  order_changed: 409,
   idempotency_key_reused: 422,
   order_refused: 422,
   duplicate_reference: 422,

@@ -1,6 +1,7 @@
 // What the session endpoint tells `onEvent`: one type per decision, never a secret.
 import type { PaymentType } from '../../contract/schemas.js';
 import type { FieldErrors } from '../http/reply.js';
+import type { MemoryLedgerEvent } from '../stores/memory.js';
 import type { SessionOutcome } from './outcomes.js';
 
 /**
@@ -37,7 +38,23 @@ export type SessionEvent =
       paymentReference: string;
       ignored: ('paymentReference' | 'amount' | 'currency')[];
     }
+  | {
+      /**
+       * A new attempt (another Idempotency-Key) resolved to a reference the ledger holds for another
+       * amount or currency: answered 409 `order_changed`, nothing charged. Give each frozen order its
+       * own reference (add the cart's version).
+       */
+      type: 'order-changed';
+      paymentReference: string;
+    }
   | { type: 'rate-limited'; retryAfterSeconds: number }
+  /**
+   * Said once per handler, at its first valid request: `no-rate-limit`, no `beforeInitiate` limits
+   * how many payments one client starts (every one is a ledger entry and a gateway call).
+   */
+  | { type: 'warning'; code: 'no-rate-limit'; message: string }
+  /** The in-memory ledger, full, dropped an unpaid entry past its schedule and its status token's life. */
+  | MemoryLedgerEvent
   | { type: 'initiated'; paymentReference: string; paymentType: PaymentType; amount: string; currency: string }
   | {
       type: 'internal-error';

@@ -35,7 +35,9 @@ const METHODS = 'POST, OPTIONS';
 export function createSessionHandler(options: SessionHandlerOptions): SessionHandler {
   checkSessionOptions(options);
   const idempotency = options.idempotency ?? options.idempotencyStore ?? createMemoryIdempotencyStore();
-  const payments = options.payments ?? createMemoryPaymentStore();
+  const now = options.now ?? Date.now;
+  const emit = createEmitter(options.onEvent);
+  const payments = options.payments ?? createMemoryPaymentStore({ now, onEvent: emit });
   assertStore(idempotency, IDEMPOTENCY_STORE_METHODS, 'createSessionHandler: the idempotency store (it must claim keys atomically)');
   assertStore(payments, PAYMENT_STORE_METHODS, 'createSessionHandler: the payments store');
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
@@ -51,14 +53,14 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     [gateway.publicKey, ...(typeof options.accessToken === 'string' ? [options.accessToken] : [])],
     gatewayRedactor(gateway),
   );
-  const emit = createEmitter(options.onEvent);
   const replies = createSessionReplies(emit, redactor.text);
   const statusTokens =
     options.statusSecret === undefined
       ? undefined
       : createStatusTokens(options.statusSecret, { ttlMs: options.statusTokenTtlMs, who: 'createSessionHandler' });
   const transfer = transferTerms(options);
-  const context: PaymentContext = { order: options.order, beforeInitiate: options.beforeInitiate, payments, statusTokens, gateway, redactor, emit, transfer };
+  const { order, beforeInitiate } = options;
+  const context: PaymentContext = { order, beforeInitiate, payments, statusTokens, gateway, redactor, emit, transfer, now, warned: { noRateLimit: false } };
   const idempotent = createIdempotentAttempt({
     store: idempotency,
     lockWaitMs: Math.min(timeoutMs, deadlineMs / 2),

@@ -1,6 +1,7 @@
 // The payment's ledger entry around its initiation: found by the attempt's Idempotency-Key (or by
 // its reference) or written `asking` before the gateway is asked, then moved by the gateway's answer.
 import type { PaymentType } from '../../contract/schemas.js';
+import { sameAmount, sameCurrency } from '../amounts.js';
 import type { Reply } from '../http/reply.js';
 import type { ResolvedOrder } from '../order.js';
 import { nextCheckAt } from '../schedule.js';
@@ -17,6 +18,8 @@ export type LedgerAttempt = {
   paymentType: PaymentType;
   replies: SessionReplies;
   emit: (event: SessionEvent) => void;
+  /** The handler's clock (`now`), ms since the epoch. */
+  now: () => number;
 };
 
 /**
@@ -31,6 +34,7 @@ type OrderResult = { ok: true; order: ResolvedOrder } | { ok: false; reply: Repl
 
 const RECEIVED = 'This payment was already received.';
 const ENDED = 'This payment attempt has ended. Please start a new payment.';
+const CHANGED = 'This order changed after its payment started.';
 /** How many times a lost compare-and-set is read again and retried. */
 const UPDATE_TRIES = 3;
 const LEDGER_FIELDS = ['paymentReference', 'amount', 'currency'] as const;
@@ -61,16 +65,34 @@ export async function enterPayment(
     // A key's order kept after an unanswered attempt may already be at the gateway.
     const inserted = newEntry(attempt, order);
     if (await payments.insert(inserted)) return { ok: true, order, again: known !== undefined, inserted };
-    const held = (await payments.get(order.paymentReference)) ?? (key === null ? undefined : await payments.findByIdempotencyKey(key));
-    if (!held) throw new Error(`the ledger refused ${order.paymentReference} but holds no entry for it`);
-    return reuse(attempt, order, held);
+    const held = await payments.get(order.paymentReference);
+    if (held && known === undefined && changedFor(order, held, key)) return { ok: false, reply: orderChanged(attempt, held) };
+    const found = held ?? (key === null ? undefined : await payments.findByIdempotencyKey(key));
+    if (!found) throw new Error(`the ledger refused ${order.paymentReference} but holds no entry for it`);
+    return reuse(attempt, order, found);
   } catch (error) {
     return { ok: false, reply: attempt.replies.busy('ledger', error) };
   }
 }
 
+/**
+ * A new attempt (another Idempotency-Key, or none) whose order the ledger holds for another amount
+ * or currency: the cart changed after its payment started. Only the key that started the entry may
+ * ask about it again with the ledger's amount.
+ */
+function changedFor(order: ResolvedOrder, held: Payment, key: string | null): boolean {
+  if (key !== null && held.idempotencyKey === key) return false;
+  return !(sameAmount(held.amount, order.amount) && sameCurrency(held.currency, order.currency));
+}
+
+/** Refused, never charged: asking the gateway about the held entry would charge the old amount. */
+function orderChanged(attempt: LedgerAttempt, held: Payment): Reply {
+  attempt.emit({ type: 'order-changed', paymentReference: held.paymentReference });
+  return attempt.replies.reject('order_changed', CHANGED);
+}
+
 function newEntry(attempt: LedgerAttempt, order: ResolvedOrder): Payment {
-  const time = Date.now();
+  const time = attempt.now();
   return {
     paymentReference: order.paymentReference,
     paymentType: attempt.paymentType,
@@ -112,12 +134,13 @@ export async function recordAnswer(attempt: LedgerAttempt, entered: EnteredPayme
   const reference = entered.order.paymentReference;
   try {
     // The entry this attempt inserted is, unless something moved it meanwhile, what the ledger holds: no read first.
-    const unread = entered.inserted && moved(entered.inserted, reached, entered.again);
+    const time = attempt.now();
+    const unread = entered.inserted && moved(entered.inserted, reached, entered.again, time);
     if (unread && (await attempt.payments.update(unread))) return;
     for (let tries = 0; tries < UPDATE_TRIES; tries += 1) {
       const entry = await attempt.payments.get(reference);
       if (!entry) throw new Error(`the ledger no longer holds ${reference}`);
-      const next = moved(entry, reached, entered.again);
+      const next = moved(entry, reached, entered.again, time);
       if (!next || (await attempt.payments.update(next))) return;
     }
     throw new Error(`${reference} changed ${UPDATE_TRIES} times while its initiation was being recorded`);
@@ -131,12 +154,12 @@ export async function recordAnswer(attempt: LedgerAttempt, entered: EnteredPayme
  * have reached the gateway (`again`, or an entry already `unknown`) leaves it unknown, for the query
  * to decide; a refusal of the first ask takes it off the reconciler's sweep.
  */
-function moved(entry: Payment, reached: Initiation, again: boolean): Payment | undefined {
+function moved(entry: Payment, reached: Initiation, again: boolean, time: number): Payment | undefined {
   const from = entry.initiation ?? 'started';
   if (entry.state !== 'PENDING' || from === 'started' || from === 'refused') return undefined;
   const to = reached === 'refused' && (again || from !== 'asking') ? 'unknown' : reached;
   if (to === from) return undefined;
-  const next: Payment = { ...entry, initiation: to, updatedAt: Date.now() };
+  const next: Payment = { ...entry, initiation: to, updatedAt: time };
   if (to === 'refused') delete next.dueAt;
   return next;
 }

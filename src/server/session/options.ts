@@ -123,6 +123,8 @@ export type SessionHandlerOptions = {
    * transfer is settled by the gateway's answer.
    */
   transferValidityMs?: number;
+  /** The clock, in ms since the epoch, for the ledger entries it writes; default `Date.now`. For tests. */
+  now?: () => number;
 };
 
 const GATEWAY_PARTS = ['baseUrl', 'publicKey', 'accessToken'] as const;
@@ -153,6 +155,7 @@ export function checkSessionOptions(options: SessionHandlerOptions): void {
   }
   checks.optionalFunction('beforeInitiate', options.beforeInitiate);
   checks.optionalFunction('clientAddress', options.clientAddress);
+  checks.optionalFunction('now', options.now);
   for (const name of DURATIONS) checks.positiveMs(name, options[name]);
   const days = options.walletDaysActive;
   if (days !== undefined && !(typeof days === 'string' && WALLET_DAYS_ACTIVE.test(days))) {

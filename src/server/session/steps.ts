@@ -65,6 +65,9 @@ export type PaymentContext = {
   emit: (event: SessionEvent) => void;
   /** TRANSFER: the account's days sent to the gateway, and how long the customer is told it is valid. */
   transfer: { walletDaysActive: string; validityMs: number };
+  now: () => number;
+  /** Set once the handler has warned that no `beforeInitiate` limits the payments started. */
+  warned: { noRateLimit: boolean };
 };
 
 /** One request, validated, with what its steps need of it. */
@@ -83,7 +86,7 @@ type PaymentStepsInput = {
 
 export function paymentSteps(input: PaymentStepsInput): PaymentSteps {
   const { context, key, replies } = input;
-  const ledger: LedgerAttempt = { payments: context.payments, key, paymentType: input.body.paymentType, replies, emit: context.emit };
+  const ledger: LedgerAttempt = { payments: context.payments, key, paymentType: input.body.paymentType, replies, emit: context.emit, now: context.now };
   return {
     admit: (progress) => admit(input, progress),
     enter: (known, progress) => enterPayment(ledger, known, () => resolveOrder(input, progress), progress),
@@ -102,7 +105,7 @@ export async function attemptWithoutKey(steps: PaymentSteps, progress: AttemptPr
 
 async function admit(input: PaymentStepsInput, progress: AttemptProgress): Promise<Reply | undefined> {
   const { context, replies } = input;
-  if (!context.beforeInitiate) return undefined;
+  if (!context.beforeInitiate) return warnNoRateLimit(context);
   progress.stage = 'admit';
   try {
     const clientAddress = await input.clientAddress();
@@ -120,6 +123,17 @@ async function admit(input: PaymentStepsInput, progress: AttemptProgress): Promi
     return replies.internal('beforeInitiate', error);
   }
 }
+
+/** Once per handler: nothing limits how many payments one client starts, so one script can fill the ledger. */
+function warnNoRateLimit(context: PaymentContext): undefined {
+  if (context.warned.noRateLimit) return undefined;
+  context.warned.noRateLimit = true;
+  context.emit({ type: 'warning', code: 'no-rate-limit', message: NO_RATE_LIMIT });
+  return undefined;
+}
+
+const NO_RATE_LIMIT =
+  'no beforeInitiate is set: nothing limits how many payments one client starts (each is a ledger entry and a gateway call); throw RateLimitError from beforeInitiate per client address';
 
 async function resolveOrder(input: PaymentStepsInput, progress: AttemptProgress): Promise<OrderResult> {
   const { context, replies, key } = input;

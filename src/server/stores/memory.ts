@@ -1,7 +1,10 @@
 // Both stores in this process's memory, for one server instance and for development: records are
-// bounded, and ledger entries still owed work are never dropped.
+// bounded, and ledger entries still owed work are never dropped, but for unpaid ones nobody can
+// still poll or sweep (past their schedule and their status token's life), each dropped reported.
+import { createEmitter } from '../http/emitter.js';
+import { RECHECK_SCHEDULE_MS, scheduleEndsAt } from '../schedule.js';
 import { isFinished } from './finished.js';
-import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentStore } from './types.js';
+import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentState, PaymentStore } from './types.js';
 
 // ─── Idempotency ─────────────────────────────────────────────────────────────────────────────────
 
@@ -70,15 +73,28 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
 
 // ─── The payment ledger ──────────────────────────────────────────────────────────────────────────
 
+/** What the in-memory ledger tells `onEvent`: an unpaid entry it dropped to make room. */
+export type MemoryLedgerEvent = { type: 'ledger-evicted'; paymentReference: string; state: PaymentState; createdAt: number };
+
 export type MemoryPaymentStoreOptions = {
   /**
-   * Most entries kept. Beyond it the oldest finished entry (nothing owed on it) is dropped; when
-   * every entry is still owed work, `insert` throws (the session handler answers 503) rather than
-   * forget a payment. Default 100 000.
+   * Most entries kept. Beyond it the oldest finished entry (nothing owed on it) is dropped, else the
+   * oldest unpaid one past its re-query schedule and `unpaidTtlMs` (reported as `ledger-evicted`);
+   * when no entry is either, `insert` throws (the session handler answers 503) rather than forget a
+   * payment. Default 100 000.
    */
   maxEntries?: number;
   /** How long a finished entry (settled and fulfilled, failed, or never started) is kept; default 30 days. */
   ttlMs?: number;
+  /**
+   * How long an unpaid entry (PENDING, or FAILED) is kept at least, from its creation, before a full
+   * ledger may drop it once its re-query schedule is over too (24 h for PENDING, 72 h after a
+   * failure); default 24 h, the status token's life. Never one the gateway is still being asked
+   * about for want of an answer, nor a paid one.
+   */
+  unpaidTtlMs?: number;
+  /** Hears each entry dropped to make room; the session handler passes its `onEvent` to its default ledger. */
+  onEvent?: (event: MemoryLedgerEvent) => void;
   /** Clock, for tests. */
   now?: () => number;
 };
@@ -88,11 +104,37 @@ function dueBy(time: number, candidates: Payment[]): Payment[] {
   return candidates.filter((payment) => payment.dueAt! <= time).sort((a, b) => a.dueAt! - b.dueAt!);
 }
 
+/**
+ * Unpaid, nobody working on it, past its re-query schedule and `unpaidTtlMs`: no poll can still
+ * read it (its status token expired) and no sweep still asks about it. Never a paid entry (its
+ * fulfilment may be owed), nor one whose query is retried for want of an answer.
+ */
+function isAbandoned(payment: Payment, time: number, unpaidTtlMs: number): boolean {
+  if (payment.state === 'SUCCESS' || payment.lease !== undefined || payment.unanswered) return false;
+  return time >= Math.max(scheduleEndsAt(payment), payment.createdAt + unpaidTtlMs);
+}
+
+function full(maxEntries: number): never {
+  throw new Error(`the memory ledger holds ${maxEntries} payments still owed work (maxEntries)`);
+}
+
+/** The oldest entry `isAbandoned`, of `entries` in the order they were inserted (the oldest first). */
+function oldestAbandoned(entries: Iterable<Payment>, time: number, unpaidTtlMs: number): Payment | undefined {
+  const youngest = Math.max(unpaidTtlMs, RECHECK_SCHEDULE_MS.at(-1)!);
+  for (const payment of entries) {
+    if (payment.createdAt + youngest > time) return undefined; // every later one is younger still
+    if (isAbandoned(payment, time, unpaidTtlMs)) return payment;
+  }
+  return undefined;
+}
+
 /** The ledger in this process's memory: one server instance, lost on restart (development, tests). */
 export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}): PaymentStore {
   const maxEntries = Math.max(1, options.maxEntries ?? 100_000);
   const ttlMs = options.ttlMs ?? 30 * 24 * 60 * 60 * 1000;
+  const unpaidTtlMs = options.unpaidTtlMs ?? 24 * 60 * 60 * 1000;
   const now = options.now ?? Date.now;
+  const onEvent = createEmitter(options.onEvent);
   const entries = new Map<string, Payment>();
   const byKey = new Map<string, string>();
   // Finished entries in the order they finished (a Map iterates in insertion order): the oldest first.
@@ -124,8 +166,10 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
     }
     if (entries.size < maxEntries) return;
     const oldest = finished.keys().next();
-    if (oldest.done) throw new Error(`the memory ledger holds ${maxEntries} payments still owed work (maxEntries)`);
-    forget(oldest.value);
+    if (!oldest.done) return forget(oldest.value);
+    const { paymentReference, state, createdAt } = oldestAbandoned(entries.values(), time, unpaidTtlMs) ?? full(maxEntries);
+    forget(paymentReference);
+    onEvent({ type: 'ledger-evicted', paymentReference, state, createdAt });
   }
 
   return {

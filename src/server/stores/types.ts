@@ -110,6 +110,17 @@ export type Payment = {
   dueAt?: number;
   /** The reconciler's schedule ran out while the gateway still said pending: for a person to look at. */
   stale?: boolean;
+  /**
+   * When the gateway's verified failure was recorded (ms since the epoch): the reconciler asks again
+   * 1 h, 6 h, 24 h and 72 h after it (`dueAt`), so a late payment whose webhook was lost is found.
+   */
+  failedAt?: number;
+  /**
+   * How many of the reconciler's queries in a row got no readable answer (an error status, an
+   * unreadable body, no answer in time). They never use up a step of the schedule: the query is
+   * made again after a back-off until an answer is read. Absent once one was.
+   */
+  unanswered?: number;
 };
 
 /**

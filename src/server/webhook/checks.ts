@@ -12,8 +12,8 @@ import { verifyAndSettle, type PaymentHook } from '../settle.js';
 import type { Payment, PaymentStore } from '../stores/types.js';
 import type { WebhookEvent } from './events.js';
 import type { Notification } from './notification.js';
-import type { Verdict, VerdictMemory } from './throttle.js';
-import { createUnknownReferenceCheck } from './unknown.js';
+import type { QueryAllowance, Verdict, VerdictMemory } from './throttle.js';
+import { createUnknownReferenceCheck, queryLimit } from './unknown.js';
 
 type CheckOptions = {
   gateway: Pick<Gateway, 'query'>;
@@ -22,8 +22,6 @@ type CheckOptions = {
   onFailed: PaymentHook | undefined;
   emit: (event: WebhookEvent) => void;
   memory: VerdictMemory;
-  /** Queries left for references the ledger does not hold. */
-  unknownBudget: { take(): boolean };
   verifyTimeoutMs: number;
   requeryAfterMs: number;
   leaseMs: number | undefined;
@@ -43,9 +41,10 @@ const FULFIL_WAIT_MS = 1_000;
  * failed, `retry` (503) while the gateway's answer could not be read, the payment is still open, or
  * `onPaid` has not yet returned, whether the ledger holds the reference or not.
  */
-export function createNotificationChecker(options: CheckOptions): (notification: Notification) => Promise<Verdict> {
+export function createNotificationChecker(options: CheckOptions): (notification: Notification, allow: QueryAllowance) => Promise<Verdict> {
   const { payments, emit, memory, now } = options;
-  const checkUnknown = createUnknownReferenceCheck({ ...options, budget: options.unknownBudget });
+  const checkUnknown = createUnknownReferenceCheck(options);
+  const fulfilOwed = createOwedFulfilment(options);
 
   async function findEntry(candidates: string[]): Promise<Payment | undefined> {
     for (const candidate of candidates) {
@@ -64,9 +63,13 @@ export function createNotificationChecker(options: CheckOptions): (notification:
     return memory.recent(entry.paymentReference) ?? ledgerVerdict(entry);
   }
 
-  /** Claims this interval's query for `entry` (here or on another instance), then asks the gateway. */
-  async function checkEntry(entry: Payment): Promise<Verdict> {
+  /**
+   * Claims this interval's query for `entry` (here or on another instance), then asks the gateway,
+   * within the budget a reference the ledger does not hold takes from too.
+   */
+  async function checkEntry(entry: Payment, notification: Notification, allow: QueryAllowance): Promise<Verdict> {
     if (!isDue(entry)) return lastVerdict(entry);
+    if (!allow()) return queryLimit(emit, notification, entry.paymentReference);
     const claim: Payment = { ...entry, checkedAt: now() };
     try {
       if (!(await payments.update(claim))) return lastVerdict(entry); // another request asks this time
@@ -94,23 +97,9 @@ export function createNotificationChecker(options: CheckOptions): (notification:
     return ledgerVerdict(result.payment);
   }
 
-  /**
-   * Verified paid with `onPaid` still owed: the gateway has nothing left to say, so it is not asked.
-   * `onPaid` runs when due (its back-off passed, no live lease), waited for at most
-   * FULFIL_WAIT_MS; nothing is written that would wait for a fulfilment under way (on PostgreSQL,
-   * for its row lock).
-   */
-  async function fulfilOwed(entry: Payment): Promise<Verdict> {
-    const time = now();
-    if (!fulfilmentFree(entry, time) || (entry.dueAt !== undefined && entry.dueAt > time)) return 'retry';
-    const { payments, onPaid, leaseMs, onPaidTimeoutMs } = options;
-    const running = fulfil(entry, { payments, onPaid, emit, now, leaseMs, onPaidTimeoutMs }).then((result) => result.payment);
-    return ledgerVerdict(await withDeadline(FULFIL_WAIT_MS, () => running, () => entry));
-  }
-
-  return async (notification) => {
+  return async (notification, allow) => {
     const entry = await findEntry(notification.candidates);
-    if (!entry) return checkUnknown(notification);
+    if (!entry) return checkUnknown(notification, allow);
     if (entry.state === 'SUCCESS' && !owesFulfilment(entry)) {
       emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: entry.state });
       return 'done';
@@ -118,7 +107,22 @@ export function createNotificationChecker(options: CheckOptions): (notification:
     // PENDING; FAILED, which a later verified payment turns into a late success; paid with `onPaid`
     // still owed. The check is shared from before its first await, so every notification arriving
     // meanwhile gets its verdict.
-    return memory.share(entry.paymentReference, () => (owesFulfilment(entry) ? fulfilOwed(entry) : checkEntry(entry)));
+    return memory.share(entry.paymentReference, () => (owesFulfilment(entry) ? fulfilOwed(entry) : checkEntry(entry, notification, allow)));
+  };
+}
+
+/**
+ * Verified paid with `onPaid` still owed: the gateway has nothing left to say, so it is not asked.
+ * `onPaid` runs when due (its back-off passed, no live lease), waited for at most FULFIL_WAIT_MS;
+ * nothing is written that would wait for a fulfilment under way (on PostgreSQL, for its row lock).
+ */
+function createOwedFulfilment(options: CheckOptions): (entry: Payment) => Promise<Verdict> {
+  const { payments, onPaid, emit, now, leaseMs, onPaidTimeoutMs } = options;
+  return async (entry) => {
+    const time = now();
+    if (!fulfilmentFree(entry, time) || (entry.dueAt !== undefined && entry.dueAt > time)) return 'retry';
+    const running = fulfil(entry, { payments, onPaid, emit, now, leaseMs, onPaidTimeoutMs }).then((result) => result.payment);
+    return ledgerVerdict(await withDeadline(FULFIL_WAIT_MS, () => running, () => entry));
   };
 }
 

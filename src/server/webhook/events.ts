@@ -7,9 +7,10 @@ export type WebhookEvent =
   | { type: 'webhook-rejected'; status: number; reason: 'method' | 'content-type' | 'too-large' | 'slow-body' | 'malformed' }
   /**
    * No candidate reference names a ledger entry, and the gateway did not confirm it paid
-   * (`unknown-reference`: answered as the gateway's verdict says), or was not asked because the
-   * budget for such references was spent (`query-limit`: answered 503). `reference` is the first
-   * candidate shaped like a payment reference, if any: the one asked about.
+   * (`unknown-reference`: answered as the gateway's verdict says); or the gateway was not asked,
+   * whether the ledger holds the reference or not, because the request's or the second's queries
+   * were spent (`query-limit`: answered 503). `reference` is the one that would have been asked
+   * about: the entry's, or the first candidate shaped like a payment reference, if any.
    */
   | { type: 'webhook-ignored'; reason: 'unknown-reference' | 'query-limit'; eventType: string | undefined; reference: string | undefined }
   /**

@@ -12,7 +12,7 @@ import { PAYMENT_STORE_METHODS, type PaymentStore } from '../stores/types.js';
 import { createNotificationChecker } from './checks.js';
 import type { WebhookEvent } from './events.js';
 import { readNotifications } from './notification.js';
-import { createQueryBudget, createVerdictMemory } from './throttle.js';
+import { createQueryBudget, createVerdictMemory, requestAllowance } from './throttle.js';
 
 export type WebhookHandlerOptions = {
   gateway: Pick<Gateway, 'query'>;
@@ -36,10 +36,14 @@ export type WebhookHandlerOptions = {
    */
   requeryAfterMs?: number;
   /**
-   * References the ledger does not hold are verified too (so the answer cannot tell which it
-   * holds), at most this many queries a second for all of them; beyond it they are answered 503,
-   * as a pending payment is. Default 5.
+   * Gateway queries a second, at most, for every reference the notifications name, held by the
+   * ledger or not (verified alike, so neither the answer nor its time tells which it holds); beyond
+   * it an item is answered 503, as a pending payment is, and the gateway delivers it again. Default 5.
    */
+  queriesPerSecond?: number;
+  /** Gateway queries one notification request may make, at most (it may name 50 payments); default 5. */
+  queriesPerRequest?: number;
+  /** The former name of `queriesPerSecond`, when that is not given. */
   unknownQueriesPerSecond?: number;
   /**
    * The lease that keeps other callers (a delivery, a poll, the reconciler, here or on another
@@ -75,10 +79,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const now = options.now ?? Date.now;
   const requeryAfterMs = options.requeryAfterMs ?? 5_000;
   const memory = createVerdictMemory(requeryAfterMs, now);
-  const unknownBudget = createQueryBudget(options.unknownQueriesPerSecond ?? 5, now);
+  const budget = createQueryBudget(options.queriesPerSecond ?? options.unknownQueriesPerSecond ?? 5, now);
+  const queriesPerRequest = options.queriesPerRequest ?? 5;
   const { gateway, payments, onPaid, onFailed } = options;
   const { leaseMs, onPaidTimeoutMs } = options;
-  const check = createNotificationChecker({ gateway, payments, onPaid, onFailed, emit, memory, unknownBudget, verifyTimeoutMs, requeryAfterMs, leaseMs, onPaidTimeoutMs, now });
+  const check = createNotificationChecker({ gateway, payments, onPaid, onFailed, emit, memory, verifyTimeoutMs, requeryAfterMs, leaseMs, onPaidTimeoutMs, now });
 
   async function handle(request: Request): Promise<Reply> {
     const refused = requireMethod(request, 'POST') ?? requireJson(request, 'the notification');
@@ -89,7 +94,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const notifications = body.ok ? readNotifications(body.json) : undefined;
     if (!notifications) return reject(MALFORMED);
 
-    const verdicts = await Promise.all(notifications.map(check));
+    const allow = requestAllowance(queriesPerRequest, budget);
+    const verdicts = await Promise.all(notifications.map((notification) => check(notification, allow)));
     if (verdicts.includes('retry')) return deliverAgain();
     const ack = request.headers.get('x-expected-ack-reference');
     return jsonReply(200, { ackReference: ack !== null && ACK_REFERENCE.test(ack) ? ack : `ack-${crypto.randomUUID()}`, status: 'received' });
@@ -132,7 +138,10 @@ function assertOptions(options: WebhookHandlerOptions): void {
   check.optionalFunction('onEvent', options.onEvent);
   check.positiveMs('verifyTimeoutMs', options.verifyTimeoutMs);
   check.nonNegativeMs('requeryAfterMs', options.requeryAfterMs);
+  check.positiveMs('queriesPerSecond', options.queriesPerSecond);
   check.positiveMs('unknownQueriesPerSecond', options.unknownQueriesPerSecond);
+  const perRequest = options.queriesPerRequest;
+  if (perRequest !== undefined && !(Number.isInteger(perRequest) && perRequest > 0)) check.fail('queriesPerRequest must be a positive whole number');
   check.positiveMs('leaseMs', options.leaseMs);
   check.positiveMs('onPaidTimeoutMs', options.onPaidTimeoutMs);
   check.optionalFunction('now', options.now);

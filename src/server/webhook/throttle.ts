@@ -2,7 +2,8 @@
 // share that verification; those arriving within the interval after it get its verdict, remembered
 // in a bounded map (the least recently used forgotten first). Across instances the ledger entry's
 // `checkedAt` is the claim (see checks.ts); a reference the ledger does not hold has only this
-// memory, and a budget of queries per second shared by all such references.
+// memory. Every query, for a reference the ledger holds or not, takes from one budget: so many a
+// second for all of them, and so many per notification request (one may name 50 references).
 
 /** `done`: answered 200, the gateway stops; `retry`: answered 503, the gateway delivers it again. */
 export type Verdict = 'done' | 'retry';
@@ -64,5 +65,18 @@ export function createQueryBudget(perSecond: number, now: () => number): { take(
       tokens -= 1;
       return true;
     },
+  };
+}
+
+/** What one notification request may still ask the gateway: true while both budgets allow one more query. */
+export type QueryAllowance = () => boolean;
+
+/** Up to `perRequest` queries for one request, each also taken from the shared per-second `budget`. */
+export function requestAllowance(perRequest: number, budget: { take(): boolean }): QueryAllowance {
+  let left = perRequest;
+  return () => {
+    if (left <= 0 || !budget.take()) return false;
+    left -= 1;
+    return true;
   };
 }
