@@ -41,6 +41,7 @@ const TSCONFIG = {
     types: ['node'],
     strict: true,
     allowJs: true,
+    allowImportingTsExtensions: true, // Deno's recipe imports ./pay.ts by its name
     checkJs: true,
     jsx: 'react-jsx',
     skipLibCheck: true,
