@@ -5,10 +5,12 @@
 // "Payment received") with onPaid run once through the webhook; then over HTTP: a replay, the
 // status, and a restart that finds the payment still in its SQLite ledger. Run after `npm run build`.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, findChromium, missingChromiumMessage } from '../../scripts/ensure-chromium.mjs';
 import { createConsumerApp, packPackage, repoRoot } from './consumer-app.js';
@@ -16,9 +18,11 @@ import { codeBlocks } from './doc-snippets.js';
 import { USSD_REQUEST } from './server-fixtures.js';
 import { startServer, type StartedServer } from './started-server.js';
 
+const run = promisify(execFile);
+
 const STEP_MS = 30_000;
 /** Fixed, so that a status token survives the restart, as the README says PAY_STATUS_SECRET does. */
-const env = { PAY_STATUS_SECRET: 'readme-server-test-secret-0123456789abcdef' };
+const env = { PAY_SANDBOX: '1', PAY_STATUS_SECRET: 'readme-server-test-secret-0123456789abcdef' };
 
 const closers: (() => Promise<void>)[] = [];
 let app: string;
@@ -124,5 +128,17 @@ describe('the README’s complete Express server, pasted into server.mjs and sta
     const again = await session('readme-server-0001');
     assert.equal(again.status, 200);
     assert.equal(((await again.json()) as { order: { paymentReference: string } }).order.paymentReference, order.paymentReference, 'the same key names the same payment after a restart');
+  });
+
+  it('never runs on the sandbox by mistake: with no settings, or only some of the gateway’s, it stops with one line', async () => {
+    const { PATH, HOME } = process.env;
+    for (const settings of [{}, { PAY_BASE_URL: 'https://seerbitapi.com' }, { PAY_SANDBOX: '1', PAY_SECRET_KEY: 'sk_live_x' }]) {
+      const result = await run('node', ['server.mjs'], { cwd: app, env: { PATH, HOME, PORT: '0', ...settings }, timeout: 30_000 }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
+      );
+      assert.equal(result.code, 1, `exit code with ${JSON.stringify(settings)}`);
+      assert.equal(result.stderr.trim(), 'Set PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_SECRET_KEY for the gateway, or only PAY_SANDBOX=1 for the sandbox.');
+    }
   });
 });
