@@ -1,4 +1,4 @@
-// The Next.js recipe (docs/recipes.md) as examples/next runs it: the example's files copied into a fresh app
+// The README's Next.js recipe as examples/next runs it: the example's files copied into a fresh app
 // outside the repository with the packed package in place of `file:../..`, Next and React installed
 // from the npm registry (install scripts off: Next's compiler comes in its platform package,
 // @next/swc-linux-x64-gnu here), then `npm run sandbox` (`next build`, then `next start` on
@@ -60,7 +60,7 @@ async function payInTheBrowser(server: StartedServer): Promise<void> {
   }
 }
 
-describe('examples/next (the Next.js recipe of docs/recipes.md), from the packed package in a fresh app', () => {
+describe('examples/next (the README’s Next.js recipe), from the packed package in a fresh app', () => {
   it('npm run sandbox: next build, next start, the payment loop over 127.0.0.1, and the page in a browser', async () => {
     const server = await startServer(app, 'sandbox', /Ready in/, { env: NEXT_ENV, readyWaitMs: BUILD_WAIT_MS });
     try {
