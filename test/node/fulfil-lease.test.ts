@@ -1,4 +1,4 @@
-// Issue 24, defect 5: `onPaid` never runs in two callers at once for one reference. The lease on the
+// Issue 24, defect 5: `onPaid` never runs in two callers at once for one reference, on every ledger. The lease on the
 // entry is renewed (a heartbeat) while `onPaid` runs, up to `onPaidTimeoutMs`; past it the caller
 // reports `onPaid-timeout`, aborts `onPaid`'s signal and leaves the lease to lapse. Short leases on
 // real timers; the back-off is passed by moving the handlers' clock.
@@ -6,7 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type RedisClientType } from 'redis';
 import { createMemoryPaymentStore, createReconciler, createWebhookHandler, type PaidContext, type Payment, type PaymentStore } from '../../src/server/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRedisStores } from '../../src/server/stores/redis.js';
+import { createSqliteStores } from '../../src/server/stores/sqlite.js';
 import { skip as noPostgres, usePostgres } from './postgres-fixture.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 import { answer, countingGateway, ledgerEntry, notify } from './webhook-fixtures.js';
@@ -106,6 +110,21 @@ function leaseSuite(name: string, makeStore: () => PaymentStore | Promise<Paymen
 }
 
 leaseSuite('memory', () => createMemoryPaymentStore());
+
+describe('on SQLite', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'pay-widget-lease-'));
+  const opened: { close(): void }[] = [];
+  after(() => {
+    opened.forEach((stores) => stores.close());
+    rmSync(folder, { recursive: true, force: true });
+  });
+  let files = 0;
+  leaseSuite('SQLite', () => {
+    const stores = createSqliteStores(join(folder, `ledger-${++files}.db`));
+    opened.push(stores);
+    return stores.payments;
+  });
+});
 
 describe('on Redis', { timeout: 60_000 }, () => {
   let redis: RedisServer;

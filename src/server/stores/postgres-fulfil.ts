@@ -4,7 +4,8 @@
 // and an `onPaid` that borrows from the same pool finds one), and a transaction whose `onPaid`
 // outlived its time limit is closed, on the client and (should this process hang) by the server.
 import { OnPaidTimeoutError, runWithinLimit } from '../fulfil-limit.js';
-import { fromRow, updateSql, writeValues, type LedgerSettings } from './postgres-payments.js';
+import { fromRow } from './entry-row.js';
+import { updateSql, writeValues, type LedgerSettings } from './postgres-payments.js';
 import { inTransaction, type PostgresPoolClientLike, type PostgresPoolLike } from './postgres-sql.js';
 import type { Payment, PaymentStore } from './types.js';
 
