@@ -5,11 +5,12 @@
 // fulfilment until `onPaid` returns (fulfil.ts, under a lease). A payment is paid only for the
 // ledger's amount and currency. Also the settlement events, and their reporting with the gateway's
 // text scrubbed (`scrubbedEmitter`).
+import { AMOUNT } from '../contract/rules.js';
 import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
 import { withDeadline } from './http/deadline.js';
 import { createEmitter, errorName } from './http/emitter.js';
 import { fulfil, owesFulfilment, type FulfilEvent, type PaymentHook } from './fulfil.js';
-import type { Payment, PaymentStore } from './stores/types.js';
+import type { Payment, PaymentReview, PaymentStore } from './stores/types.js';
 
 export type { PaidContext, PaymentHook } from './fulfil.js';
 
@@ -26,6 +27,11 @@ export type SettleEvent =
       expected: { amount: string; currency: string };
       received: { amount: number | undefined; currency: string | undefined };
     }
+  /**
+   * Once per reason, when the entry is first marked for a person's review (`Payment.review`): a
+   * payment of another amount, or one confirmed after the gateway had said it failed or expired.
+   */
+  | ({ type: 'needs-review'; paymentReference: string; state: Payment['state'] } & Omit<PaymentReview, 'since'>)
   | { type: 'code-reported'; paymentReference: string; code: string; report: NonNullable<QueryAnswer['report']> }
   | { type: 'internal-error'; where: 'onFailed'; paymentReference: string; detail: string }
   | FulfilEvent;
@@ -146,8 +152,9 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
   const undecided = target === 'mismatch' ? 'mismatch' : 'open';
   let current = entry;
   for (let attempt = 1; ; attempt += 1) {
-    const next = movedEntry(current, target, answer.code, now());
+    const next = movedEntry(current, target, answer, now());
     if (!next) return { kind: 'already-settled', payment: await fulfilIfOwed(current, context) };
+    const marked = next.review !== undefined && next.review !== current.review;
     let written: boolean;
     let lostReply = false;
     try {
@@ -159,12 +166,15 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
     }
     if (written) {
       const stored = { ...next, version: current.version + 1 };
+      if (marked) reportReview(stored, context);
       if (stored.state === 'PENDING') return unsettled(undecided, stored);
+      // Only the review was recorded on a settled entry.
+      if (stored.state === current.state) return { kind: 'already-settled', payment: await fulfilIfOwed(stored, context) };
       return { kind: 'settled', payment: await afterMove(current, stored, context) };
     }
-    // A lost race matters only to a write that would settle the payment: a mere record of this
-    // check (still PENDING) may lose to whoever wrote meanwhile.
-    if (next.state === 'PENDING') return unsettled(lostReply ? 'busy' : undecided, current);
+    // A lost race matters only to a write that would settle the payment or mark it for review: a
+    // mere record of this check (still PENDING) may lose to whoever wrote meanwhile.
+    if (next.state === 'PENDING' && !marked) return unsettled(lostReply ? 'busy' : undecided, current);
     if (attempt === MAX_ATTEMPTS) return unsettled('busy', current);
     let reread: Payment | undefined;
     try {
@@ -182,12 +192,17 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
 
 /**
  * The entry as `target` moves it, or undefined when no write is due: a settled entry stays as it
- * is, but for FAILED → SUCCESS on a verified payment for the ledger's amount and currency.
+ * is, but for FAILED → SUCCESS on a verified payment for the ledger's amount and currency, and for
+ * a review it does not have yet.
  */
-function movedEntry(current: Payment, target: ReturnType<typeof targetState>, code: string, time: number): Payment | undefined {
+function movedEntry(current: Payment, target: ReturnType<typeof targetState>, answer: QueryAnswer, time: number): Payment | undefined {
   const lateSuccess = current.state === 'FAILED' && target === 'SUCCESS';
-  if (current.state !== 'PENDING' && !lateSuccess) return undefined;
-  const next: Payment = { ...current, state: target === 'mismatch' ? 'PENDING' : target, checkedAt: time, gatewayCode: code };
+  const review = reviewFor(current, target, answer, time);
+  if (current.state !== 'PENDING' && !lateSuccess) return review && { ...current, review };
+  const next: Payment = { ...current, state: target === 'mismatch' ? 'PENDING' : target, checkedAt: time, gatewayCode: answer.code };
+  if (review) next.review = review;
+  // Paid in full in the end: nothing left for a person to look at.
+  if (next.state === 'SUCCESS' && !lateSuccess) delete next.review;
   if (next.state === 'PENDING') return next;
   next.updatedAt = time;
   delete next.stale;
@@ -195,6 +210,37 @@ function movedEntry(current: Payment, target: ReturnType<typeof targetState>, co
   if (next.state === 'SUCCESS') next.dueAt = time;
   else delete next.dueAt;
   return next;
+}
+
+/**
+ * The review `answer` calls for, when the entry lacks it: `amount-mismatch` with what was received
+ * (when the gateway said, and it differs from the ledger's), or `after-expiry` for FAILED → SUCCESS.
+ */
+function reviewFor(current: Payment, target: ReturnType<typeof targetState>, answer: QueryAnswer, time: number): PaymentReview | undefined {
+  let review: PaymentReview;
+  if (target === 'mismatch') {
+    const said = answer.amount === undefined ? '' : String(answer.amount);
+    const amount = AMOUNT.test(said) && !sameAmount(current.amount, said) ? said : undefined;
+    const currency = answer.currency?.trim().toUpperCase();
+    review = {
+      reason: 'amount-mismatch',
+      since: time,
+      ...(amount === undefined ? {} : { amountReceived: amount }),
+      ...(currency === undefined || currency === current.currency.trim().toUpperCase() ? {} : { currencyReceived: currency }),
+    };
+  } else if (current.state === 'FAILED' && target === 'SUCCESS') {
+    review = { reason: 'after-expiry', since: time };
+  } else {
+    return undefined;
+  }
+  const known = current.review;
+  const same = known?.reason === review.reason && known.amountReceived === review.amountReceived && known.currencyReceived === review.currencyReceived;
+  return same ? undefined : review;
+}
+
+function reportReview({ paymentReference, state, review }: Payment, context: SettleContext): void {
+  const { since: _since, ...said } = review!;
+  context.emit({ type: 'needs-review', paymentReference, state, ...said });
 }
 
 /** Reports the move from `previous` to `stored`, then runs `onPaid` (fulfilment) or `onFailed`. */
