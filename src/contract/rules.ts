@@ -22,6 +22,9 @@ export type FinalStatus = Exclude<PaymentStatus, 'PENDING'>;
 export const STATUS_REASONS = ['amount-mismatch', 'after-expiry'] as const;
 export type StatusReason = (typeof STATUS_REASONS)[number];
 
+/** A status answer's `reason`, with what was received when the server said. */
+export type StatusReview = { reason: StatusReason; amountReceived?: string; currencyReceived?: string };
+
 /** Separators a customer may type inside a phone number; removed before it is checked or sent. */
 const PHONE_SEPARATORS = /[\s().-]/g;
 

@@ -214,10 +214,10 @@ export class PaymentController implements ReactiveController {
     const flow = afterSubmit();
     if (!statusUrl || !flow) return;
     this.poll = flow.pollStatus(statusUrl, { paymentReference, statusToken: order?.statusToken }, {
-      final: ({ status, message }) => {
+      final: ({ status, message, review }) => {
         this.stopPolling();
-        if (this.apply({ type: 'completed', status, message })) {
-          emit(this.host, 'pay-complete', { paymentType, paymentReference, ...chargeOf(order), status, message });
+        if (this.apply({ type: 'completed', status, message, review })) {
+          emit(this.host, 'pay-complete', { paymentType, paymentReference, ...chargeOf(order), status, message, ...review });
         }
       },
       gaveUp: () => this.stopPolling(),

@@ -102,7 +102,7 @@ describe('a payment of another amount', () => {
     });
     const other = createMemoryPaymentStore();
     await other.insert(entry());
-    const unknownAmount = statusEndpoint(other, { ...paid({ amount: undefined }), code: 'SM_10', state: 'PENDING', report: 'partial-amount' });
+    const unknownAmount = statusEndpoint(other, paid({ amount: undefined, code: 'SM_10', state: 'PENDING', report: 'partial-amount' }));
     assert.deepEqual(await unknownAmount.poll(), { status: 'PENDING', amount: '10000.00', currency: 'NGN', reason: 'amount-mismatch' });
   });
 
