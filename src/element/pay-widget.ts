@@ -32,7 +32,7 @@ const text = (value: unknown): string => (value == null ? '' : String(value));
  * @fires {CustomEvent<PaySubmitDetail>} pay-submit - Before the request; cancelable.
  * @fires {CustomEvent<PayInitiatedDetail>} pay-initiated - The gateway returned the dial code or the account.
  * @fires {CustomEvent<PayCopyDetail>} pay-copy - A value was copied.
- * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED.
+ * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED, or a reason to tell the customer.
  * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed.
  * @fires {CustomEvent<PayResetDetail>} pay-reset - Back to the form.
  *
