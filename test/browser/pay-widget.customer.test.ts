@@ -229,6 +229,17 @@ describe('<pay-widget>', () => {
       await expect(el).to.be.accessible();
     });
 
+    it('offers no sharing of an account that has expired', async () => {
+      const expired = new Date(Date.now() - 1_000).toISOString();
+      stubFetch(route({ session: () => json(transferEnvelope(TRANSFER_PAYMENTS, orderFor(TRANSFER_PAYMENTS, { expiresAt: expired } as never))) }));
+      const el = await widget();
+      await fillTransfer(el);
+      await submitUntil(el, 'pay-initiated');
+      await el.updateComplete;
+      expect(text(el)).to.contain('This account has expired');
+      expect(button(el, 'Share the details') ?? button(el, 'Copy all')).to.equal(undefined);
+    });
+
     it('shares the dial code, the bank, the amount and the reference for USSD', async () => {
       const shared: ShareData[] = [];
       Object.defineProperty(navigator, 'share', { configurable: true, value: async (data: ShareData) => void shared.push(data) });

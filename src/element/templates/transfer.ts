@@ -44,15 +44,17 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
       [m.walletName, instructions.walletName],
       [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
-    ${shareButton(view, [
-      ['', m.transferTitle],
-      [m.accountNumber, instructions.accountNumber],
-      [m.bankName, instructions.bankName],
-      [m.walletName, instructions.walletName],
-      [m.amount, view.charged(order)],
-      ['', order?.expiresAt && format(m.validUntil, { time: new Date(order.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) })],
-      [m.paymentReference, instructions.paymentReference],
-    ])}
+    ${left === 0
+      ? nothing
+      : shareButton(view, [
+          ['', m.transferTitle],
+          [m.accountNumber, instructions.accountNumber],
+          [m.bankName, instructions.bankName],
+          [m.walletName, instructions.walletName],
+          [m.amount, view.charged(order)],
+          ['', order?.expiresAt && format(m.validUntil, { time: new Date(order.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) })],
+          [m.paymentReference, instructions.paymentReference],
+        ])}
     ${waiting(view, instructions.paymentReference)}
   </section>`;
 }
