@@ -219,9 +219,12 @@ function movedEntry(current: Payment, target: ReturnType<typeof targetState>, an
 function reviewFor(current: Payment, target: ReturnType<typeof targetState>, answer: QueryAnswer, time: number): PaymentReview | undefined {
   let review: PaymentReview;
   if (target === 'mismatch') {
-    const said = answer.amount === undefined ? '' : String(answer.amount);
-    const amount = AMOUNT.test(said) && !sameAmount(current.amount, said) ? said : undefined;
-    const currency = answer.currency?.trim().toUpperCase();
+    // Recorded and answered only in the status contract's shapes (a figure, a currency code), never
+    // as whatever text the gateway sent.
+    const figure = answer.amount === undefined ? '' : String(answer.amount);
+    const amount = AMOUNT.test(figure) && !sameAmount(current.amount, figure) ? figure : undefined;
+    const code = answer.currency?.trim().toUpperCase() ?? '';
+    const currency = /^[A-Z]{3}$/.test(code) ? code : undefined;
     review = {
       reason: 'amount-mismatch',
       since: time,

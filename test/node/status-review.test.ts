@@ -100,6 +100,10 @@ describe('a payment of another amount', () => {
     assert.deepEqual(await endpoint.poll(), {
       status: 'PENDING', amount: '10000.00', currency: 'NGN', reason: 'amount-mismatch', amountReceived: '25', currencyReceived: 'USD',
     });
+    const garbled = createMemoryPaymentStore();
+    await garbled.insert(entry());
+    const echoing = statusEndpoint(garbled, paid({ amount: 1e-7, currency: 'NGN <script>' }));
+    assert.deepEqual(await echoing.poll(), { status: 'PENDING', amount: '10000.00', currency: 'NGN', reason: 'amount-mismatch' }, 'only a figure and a code are passed on');
     const other = createMemoryPaymentStore();
     await other.insert(entry());
     const unknownAmount = statusEndpoint(other, paid({ amount: undefined, code: 'SM_10', state: 'PENDING', report: 'partial-amount' }));
