@@ -5,12 +5,12 @@
 // fulfilment until `onPaid` returns (fulfil.ts, under a lease). A payment is paid only for the
 // ledger's amount and currency. Also the settlement events, and their reporting with the gateway's
 // text scrubbed (`scrubbedEmitter`).
-import { AMOUNT } from '../contract/rules.js';
 import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
 import { withDeadline } from './http/deadline.js';
 import { createEmitter, errorName } from './http/emitter.js';
 import { fulfil, owesFulfilment, type FulfilEvent, type PaymentHook } from './fulfil.js';
-import type { Payment, PaymentReview, PaymentStore } from './stores/types.js';
+import { needsReview, reviewFor, type NeedsReviewEvent } from './review.js';
+import type { Payment, PaymentStore } from './stores/types.js';
 
 export type { PaidContext, PaymentHook } from './fulfil.js';
 
@@ -27,11 +27,7 @@ export type SettleEvent =
       expected: { amount: string; currency: string };
       received: { amount: number | undefined; currency: string | undefined };
     }
-  /**
-   * Once per reason, when the entry is first marked for a person's review (`Payment.review`): a
-   * payment of another amount, or one confirmed after the gateway had said it failed or expired.
-   */
-  | ({ type: 'needs-review'; paymentReference: string; state: Payment['state'] } & Omit<PaymentReview, 'since'>)
+  | NeedsReviewEvent
   | { type: 'code-reported'; paymentReference: string; code: string; report: NonNullable<QueryAnswer['report']> }
   | { type: 'internal-error'; where: 'onFailed'; paymentReference: string; detail: string }
   | FulfilEvent;
@@ -166,7 +162,7 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
     }
     if (written) {
       const stored = { ...next, version: current.version + 1 };
-      if (marked) reportReview(stored, context);
+      if (marked) context.emit(needsReview(stored));
       if (stored.state === 'PENDING') return unsettled(undecided, stored);
       // Only the review was recorded on a settled entry.
       if (stored.state === current.state) return { kind: 'already-settled', payment: await fulfilIfOwed(stored, context) };
@@ -197,7 +193,7 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
  */
 function movedEntry(current: Payment, target: ReturnType<typeof targetState>, answer: QueryAnswer, time: number): Payment | undefined {
   const lateSuccess = current.state === 'FAILED' && target === 'SUCCESS';
-  const review = reviewFor(current, target, answer, time);
+  const review = reviewFor(current, target === 'mismatch' ? 'mismatch' : lateSuccess ? 'late' : undefined, answer, time);
   if (current.state !== 'PENDING' && !lateSuccess) return review && { ...current, review };
   const next: Payment = { ...current, state: target === 'mismatch' ? 'PENDING' : target, checkedAt: time, gatewayCode: answer.code };
   if (review) next.review = review;
@@ -210,40 +206,6 @@ function movedEntry(current: Payment, target: ReturnType<typeof targetState>, an
   if (next.state === 'SUCCESS') next.dueAt = time;
   else delete next.dueAt;
   return next;
-}
-
-/**
- * The review `answer` calls for, when the entry lacks it: `amount-mismatch` with what was received
- * (when the gateway said, and it differs from the ledger's), or `after-expiry` for FAILED → SUCCESS.
- */
-function reviewFor(current: Payment, target: ReturnType<typeof targetState>, answer: QueryAnswer, time: number): PaymentReview | undefined {
-  let review: PaymentReview;
-  if (target === 'mismatch') {
-    // Recorded and answered only in the status contract's shapes (a figure, a currency code), never
-    // as whatever text the gateway sent.
-    const figure = answer.amount === undefined ? '' : String(answer.amount);
-    const amount = AMOUNT.test(figure) && !sameAmount(current.amount, figure) ? figure : undefined;
-    const code = answer.currency?.trim().toUpperCase() ?? '';
-    const currency = /^[A-Z]{3}$/.test(code) ? code : undefined;
-    review = {
-      reason: 'amount-mismatch',
-      since: time,
-      ...(amount === undefined ? {} : { amountReceived: amount }),
-      ...(currency === undefined || currency === current.currency.trim().toUpperCase() ? {} : { currencyReceived: currency }),
-    };
-  } else if (current.state === 'FAILED' && target === 'SUCCESS') {
-    review = { reason: 'after-expiry', since: time };
-  } else {
-    return undefined;
-  }
-  const known = current.review;
-  const same = known?.reason === review.reason && known.amountReceived === review.amountReceived && known.currencyReceived === review.currencyReceived;
-  return same ? undefined : review;
-}
-
-function reportReview({ paymentReference, state, review }: Payment, context: SettleContext): void {
-  const { since: _since, ...said } = review!;
-  context.emit({ type: 'needs-review', paymentReference, state, ...said });
 }
 
 /** Reports the move from `previous` to `stored`, then runs `onPaid` (fulfilment) or `onFailed`. */
