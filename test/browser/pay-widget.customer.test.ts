@@ -48,7 +48,7 @@ const POLL_MS = 2_000;
 
 /** Per language: the heading, and the sentence with what was received of what was due. */
 const MISMATCH: Record<string, { title: string; said: (received: string, due: string) => string; english?: false }> = {
-  en: { title: 'The amount received is different', said: (r, d) => `We received ${r} of ${d}.` },
+  en: { title: 'Wrong amount received', said: (r, d) => `We received ${r} of ${d}.` },
   fr: { title: 'Le montant reçu est différent', said: (r, d) => `Nous avons reçu ${r} sur ${d}.` },
   pcm: { title: 'Di money wey enter no be di correct amount', said: (r, d) => `We receive ${r} out of ${d}.` },
   ha: { title: 'Adadin kuɗin da aka karɓa ya bambanta', said: (r, d) => `Mun karɓi ${r} daga cikin ${d}.` },
@@ -200,7 +200,7 @@ describe('<pay-widget>', () => {
 
   describe('sharing the instructions', () => {
     const expiresAt = new Date(Date.now() + 30 * 60_000).toISOString();
-    const validUntil = new Date(expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    const validUntil = `${String(new Date(expiresAt).getHours()).padStart(2, '0')}:${String(new Date(expiresAt).getMinutes()).padStart(2, '0')}`;
     const TRANSFER_TEXT = [
       'Transfer to this account',
       'Account number: 9900112233',

@@ -52,7 +52,8 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
           [m.bankName, instructions.bankName],
           [m.walletName, instructions.walletName],
           [m.amount, view.charged(order)],
-          ['', order?.expiresAt && format(m.validUntil, { time: new Date(order.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) })],
+          // The time on the customer's phone, hh:mm, as a relative reading it later needs it.
+          ['', order?.expiresAt && format(m.validUntil, { time: new Date(order.expiresAt).toTimeString().slice(0, 5) })],
           [m.paymentReference, instructions.paymentReference],
         ])}
     ${waiting(view, instructions.paymentReference)}
