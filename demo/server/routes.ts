@@ -33,6 +33,8 @@ type DemoRouteOptions = {
   payments: PaymentStore;
   idempotency: IdempotencyStore;
   statusSecret: string | Uint8Array;
+  /** How long a transfer's account is shown as valid (PAY_TRANSFER_VALIDITY_MS); the handler's default when undefined. */
+  transferValidityMs: number | undefined;
   /** Where the demo is reached (callbackUrl and redirectUrl); undefined until it is known. */
   publicOrigin: () => string | undefined;
   /** The in-process sandbox, when there is no real gateway: "the customer paid" needs it. */
@@ -74,6 +76,7 @@ export function createDemoRoutes(options: DemoRouteOptions): Record<string, Hand
     order: createDemoOrder(options.publicOrigin),
     // The sandbox's 504 magic amount answers after 20 s: the handler gives up at 10 s.
     timeoutMs: 10_000,
+    ...(options.transferValidityMs === undefined ? {} : { transferValidityMs: options.transferValidityMs }),
     onEvent: logged('session', (event) => {
       if (event.type === 'initiated') webhookLost?.started(event.paymentReference);
       loop.session(event);
