@@ -74,7 +74,8 @@ export function createDemoRoutes(options: DemoRouteOptions): Record<string, Hand
     idempotency: options.idempotency,
     statusSecret: options.statusSecret,
     order: createDemoOrder(options.publicOrigin),
-    // The sandbox's 504 magic amount answers after 20 s: the handler gives up at 10 s.
+    // The sandbox's 504 magic amount answers after 20 s; the gateway client (createGateway's
+    // timeoutMs, 15 s) gives up first: 504 gateway_timeout about 15 s after Pay.
     timeoutMs: 10_000,
     ...(options.transferValidityMs === undefined ? {} : { transferValidityMs: options.transferValidityMs }),
     onEvent: logged('session', (event) => {

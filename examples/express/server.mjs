@@ -9,12 +9,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   createGateway,
-  createMemoryPaymentStore,
   createSessionHandler,
   createStatusHandler,
   createWebhookHandler,
 } from 'pay-widget/server';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from 'pay-widget/sandbox';
+import { createSqliteStores } from 'pay-widget/server/sqlite';
+
+const appFolder = dirname(fileURLToPath(import.meta.url));
+/** The ledger and the idempotency records, in one SQLite file under this folder: payments survive a restart. */
+const LEDGER_FILE = join(appFolder, '.data', 'ledger.db');
 
 const GATEWAY_VARIABLES = ['PAY_BASE_URL', 'PAY_PUBLIC_KEY', 'PAY_SECRET_KEY'];
 
@@ -47,8 +51,10 @@ const gateway = sandbox
   ? createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch })
   : createGateway({ baseUrl: PAY_BASE_URL, publicKey: PAY_PUBLIC_KEY, secretKey: PAY_SECRET_KEY });
 
-// The ledger: one entry per payment the gateway accepted. Use createRedisStores for several instances.
-const payments = createMemoryPaymentStore();
+// The ledger (one entry per payment the gateway accepted) and the idempotency records, durable in
+// LEDGER_FILE; several processes on this machine may share it. Use createRedisStores or
+// createPostgresStores for several machines.
+const { idempotency, payments } = createSqliteStores(LEDGER_FILE);
 // Signs the status token the widget polls with; set it so tokens survive a restart.
 const statusSecret = process.env.PAY_STATUS_SECRET ?? randomBytes(32).toString('base64');
 
@@ -60,6 +66,7 @@ async function onPaid(payment) {
 const session = createSessionHandler({
   gateway,
   payments,
+  idempotency,
   statusSecret,
   // Decided here, whatever the page showed: the widget's amount is only a hint.
   order: async () => ({
@@ -99,7 +106,7 @@ if (sandbox) {
 // as the script loads files beside itself (what runs after a submit, the languages).
 const widgetFolder = join(dirname(fileURLToPath(import.meta.resolve('pay-widget/package.json'))), 'dist');
 app.use('/pay-widget', express.static(widgetFolder));
-app.use(express.static(join(dirname(fileURLToPath(import.meta.url)), 'public')));
+app.use(express.static(join(appFolder, 'public')));
 
 app.listen(port, host, () => {
   console.log(`listening on http://${host}:${port} (${sandbox ? 'sandbox gateway' : `gateway ${new URL(PAY_BASE_URL).origin}`})`);

@@ -6,6 +6,7 @@
 // asked for (issue 24, defect 7): `npm start` without the gateway's variables, or with some of them,
 // stops with one line; /pay/simulate answers only on this machine. Run after `npm run build`.
 import assert from 'node:assert/strict';
+import { access } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -20,7 +21,7 @@ let app: string;
 before(async () => {
   const pack = await packPackage();
   closers.push(pack.close);
-  const consumer = await createConsumerApp(pack.tarball, 'example-express', ['express', '@hono/node-server'], join(repoRoot, 'examples', 'express'));
+  const consumer = await createConsumerApp(pack.tarball, 'example-express', ['express', '@hono/node-server', 'libsql'], join(repoRoot, 'examples', 'express'));
   closers.push(consumer.close);
   app = consumer.dir;
 });
@@ -47,6 +48,7 @@ describe('examples/express, installed from the packed package', () => {
       }
       await paymentLoop(server);
       await payInTheBrowser(server);
+      await access(join(app, '.data', 'ledger.db')); // the durable ledger, in the app's folder
     } finally {
       await server.close();
     }

@@ -5,16 +5,20 @@
 // in-process sandbox gateway only when asked for (lib/gateway-mode.js; instrumentation.js stops a
 // server started with neither).
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import {
   createGateway,
-  createMemoryPaymentStore,
   createSessionHandler,
   createStatusHandler,
   createWebhookHandler,
   forwardedFor,
 } from 'pay-widget/server';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from 'pay-widget/sandbox';
+import { createSqliteStores } from 'pay-widget/server/sqlite';
 import { gatewayMode } from './gateway-mode.js';
+
+/** The ledger and the idempotency records, in one SQLite file under the app's folder (`next start` runs there). */
+const LEDGER_FILE = join(process.cwd(), '.data', 'ledger.db');
 
 // A route handler gets no socket: `next start` puts the caller's address in X-Forwarded-For,
 // appended to by each proxy in front of it. One proxy of yours (nginx, a load balancer, Vercel):
@@ -36,8 +40,10 @@ function createPayments() {
     ? createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch })
     : createGateway({ baseUrl: PAY_BASE_URL, publicKey: PAY_PUBLIC_KEY, secretKey: PAY_SECRET_KEY });
 
-  // The ledger: one entry per payment the gateway accepted. Use createRedisStores for several instances.
-  const payments = createMemoryPaymentStore();
+  // The ledger (one entry per payment the gateway accepted) and the idempotency records, durable in
+  // LEDGER_FILE; several processes on this machine may share it. Use createRedisStores or
+  // createPostgresStores for several machines.
+  const { idempotency, payments } = createSqliteStores(LEDGER_FILE);
   // Signs the status token the widget polls with; set it so tokens survive a restart.
   const statusSecret = process.env.PAY_STATUS_SECRET ?? randomBytes(32).toString('base64');
 
@@ -54,6 +60,7 @@ function createPayments() {
   const session = createSessionHandler({
     gateway,
     payments,
+    idempotency,
     statusSecret,
     allowedOrigins,
     // Decided here, whatever the page showed: the widget's amount is only a hint.
