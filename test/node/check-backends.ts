@@ -79,7 +79,9 @@ function takingTurns(handlers: Handler[]): Handler {
   return (request) => handlers[turn++ % handlers.length]!(request);
 }
 
-const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+// Long enough that two of the check's ten simultaneous requests meet inside it even on a loaded machine
+// (at 20 ms the requests sometimes arrived one after the other, and the race the check looks for never ran).
+const pause = () => new Promise((resolve) => setTimeout(resolve, 250));
 
 /** A claim that checks, waits, then takes: two requests at once both get it. */
 function nonAtomicClaims(store: IdempotencyStore): IdempotencyStore {
