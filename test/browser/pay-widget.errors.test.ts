@@ -108,6 +108,16 @@ const failures: FailureCase[] = [
     retryable: false,
   },
   {
+    // Issue 24, defect 1: the server's answer to a new attempt for a cart changed after its payment
+    // started. Try again would meet the same refusal; Edit details (a new attempt) is the way on.
+    title: 'an HTTP 409 order_changed, retryable false (the cart changed after its payment started)',
+    paymentType: 'USSD',
+    respond: () => json({ status: 'ERROR', error: { code: 'order_changed', message: 'This order changed after its payment started.', retryable: false } }, 409),
+    code: 'http',
+    gatewayMessage: 'This order changed after its payment started.',
+    retryable: false,
+  },
+  {
     title: 'an HTTP 502 whose error code names the gateway',
     paymentType: 'TRANSFER',
     respond: () => json(errorBody('gateway_timeout', 'The bank did not answer in time'), 502),

@@ -1,4 +1,4 @@
-// Issue 24, defects 2 and 3, as a merchant meets them, on every ledger (memory, Redis, PostgreSQL):
+// Issue 24, defects 2 and 3, as a merchant meets them, on every ledger (memory, SQLite, Redis, PostgreSQL):
 // - 2: the gateway said FAILED; the customer paid later and the notification was dropped (the
 //   shop's server was down for the gateway's retries). The FAILED entry is asked about again 1 h,
 //   6 h, 24 h and 72 h after the failure, so the reconciler finds the late payment: `late-success`,
@@ -8,6 +8,9 @@
 //   it is asked again after a back-off, and the paid answer, once read, pays it. `stale` only when
 //   the gateway answered "pending" at the last step.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createClient } from 'redis';
 import {
@@ -20,6 +23,7 @@ import {
 } from '../../src/server/index.js';
 import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/schedule.js';
 import { createRedisStores } from '../../src/server/stores/redis.js';
+import { createSqliteStores } from '../../src/server/stores/sqlite.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, queryAnswer } from './gateway-fixtures.js';
 import { skip as noPostgres, usePostgres } from './postgres-fixture.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
@@ -36,14 +40,27 @@ type Reply = 'paid' | 'failed' | 'pending' | 503 | 429 | 'garbage' | 'hang';
 
 let redis: RedisServer | undefined;
 const clients: { destroy(): void }[] = [];
+const folder = mkdtempSync(join(tmpdir(), 'pay-widget-late-'));
+const files: { close(): void }[] = [];
 after(async () => {
   for (const client of clients) client.destroy();
+  for (const file of files) file.close();
+  rmSync(folder, { recursive: true, force: true });
   await redis?.stop();
 });
 const postgres = usePostgres();
 
 const ledgers: { name: string; skip: string | false; open(now: () => number): Promise<PaymentStore> }[] = [
   { name: 'memory', skip: false, open: async (now) => createMemoryPaymentStore({ now }) },
+  {
+    name: 'SQLite',
+    skip: false,
+    async open(now) {
+      const stores = createSqliteStores(join(folder, `ledger-${files.length}.db`), { now });
+      files.push(stores);
+      return stores.payments;
+    },
+  },
   {
     name: 'Redis',
     skip: false,

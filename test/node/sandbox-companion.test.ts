@@ -148,7 +148,8 @@ describe('createSandboxGateway: payment query', () => {
         ['SUCCESS', '00', 5000, 'NGN'],
       ],
     );
-    assert.deepEqual(await gateway.query('nobody'), { kind: 'unverified', reason: 'http-error', httpStatus: 500 });
+    // Its 500 "No transaction found" for a reference it does not know: an answer, but no verdict (issue 24, defect 3).
+    assert.deepEqual(await gateway.query('nobody'), { kind: 'unverified', reason: 'not-found', httpStatus: 500 });
   });
 });
 
