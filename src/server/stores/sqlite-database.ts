@@ -3,7 +3,8 @@
 // durable and let several processes share the file, the tables made on first use, prepared
 // statements kept per text, and write transactions that take the file's write lock up front.
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// Named apart: a bundle's banner often declares its own `createRequire` (esbuild's ESM recipe).
+import { createRequire as requireFrom } from 'node:module';
 import { dirname } from 'node:path';
 import { schemaSql, type SqliteTables } from './sqlite-schema.js';
 
@@ -46,7 +47,7 @@ const DRIVER = 'libsql';
 export function openDatabaseFile(file: string, busyTimeoutMs: number): SqliteDatabaseLike {
   let Database: new (file: string, options: { timeout: number }) => SqliteDatabaseLike;
   try {
-    Database = createRequire(import.meta.url)(DRIVER) as typeof Database;
+    Database = requireFrom(import.meta.url)(DRIVER) as typeof Database;
   } catch (error) {
     if ((error as { code?: string })?.code !== 'MODULE_NOT_FOUND') throw error;
     throw new Error(`createSqliteStores: the ${DRIVER} package is not installed (npm install ${DRIVER}), or pass an open database instead of a path`);
