@@ -3,6 +3,19 @@
 import { isFinished } from './finished.js';
 import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentStore } from './types.js';
 
+/** The stores made here, so that a handler can tell a merchant who runs live payments on them. */
+const inMemory = new WeakSet<object>();
+
+/** Made by createMemoryIdempotencyStore or createMemoryPaymentStore: lost when the process ends. */
+export function isMemoryStore(store: unknown): boolean {
+  return typeof store === 'object' && store !== null && inMemory.has(store);
+}
+
+function remembered<T extends object>(store: T): T {
+  inMemory.add(store);
+  return store;
+}
+
 // ─── Idempotency ─────────────────────────────────────────────────────────────────────────────────
 
 export type MemoryIdempotencyStoreOptions = {
@@ -38,7 +51,7 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
     for (const [key, until] of claims) if (until <= time) claims.delete(key);
   }
 
-  return {
+  return remembered({
     claim(key, ttlMs) {
       const time = now();
       const heldUntil = claims.get(key);
@@ -65,7 +78,7 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
       if (!replaced && done.size + pending.size >= maxEntries) dropOldest();
       (record.state === 'done' ? done : pending).set(key, { record, expiresAt: now() + ttlMs });
     },
-  };
+  });
 }
 
 // ─── The payment ledger ──────────────────────────────────────────────────────────────────────────
@@ -128,7 +141,7 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
     forget(oldest.value);
   }
 
-  return {
+  return remembered({
     get(paymentReference) {
       const payment = entries.get(paymentReference);
       return payment && structuredClone(payment);
@@ -163,5 +176,5 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
         return structuredClone(claimed);
       });
     },
-  };
+  });
 }
