@@ -18,8 +18,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, defineConfig, type InlineConfig, type Plugin, type ResolvedConfig, type UserConfig } from 'vite';
-import { AFTER_SUBMIT_FILE } from './src/import-after-submit-beside-script.js';
-import { localeFileName, ON_DEMAND_LOCALES } from './src/messages/locales.js';
+import { AFTER_SUBMIT_FILE } from './src/element/import-after-submit-beside-script.js';
+import { localeFileName, ON_DEMAND_LOCALES } from './src/element/messages/locales.js';
 
 const pkgVersion: string = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
 
@@ -55,6 +55,7 @@ export const npmExternal: (string | RegExp)[] = [
  * in `transform`). Dependencies keep what their package.json says.
  */
 const srcDir = fileURLToPath(new URL('./src/', import.meta.url));
+const elementDir = fileURLToPath(new URL('./src/element/', import.meta.url));
 const ownModulesHaveSideEffects: Plugin = {
   name: 'pay-widget:own-modules-have-side-effects',
   transform(_code, id) {
@@ -174,12 +175,12 @@ const npmBuild: UserConfig = {
 };
 
 // ─── Locales on demand (issue 9) ─────────────────────────────────────────────────────────────────
-// English is built in. Every other locale (src/messages/locales.ts) is its own module, imported on
-// demand by src/messages/import-chunk.ts: in the npm build each becomes a chunk of its own with no
+// English is built in. Every other locale (src/element/messages/locales.ts) is its own module, imported on
+// demand by src/element/messages/import-chunk.ts: in the npm build each becomes a chunk of its own with no
 // help from here. The script tag cannot carry chunks, so its build swaps in
-// src/messages/import-beside-script.ts, and writes each locale as a small ES module beside the script
+// src/element/messages/import-beside-script.ts, and writes each locale as a small ES module beside the script
 // (dist/pay-widget.<locale>.js), which that module `import()`s by URL.
-const messagesDir = fileURLToPath(new URL('./src/messages/', import.meta.url));
+const messagesDir = fileURLToPath(new URL('./src/element/messages/', import.meta.url));
 function localeFilesBesideScript(): Plugin {
   return {
     name: 'pay-widget:locale-files-beside-script',
@@ -202,7 +203,7 @@ function localeFilesBesideScript(): Plugin {
           target,
           minify: 'oxc',
           lib: {
-            entry: Object.fromEntries(ON_DEMAND_LOCALES.map((locale) => [locale, `src/messages/${locale}.ts`])),
+            entry: Object.fromEntries(ON_DEMAND_LOCALES.map((locale) => [locale, `src/element/messages/${locale}.ts`])),
             formats: ['es'],
             fileName: (_format, locale) => localeFileName(locale as (typeof ON_DEMAND_LOCALES)[number]),
           },
@@ -236,11 +237,11 @@ const gzipSize = (file: string) => gzipSync(readFileSync(file), { level: 9 }).by
 const bytes = (n: number) => n.toLocaleString('en');
 
 // ─── What runs after a submit, in a second file (issue 18) ───────────────────────────────────────
-// src/load-after-submit.ts loads src/after-submit.ts through src/import-after-submit.ts: an
+// src/element/load-after-submit.ts loads src/element/after-submit.ts through src/element/import-after-submit.ts: an
 // `import()` that the npm build makes a chunk of its own with no help from here. The script tag
-// swaps in src/import-after-submit-beside-script.ts, which imports dist/pay-widget.after-submit.js
+// swaps in src/element/import-after-submit-beside-script.ts, which imports dist/pay-widget.after-submit.js
 // from beside the script as the locale files are; that file is built here, after the script, as an
-// ES module minified like the script, whose `lit` is src/after-submit-lit.ts (the first file's Lit
+// ES module minified like the script, whose `lit` is src/element/after-submit-lit.ts (the first file's Lit
 // renders its templates). Then the budgets are checked and the sizes printed.
 function afterSubmitFileBesideScript(): Plugin {
   let written = false;
@@ -253,7 +254,7 @@ function afterSubmitFileBesideScript(): Plugin {
       logger = config.logger;
     },
     resolveId(source, importer) {
-      if (source === './import-after-submit.js' && importer?.startsWith(srcDir)) return `${srcDir}import-after-submit-beside-script.ts`;
+      if (source === './import-after-submit.js' && importer?.startsWith(srcDir)) return `${elementDir}import-after-submit-beside-script.ts`;
       return null;
     },
     writeBundle(options, bundle) {
@@ -371,7 +372,7 @@ const afterSubmitBuild: InlineConfig = {
   publicDir: false,
   plugins: [minifyTemplateLiterals(), terserBeforeOxc()],
   resolve: {
-    alias: [{ find: /^lit$/, replacement: `${srcDir}after-submit-lit.ts` }],
+    alias: [{ find: /^lit$/, replacement: `${elementDir}after-submit-lit.ts` }],
     conditions: ['browser', 'module', 'production'],
   },
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
@@ -381,7 +382,7 @@ const afterSubmitBuild: InlineConfig = {
     target,
     sourcemap: true,
     minify: 'oxc',
-    lib: { entry: 'src/after-submit.ts', formats: ['es'], fileName: () => AFTER_SUBMIT_FILE },
+    lib: { entry: 'src/element/after-submit.ts', formats: ['es'], fileName: () => AFTER_SUBMIT_FILE },
     rolldownOptions: { output: { minify: oxcMinify, postBanner: COMPILE_HINT } },
   },
 };

@@ -24,15 +24,15 @@ const LOADS = Math.max(1, Number(args.loads));
 const MODULES: Record<string, string | undefined> = {
   '(empty script)': undefined,
   lit: 'lit',
-  'src/banks.ts': '../../../src/banks.js',
-  'src/events.ts': '../../../src/events.js',
-  'src/rules.ts': '../../../src/rules.js',
-  'src/envelope.ts': '../../../src/envelope.js',
-  'src/client.ts': '../../../src/client.js',
-  'src/messages/index.ts': '../../../src/messages/index.js',
-  'src/pay-widget.styles.ts': '../../../src/pay-widget.styles.js',
-  'src/payment-controller.ts': '../../../src/payment-controller.js',
-  'src/pay-widget.ts': '../../../src/pay-widget.js',
+  'src/element/banks.ts': '../../../src/element/banks.js',
+  'src/element/events.ts': '../../../src/element/events.js',
+  'src/contract/rules.ts': '../../../src/contract/rules.js',
+  'src/contract/envelope.ts': '../../../src/contract/envelope.js',
+  'src/element/client.ts': '../../../src/element/client.js',
+  'src/element/messages/index.ts': '../../../src/element/messages/index.js',
+  'src/element/pay-widget.styles.ts': '../../../src/element/pay-widget.styles.js',
+  'src/element/payment-controller.ts': '../../../src/element/payment-controller.js',
+  'src/element/pay-widget.ts': '../../../src/element/pay-widget.js',
 };
 
 const entries = join(cacheDir, 'modules');

@@ -1,4 +1,4 @@
-import { PayWidget } from './pay-widget.js';
+import { PayWidget } from './element/pay-widget.js';
 
 // Guarded so that two copies of the package on one page, or an import on a server, do no harm.
 if (typeof customElements !== 'undefined' && !customElements.get('pay-widget')) {

@@ -1,12 +1,12 @@
 import './define.js';
 
-export { PayWidget } from './pay-widget.js';
-export { DEFAULT_BANKS, type Bank } from './banks.js';
-export type { Initiate, InitiateOptions } from './client.js';
-export type * from './events.js';
-export { PAY_ERROR_CODES } from './events.js';
-export type { Messages } from './messages/index.js';
-export { loadLocale } from './messages/load.js';
+export { PayWidget } from './element/pay-widget.js';
+export { DEFAULT_BANKS, type Bank } from './element/banks.js';
+export type { Initiate, InitiateOptions } from './element/client.js';
+export type * from './element/events.js';
+export { PAY_ERROR_CODES } from './element/events.js';
+export type { Messages } from './element/messages/index.js';
+export { loadLocale } from './element/messages/load.js';
 export type {
   Instructions,
   Order,
@@ -15,4 +15,4 @@ export type {
   SessionRequest,
   TransferInstructions,
   UssdInstructions,
-} from './schemas.js';
+} from './contract/schemas.js';

@@ -5,8 +5,8 @@
 // Preact sets `amount`, `timeout` and `disabled` as properties, hyphenated names as attributes, and
 // adds `onpay-…` handlers as listeners for the `pay-…` events, as React 19 does.
 import type { HTMLAttributes } from 'preact';
-import type { PayWidgetAttributes, PayWidgetEventProps } from './framework-types.js';
-import type { PayWidget } from './pay-widget.js';
+import type { PayWidgetAttributes, PayWidgetEventProps } from './element/framework-types.js';
+import type { PayWidget } from './element/pay-widget.js';
 
 export type PayWidgetPreactProps = HTMLAttributes<PayWidget> & PayWidgetAttributes & PayWidgetEventProps;
 

@@ -6,8 +6,8 @@
 // React 19 sets `amount`, `timeout` and `disabled` as properties, hyphenated names as attributes,
 // and adds `onpay-…` handlers as listeners for the `pay-…` events. `class` and `className` both work.
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
-import type { PayWidgetAttributes, PayWidgetEventProps } from './framework-types.js';
-import type { PayWidget } from './pay-widget.js';
+import type { PayWidgetAttributes, PayWidgetEventProps } from './element/framework-types.js';
+import type { PayWidget } from './element/pay-widget.js';
 
 export type PayWidgetJsxProps = DetailedHTMLProps<HTMLAttributes<PayWidget>, PayWidget> &
   PayWidgetAttributes &

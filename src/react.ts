@@ -1,7 +1,7 @@
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import { PayWidget as PayWidgetElement } from './index.js';
-import type { PayEventMap } from './events.js';
+import type { PayEventMap } from './element/events.js';
 
 const event = <K extends keyof PayEventMap>(name: K) => name as EventName<PayEventMap[K]>;
 

@@ -5,9 +5,9 @@
 // The shape follows Vue's guide for typing custom elements: the element's instance type, with the
 // properties Vue may set as `$props` and the events as `$emit`, so `@pay-initiated` is typed.
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { PayEventMap } from './events.js';
-import type { PayWidgetProperties } from './framework-types.js';
-import type { PayWidget } from './pay-widget.js';
+import type { PayEventMap } from './element/events.js';
+import type { PayWidgetProperties } from './element/framework-types.js';
+import type { PayWidget } from './element/pay-widget.js';
 
 type PayWidgetEmits = { [K in keyof PayEventMap]: (event: PayEventMap[K]) => void };
 

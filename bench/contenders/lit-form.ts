@@ -5,7 +5,7 @@
  * the dial code with the same result markup. What Lit itself costs for this form: the floor.
  */
 import { html, LitElement, nothing } from 'lit';
-import { styles } from '../../src/pay-widget.styles.js';
+import { styles } from '../../src/element/pay-widget.styles.js';
 import { banks, formatAmount, m, pay, PAYMENT_TYPES, TEXT_FIELDS, type PaymentType, type Result } from './shared.js';
 
 class LitForm extends LitElement {

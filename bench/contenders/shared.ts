@@ -3,8 +3,8 @@
  * with <pay-widget>): the amount as the widget formats it, the session request it sends, and the
  * reading of the dial code from the answer. No validation, no error screens: the floor.
  */
-import { DEFAULT_BANKS } from '../../src/banks.js';
-import { en } from '../../src/messages/en.js';
+import { DEFAULT_BANKS } from '../../src/element/banks.js';
+import { en } from '../../src/element/messages/en.js';
 
 export { DEFAULT_BANKS as banks, en as m };
 

@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
-import { AFTER_SUBMIT_FILE } from '../../src/import-after-submit-beside-script.js';
+import { AFTER_SUBMIT_FILE } from '../../src/element/import-after-submit-beside-script.js';
 import { COMPILE_HINT } from '../../vite.config.js';
 import { root } from './paths.js';
 
@@ -90,7 +90,7 @@ function npmBundle(minify = true): Promise<string> {
 
 export async function buildContenders(): Promise<Contender[]> {
   // The widget's CSS as text, for the hand-written element (Lit's css`` works in Node).
-  const { styles } = await import('../../src/pay-widget.styles.js');
+  const { styles } = await import('../../src/element/pay-widget.styles.js');
   const css = styles.cssText;
   return [
     {

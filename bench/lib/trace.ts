@@ -2,7 +2,7 @@
  * Reads a Chrome trace (puppeteer's page.tracing) between two performance marks on the page's main
  * thread: how long each timeline event took (compile, evaluate, style, layout, GC…) and where the
  * sampled CPU time went, by source module and function. Modules are found from the comments an
- * unminified Rolldown bundle puts before each one (`// src/rules.ts`, `//#region …`).
+ * unminified Rolldown bundle puts before each one (`// src/contract/rules.ts`, `//#region …`).
  */
 
 type TraceEvent = {

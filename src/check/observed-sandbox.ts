@@ -4,7 +4,7 @@
 // sandbox created the payment (a gateway time-out whose payment exists), or answer it with a
 // gateway error whose text must not reach the customer.
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY, type SandboxGateway } from '../sandbox/index.js';
-import { INITIATE_PATH, QUERY_PATH_PATTERN, TOKEN_PATH } from '../wire/gateway-paths.js';
+import { INITIATE_PATH, QUERY_PATH_PATTERN, TOKEN_PATH } from '../contract/gateway-paths.js';
 
 /** One initiation request as the sandbox received it. */
 export type SeenInitiation = { paymentReference: string; amount: string; retry: boolean; httpStatus: number | 'dropped' };

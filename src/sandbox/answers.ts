@@ -1,4 +1,4 @@
-import type { PaymentType } from '../schemas.js';
+import type { PaymentType } from '../contract/schemas.js';
 
 /** The gateway's answers as the spec shows them (2.2–2.4); failures in the same envelope. */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -3,8 +3,8 @@
 // callbackUrl and redirectUrl, …) and its per-type rules (4.1 rules 1 and 2). A refusal is the
 // gateway's: 400 `{ status: "ERROR", data: { code: "S12", message: "Invalid/Missing parameters = …" } }`
 // (spec/gateway-companion.md §4), 403 for a wrong publicKey.
-import { CUSTOMER_FIELD_PATTERNS, PAYMENT_REFERENCE } from '../rules.js';
-import { gatewayRequestSchema, type GatewayRequest } from '../schemas.js';
+import { CUSTOMER_FIELD_PATTERNS, PAYMENT_REFERENCE } from '../contract/rules.js';
+import { gatewayRequestSchema, type GatewayRequest } from '../contract/schemas.js';
 import { failure } from './answers.js';
 
 type CheckedInitiation = { ok: true; body: GatewayRequest } | { ok: false; answer: Response };

@@ -2,7 +2,7 @@
 // account, wallet, references), kept by paymentReference, and settled by `setStatus`. At most
 // `maxPayments` are kept: the one settled longest ago is forgotten first, a pending one only when
 // every payment kept is pending (then the oldest).
-import type { GatewayRequest } from '../schemas.js';
+import type { GatewayRequest } from '../contract/schemas.js';
 import { transferEnvelope, ussdEnvelope, type SandboxPaymentRecord, type SuccessEnvelope } from './answers.js';
 import { ussdDialCode } from './ussd-short-codes.js';
 

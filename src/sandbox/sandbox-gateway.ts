@@ -2,7 +2,7 @@
 // table (routes/: token, initiate, query) and the dispatch of each request to its route.
 import { requireMethod } from '../server/http/checks.js';
 import { optionChecks } from '../server/options.js';
-import type { PaymentStatus, StatusResponse } from '../schemas.js';
+import type { PaymentStatus, StatusResponse } from '../contract/schemas.js';
 import { failure, notificationBody } from './answers.js';
 import { createPaymentBook } from './payments.js';
 import { initiateRoute } from './routes/initiate.js';

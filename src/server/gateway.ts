@@ -2,8 +2,8 @@
 // and the payment query. Every call ends in an outcome; nothing here throws, and no outcome, message
 // or reason ever carries the token or a key (spec/gateway-companion.md §1). The parts live in
 // `gateway/`: the token, the initiation, the query, the code table and the one request they share.
-import type { GatewayRequest } from '../schemas.js';
-import { QUERY_VERSIONS, type QueryVersion } from '../wire/gateway-paths.js';
+import type { GatewayRequest } from '../contract/schemas.js';
+import { QUERY_VERSIONS, type QueryVersion } from '../contract/gateway-paths.js';
 import { sender } from './gateway/exchange.js';
 import { initiation } from './gateway/initiate.js';
 import { paymentQuery } from './gateway/query.js';

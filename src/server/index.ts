@@ -39,8 +39,8 @@ export type {
 export { ERROR_STATUS } from './http/reply.js';
 export type { AllowedOrigins, CorsOptions } from './http/cors.js';
 export type { ErrorCode, FieldErrors } from './http/reply.js';
-export { INITIATE_PATH } from '../wire/gateway-paths.js';
-export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../schemas.js';
+export { INITIATE_PATH } from '../contract/gateway-paths.js';
+export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../contract/schemas.js';
 export { createGateway, paymentStateOf } from './gateway.js';
 export type {
   Gateway,
@@ -52,7 +52,7 @@ export type {
   QueryUnverified,
   TokenFailure,
 } from './gateway.js';
-export type { QueryVersion } from '../wire/gateway-paths.js';
+export type { QueryVersion } from '../contract/gateway-paths.js';
 export { createWebhookHandler } from './webhook/handler.js';
 export type { WebhookEvent } from './webhook/events.js';
 export type { WebhookHandler, WebhookHandlerOptions } from './webhook/handler.js';

@@ -1,7 +1,7 @@
 // ₦ whatever the language (issue 18, "₦, whatever the language"): Chrome has no currency data for
 // pcm, ha, yo and ig, and its `symbol` for naira is `NGN` in every language but `en-NG`.
 import { expect, waitUntil } from '@open-wc/testing';
-import { formatAmount } from '../../src/format-amount.js';
+import { formatAmount } from '../../src/element/format-amount.js';
 import { restoreAll, root, SESSION_URL, widget } from './helpers.js';
 
 /** Narrow no-break spaces (French grouping) and no-break spaces written as plain spaces. */

@@ -5,8 +5,8 @@
 import { fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import '../../src/index.js';
 import type { PayEventMap, PayEventName, PayWidget } from '../../src/index.js';
-import type { CustomerField } from '../../src/schemas.js';
-import { useClock, type Clock } from '../../src/clock.js';
+import type { CustomerField } from '../../src/contract/schemas.js';
+import { useClock, type Clock } from '../../src/element/clock.js';
 
 export type { PayWidget };
 
@@ -342,7 +342,7 @@ export function restoreAll(): void {
   restoreTimers();
 }
 
-// ─── A controlled clock (src/clock.ts) ──────────────────────────────────────────────────────────────
+// ─── A controlled clock (src/element/clock.ts) ──────────────────────────────────────────────────────────────
 
 /** A clock that moves only when told, ticking every `every` callback once per move. */
 export function controlledClock(start = Date.parse('2025-03-01T09:00:00.000Z')) {

@@ -5,14 +5,14 @@
  * pronounce them.
  */
 import { expect, fixture, waitUntil } from '@open-wc/testing';
-import { enAfterSubmit } from '../../src/messages/en-after-submit.js';
-import { en as enBuiltIn, type Messages } from '../../src/messages/en.js';
-import { messages as fr } from '../../src/messages/fr.js';
-import { messages as ha } from '../../src/messages/ha.js';
-import { messages as ig } from '../../src/messages/ig.js';
-import { loadTranslation } from '../../src/messages/load.js';
-import { messages as pcm } from '../../src/messages/pcm.js';
-import { messages as yo } from '../../src/messages/yo.js';
+import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
+import { en as enBuiltIn, type Messages } from '../../src/element/messages/en.js';
+import { messages as fr } from '../../src/element/messages/fr.js';
+import { messages as ha } from '../../src/element/messages/ha.js';
+import { messages as ig } from '../../src/element/messages/ig.js';
+import { loadTranslation } from '../../src/element/messages/load.js';
+import { messages as pcm } from '../../src/element/messages/pcm.js';
+import { messages as yo } from '../../src/element/messages/yo.js';
 import {
   busyShown,
   clickSubmit,

@@ -1,12 +1,12 @@
 /**
  * What a customer needs at the bank (issue 18): the transfer account's rules and countdown, a new
  * account once it has run out, "I've sent the money", the calm line after 10 minutes, dialling on
- * iOS and Android, and the fee. Time is a controlled clock (src/clock.ts) and the status schedule's
+ * iOS and Android, and the fee. Time is a controlled clock (src/element/clock.ts) and the status schedule's
  * timers are held, so nothing here waits on the wall clock.
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { enAfterSubmit } from '../../src/messages/en-after-submit.js';
-import { en as enBuiltIn } from '../../src/messages/en.js';
+import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
+import { en as enBuiltIn } from '../../src/element/messages/en.js';
 import {
   button,
   controlledClock,

@@ -1,5 +1,5 @@
 import { expect, waitUntil } from '@open-wc/testing';
-import type { CustomerField } from '../../src/schemas.js';
+import type { CustomerField } from '../../src/contract/schemas.js';
 import {
   bankSearch,
   chooseBank,

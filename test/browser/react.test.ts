@@ -8,8 +8,8 @@ import { expect } from '@open-wc/testing';
 import * as React from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
-import type { Bank } from '../../src/banks.js';
-import type { PayEventMap, PayEventName } from '../../src/events.js';
+import type { Bank } from '../../src/element/banks.js';
+import type { PayEventMap, PayEventName } from '../../src/element/events.js';
 import { PayWidget } from '../../src/react.js';
 import {
   BANK_CODE,

@@ -7,7 +7,7 @@
  */
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { en } from '../../src/messages/en.js';
+import { en } from '../../src/element/messages/en.js';
 import { loadClassicScript } from './classic-script.js';
 
 type Widget = HTMLElement & { updateComplete: Promise<unknown>; submit(): void };

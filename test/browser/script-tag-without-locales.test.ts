@@ -5,7 +5,7 @@
  * dist/pay-widget.iife.js, in a folder with nothing else in it.
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import { en } from '../../src/messages/en.js';
+import { en } from '../../src/element/messages/en.js';
 import { loadClassicScript } from './classic-script.js';
 
 type LitLike = HTMLElement & { updateComplete: Promise<unknown> };

@@ -5,7 +5,7 @@
  * test/browser/fixtures/script-tag-alone/ links the built script alone.
  */
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
-import { en } from '../../src/messages/en.js';
+import { en } from '../../src/element/messages/en.js';
 import { loadClassicScript } from './classic-script.js';
 
 type Widget = HTMLElement & { updateComplete: Promise<unknown> };

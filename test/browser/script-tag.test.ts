@@ -4,8 +4,8 @@
  * The element's behaviour is tested against src/; this checks what the bundler made of it.
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { en } from '../../src/messages/en.js';
-import { messages as yo } from '../../src/messages/yo.js';
+import { en } from '../../src/element/messages/en.js';
+import { messages as yo } from '../../src/element/messages/yo.js';
 import { loadClassicScript } from './classic-script.js';
 
 type LitLike = HTMLElement & { updateComplete: Promise<unknown> };

@@ -1,9 +1,9 @@
 // The script tag's second file renders its templates with the first file's Lit, through the two
-// values src/after-submit-lit.ts stands in for: they must be what Lit itself makes.
+// values src/element/after-submit-lit.ts stands in for: they must be what Lit itself makes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { html as litHtml, nothing as litNothing } from 'lit';
-import { html, nothing } from '../../src/after-submit-lit.js';
+import { html, nothing } from '../../src/element/after-submit-lit.js';
 
 describe('the Lit values of the script tag’s second file', () => {
   it('makes the template results Lit makes', () => {

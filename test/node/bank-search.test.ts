@@ -2,8 +2,8 @@
 // people say"): abbreviations, apps, legal names, with or without "Bank" and "PLC".
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bankMatches } from '../../src/bank-search.js';
-import { DEFAULT_BANKS, type Bank } from '../../src/banks.js';
+import { bankMatches } from '../../src/element/bank-search.js';
+import { DEFAULT_BANKS, type Bank } from '../../src/element/banks.js';
 
 /** Banks a merchant may add to the list under their legal names. */
 const MERCHANT_ADDED: Bank[] = [

@@ -1,7 +1,7 @@
 // The USSD bank list: the banks SeerBit's checkout apps offer (issue 18, "USSD banks as SeerBit lists them").
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_BANKS } from '../../src/banks.js';
+import { DEFAULT_BANKS } from '../../src/element/banks.js';
 
 /** SeerBit's iOS checkout (`UssdBanksModel.swift`) and Android checkout (same list). */
 const SEERBIT_USSD_CODES = ['044', '063', '050', '070', '011', '214', '058', '082', '090175', '221', '032', '215', '090110', '035', '057', '322'];

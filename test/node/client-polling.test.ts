@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { fetchStatus } from '../../src/client.js';
-import { nextPollDelay } from '../../src/status-poller.js';
+import { fetchStatus } from '../../src/element/client.js';
+import { nextPollDelay } from '../../src/element/status-poller.js';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;

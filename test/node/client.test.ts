@@ -10,10 +10,10 @@ import {
   PayFailureError,
   postSession,
   type Initiate,
-} from '../../src/client.js';
-import type { PayFailure } from '../../src/flow.js';
-import { newIdempotencyKey } from '../../src/payment-controller.js';
-import { orderSchema, type SessionRequest } from '../../src/schemas.js';
+} from '../../src/element/client.js';
+import type { PayFailure } from '../../src/element/flow.js';
+import { newIdempotencyKey } from '../../src/element/payment-controller.js';
+import { orderSchema, type SessionRequest } from '../../src/contract/schemas.js';
 
 const URL_ = 'https://shop.example/pay/session';
 const ussdRequest: SessionRequest = {

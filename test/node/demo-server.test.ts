@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { createClient } from 'redis';
 import { createDemoBackend, createDemoOrder, DEMO_PATHS, type DemoBackend } from '../../demo/server.js';
 import type { LoopStep } from '../../demo/loop-log.js';
-import type { SessionRequest } from '../../src/schemas.js';
+import type { SessionRequest } from '../../src/contract/schemas.js';
 import { SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
 import { startRedisServer } from './redis-server.js';
 import { readError } from './server-fixtures.js';

@@ -2,9 +2,9 @@
 // screen PaymentController.render picks.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatAmount } from '../../src/format-amount.js';
-import { wantedLocale } from '../../src/locale-controller.js';
-import { PaymentController, type Screens } from '../../src/payment-controller.js';
+import { formatAmount } from '../../src/element/format-amount.js';
+import { wantedLocale } from '../../src/element/locale-controller.js';
+import { PaymentController, type Screens } from '../../src/element/payment-controller.js';
 
 describe('formatAmount', () => {
   it('writes the amount for the language and country, or as written by the language tag', () => {

@@ -10,8 +10,8 @@ import {
   type FlowEvent,
   type FlowState,
   type PayFailure,
-} from '../../src/flow.js';
-import type { Order, SessionRequest, TransferInstructions, UssdInstructions } from '../../src/schemas.js';
+} from '../../src/element/flow.js';
+import type { Order, SessionRequest, TransferInstructions, UssdInstructions } from '../../src/contract/schemas.js';
 
 const request: SessionRequest = {
   paymentType: 'USSD',

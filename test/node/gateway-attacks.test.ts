@@ -1,7 +1,7 @@
 // Issue 16 (attack review), the gateway client's part: each test failed on the code before its fix.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PAYMENT_REFERENCE } from '../../src/rules.js';
+import { PAYMENT_REFERENCE } from '../../src/contract/rules.js';
 import {
   createGateway,
   createSessionHandler,

@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readEnvelope } from '../../src/envelope.js';
+import { readEnvelope } from '../../src/contract/envelope.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
-import type { GatewayRequest } from '../../src/schemas.js';
+import type { GatewayRequest } from '../../src/contract/schemas.js';
 import { createGateway, createSessionHandler, type SessionHandlerOptions } from '../../src/server/index.js';
 import { initiationBody } from './gateway-fixtures.js';
 import {

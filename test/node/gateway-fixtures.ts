@@ -1,4 +1,4 @@
-import type { GatewayRequest } from '../../src/schemas.js';
+import type { GatewayRequest } from '../../src/contract/schemas.js';
 
 export const SECRET_KEY = 'SBTESTSECK_q8Vw2n5Lr3Xy7Tz1';
 export const PUBLIC_KEY = 'SBTESTPUBK_h4Jk6Pm9Qs2Wd8Fg';

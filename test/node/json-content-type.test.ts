@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isJsonContentType } from '../../src/wire/json-content-type.js';
+import { isJsonContentType } from '../../src/contract/json-content-type.js';
 
 describe('isJsonContentType', () => {
   it('accepts application/json in any case, with or without parameters', () => {

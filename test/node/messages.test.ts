@@ -9,10 +9,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { enAfterSubmit } from '../../src/messages/en-after-submit.js';
-import { en as enBuiltIn, type Messages } from '../../src/messages/en.js';
-import { importLocale } from '../../src/messages/import-chunk.js';
-import { localeFileName, localeFileUrl, ON_DEMAND_LOCALES } from '../../src/messages/locales.js';
+import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
+import { en as enBuiltIn, type Messages } from '../../src/element/messages/en.js';
+import { importLocale } from '../../src/element/messages/import-chunk.js';
+import { localeFileName, localeFileUrl, ON_DEMAND_LOCALES } from '../../src/element/messages/locales.js';
 
 /** All of English: the built-in strings and the result screens' newer ones (which come with what runs after a submit). */
 const en: Messages = { ...enBuiltIn, ...enAfterSubmit };
@@ -27,8 +27,8 @@ for (const locale of ON_DEMAND_LOCALES) {
 }
 
 describe('translations', () => {
-  it('lists every locale module in src/messages as loadable on demand', () => {
-    const files = readdirSync(join(root, 'src/messages'))
+  it('lists every locale module in src/element/messages as loadable on demand', () => {
+    const files = readdirSync(join(root, 'src/element/messages'))
       .filter((file) => /^[a-z]{2,3}\.ts$/.test(file) && file !== 'en.ts')
       .map((file) => file.replace('.ts', ''));
     assert.deepEqual([...ON_DEMAND_LOCALES].sort(), files.sort());

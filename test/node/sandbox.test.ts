@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_BANKS } from '../../src/banks.js';
+import { DEFAULT_BANKS } from '../../src/element/banks.js';
 import {
   createSandboxGateway,
   MAGIC_AMOUNTS,
@@ -9,7 +9,7 @@ import {
   USSD_SHORT_CODES,
   type SandboxGateway,
 } from '../../src/sandbox/index.js';
-import { envelopeSchema, transferPaymentsSchema, ussdPaymentsSchema } from '../../src/schemas.js';
+import { envelopeSchema, transferPaymentsSchema, ussdPaymentsSchema } from '../../src/contract/schemas.js';
 import { createSessionHandler } from '../../src/server/index.js';
 import { PATIENT, post, readError, settled, TRANSFER_REQUEST, turns, USSD_REQUEST } from './server-fixtures.js';
 

@@ -13,8 +13,8 @@ import {
   readEnvelope,
   sessionRequestSchema,
   statusResponseSchema,
-} from '../../src/schemas.js';
-import { isValidField, PAYMENT_REFERENCE } from '../../src/rules.js';
+} from '../../src/contract/schemas.js';
+import { isValidField, PAYMENT_REFERENCE } from '../../src/contract/rules.js';
 
 const ussdPayments = {
   paymentReference: 'ORD-1001',

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { AFTER_SUBMIT_FILE } from '../../src/import-after-submit-beside-script.js';
+import { AFTER_SUBMIT_FILE } from '../../src/element/import-after-submit-beside-script.js';
 
 const dist = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'dist');
 const read = (file: string) => readFileSync(join(dist, file), 'utf8');

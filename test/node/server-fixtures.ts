@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { errorBodySchema, type ErrorBody } from '../../src/schemas.js';
+import { errorBodySchema, type ErrorBody } from '../../src/contract/schemas.js';
 import {
   createSessionHandler,
   type ResolvedOrder,

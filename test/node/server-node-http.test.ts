@@ -2,7 +2,7 @@ import { getRequestListener } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
-import { readEnvelope } from '../../src/schemas.js';
+import { readEnvelope } from '../../src/contract/schemas.js';
 import { createSessionHandler, createStatusHandler } from '../../src/server/index.js';
 import { ORDER, readError, TRANSFER_REQUEST, USSD_REQUEST, STATUS_SECRET } from './server-fixtures.js';
 import { loopbackServers } from './loopback.js';

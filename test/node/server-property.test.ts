@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { errorBodySchema } from '../../src/schemas.js';
+import { errorBodySchema } from '../../src/contract/schemas.js';
 import { makeHandler, newKey, postWithoutKey, TRANSFER_REQUEST, USSD_REQUEST } from './server-fixtures.js';
 
 const RUNS = 10_000;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { statusResponseSchema, type StatusResponse } from '../../src/schemas.js';
+import { statusResponseSchema, type StatusResponse } from '../../src/contract/schemas.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { createSessionHandler, createStatusHandler, type StatusEvent, type StatusLookup } from '../../src/server/index.js';
 import { ORDER, post, readError, STATUS_SECRET, statusTokenFor, TRANSFER_REQUEST } from './server-fixtures.js';

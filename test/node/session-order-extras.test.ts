@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
-import { orderSchema } from '../../src/schemas.js';
+import { orderSchema } from '../../src/contract/schemas.js';
 import { checkOrder } from '../../src/server/order.js';
 import type { SessionHandlerOptions } from '../../src/server/index.js';
 import { makeHandler, newKey, ORDER, post, readError, TRANSFER_REQUEST, USSD_REQUEST } from './server-fixtures.js';

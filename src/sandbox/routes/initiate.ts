@@ -4,8 +4,8 @@
 // duplicate-reference answer; a reference reused for another payment 409. Magic amounts misbehave
 // on purpose.
 import { readJsonBody, requireJson } from '../../server/http/checks.js';
-import type { GatewayRequest } from '../../schemas.js';
-import { INITIATE_PATH } from '../../wire/gateway-paths.js';
+import type { GatewayRequest } from '../../contract/schemas.js';
+import { INITIATE_PATH } from '../../contract/gateway-paths.js';
 import { duplicateReferenceEnvelope, failure, incompleteEnvelope, json } from '../answers.js';
 import { checkInitiation } from '../initiation-rules.js';
 import { magicAmountOf } from '../magic-amounts.js';

@@ -3,7 +3,7 @@
 import { readJsonBody } from '../../server/http/checks.js';
 import { ERROR_STATUS } from '../../server/http/reply.js';
 import { json, labelledError, tokenAnswerBody } from '../answers.js';
-import { TOKEN_PATH } from '../../wire/gateway-paths.js';
+import { TOKEN_PATH } from '../../contract/gateway-paths.js';
 import { MAX_BODY_BYTES, type SandboxContext, type SandboxRoute } from './route.js';
 
 export function tokenRoute(context: SandboxContext): SandboxRoute {

@@ -1,9 +1,9 @@
 // The initiation (spec 2.1–2.4, companion §4): the request built from the widget's fields and the
 // server's order, the POST, and the gateway's answer read into an outcome.
-import { readEnvelope } from '../../envelope.js';
-import { PAYMENTS_PATTERNS, type PaymentType } from '../../rules.js';
-import type { GatewayRequest, SessionRequest } from '../../schemas.js';
-import { INITIATE_PATH } from '../../wire/gateway-paths.js';
+import { readEnvelope } from '../../contract/envelope.js';
+import { PAYMENTS_PATTERNS, type PaymentType } from '../../contract/rules.js';
+import type { GatewayRequest, SessionRequest } from '../../contract/schemas.js';
+import { INITIATE_PATH } from '../../contract/gateway-paths.js';
 import { isRecord, parseJson } from '../http/json.js';
 import type { ResolvedOrder } from '../order.js';
 import { isOk, jsonHeaders, MAX_RAW_MESSAGE, type Exchange, type Send } from './exchange.js';

@@ -1,6 +1,6 @@
 // The payment query (spec/gateway-companion.md §2): the path and its version, and the answer read
 // into the ledger's terms. Only a readable 2xx `SUCCESS` envelope naming this reference is an answer.
-import { queryPath, type QueryVersion } from '../../wire/gateway-paths.js';
+import { queryPath, type QueryVersion } from '../../contract/gateway-paths.js';
 import { isRecord, parseJson } from '../http/json.js';
 import { paymentStateOf } from './codes.js';
 import { isOk, jsonHeaders, MAX_RAW_MESSAGE, type Exchange, type Send } from './exchange.js';

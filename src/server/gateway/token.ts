@@ -1,6 +1,6 @@
 // The bearer token (spec/gateway-companion.md §1): made from the dashboard's keys through
 // `encrypt/keys` and shared, or given by the merchant; renewed once when the gateway answers 401.
-import { TOKEN_PATH } from '../../wire/gateway-paths.js';
+import { TOKEN_PATH } from '../../contract/gateway-paths.js';
 import { isRecord, parseJson } from '../http/json.js';
 import type { Redactor } from '../http/redact.js';
 import { isOk, type Exchange, type Send } from './exchange.js';

@@ -2,7 +2,7 @@
 // content type, its body (size, read time, JSON). Each returns a `RequestProblem` or nothing;
 // the endpoint turns a problem into its own reply (our error body, or the gateway's in the sandbox)
 // and its own report.
-import { isJsonContentType } from '../../wire/json-content-type.js';
+import { isJsonContentType } from '../../contract/json-content-type.js';
 import { readBodyText } from './body.js';
 import { parseJson } from './json.js';
 import type { ErrorCode } from './reply.js';

@@ -1,5 +1,5 @@
 // The error catalogue every endpoint answers from, and the JSON replies it is sent as.
-import type { ErrorBody } from '../../schemas.js';
+import type { ErrorBody } from '../../contract/schemas.js';
 
 /**
  * Every error the session and status endpoints answer with, and its HTTP status. The body is always

@@ -1,5 +1,5 @@
 // What the session endpoint tells `onEvent`: one type per decision, never a secret.
-import type { PaymentType } from '../../schemas.js';
+import type { PaymentType } from '../../contract/schemas.js';
 import type { FieldErrors } from '../http/reply.js';
 import type { SessionOutcome } from './outcomes.js';
 

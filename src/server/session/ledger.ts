@@ -1,6 +1,6 @@
 // The payment's ledger entry around its initiation: found by the attempt's Idempotency-Key (or by
 // its reference) or written `asking` before the gateway is asked, then moved by the gateway's answer.
-import type { PaymentType } from '../../schemas.js';
+import type { PaymentType } from '../../contract/schemas.js';
 import type { Reply } from '../http/reply.js';
 import type { ResolvedOrder } from '../order.js';
 import { nextCheckAt } from '../schedule.js';

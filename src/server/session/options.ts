@@ -1,6 +1,6 @@
 // The session handler's options: what the merchant gives `createSessionHandler`, and the checks
 // that refuse, when the handler is made, an option that cannot work.
-import { WALLET_DAYS_ACTIVE } from '../../schemas.js';
+import { WALLET_DAYS_ACTIVE } from '../../contract/schemas.js';
 import type { AccessToken, Gateway } from '../gateway.js';
 import type { AllowedOrigins } from '../http/cors.js';
 import type { BeforeInitiate, OrderResolver } from '../order.js';

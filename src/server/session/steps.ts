@@ -1,7 +1,7 @@
 // One payment attempt's steps for one validated request: beforeInitiate, the order and its ledger
 // entry (written before the gateway is asked), the initiation. The idempotency layer decides
 // whether and when they run.
-import type { SessionRequest } from '../../schemas.js';
+import type { SessionRequest } from '../../contract/schemas.js';
 import { buildGatewayRequest, type Gateway, type TokenFailure } from '../gateway.js';
 import type { Redactor } from '../http/redact.js';
 import type { Reply } from '../http/reply.js';

@@ -5,7 +5,7 @@ import {
   ussdSessionRequestSchema,
   type PaymentType,
   type SessionRequest,
-} from '../../schemas.js';
+} from '../../contract/schemas.js';
 import type { FieldErrors } from '../http/reply.js';
 
 type SessionRequestCheck = { ok: true; request: SessionRequest } | { ok: false; fields: FieldErrors };

@@ -1,8 +1,8 @@
 // The status endpoint (`status-url`): the status token check, then the ledger (re-querying a stale
 // PENDING and settling it, see ledger-reader.ts) or the merchant's own lookup, answered as
 // `{ status, amount?, currency?, message? }`.
-import { PAYMENT_REFERENCE } from '../../rules.js';
-import { statusResponseSchema, type StatusResponse } from '../../schemas.js';
+import { PAYMENT_REFERENCE } from '../../contract/rules.js';
+import { statusResponseSchema, type StatusResponse } from '../../contract/schemas.js';
 import type { Gateway } from '../gateway.js';
 import { requireMethod } from '../http/checks.js';
 import { createCorsPolicy, type AllowedOrigins } from '../http/cors.js';

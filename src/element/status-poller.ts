@@ -2,7 +2,7 @@
 // every 10 s after the first minute, giving up after 30 minutes. "I've sent the money" asks at once,
 // with `recheck=1`, and the schedule goes on from there. Part of what runs after a submit.
 import { fetchStatus, type StatusAnswer, type StatusQuery } from './client.js';
-import type { FinalStatus } from './rules.js';
+import type { FinalStatus } from '../contract/rules.js';
 
 const MINUTE = 60_000;
 

@@ -1,9 +1,9 @@
 // Talks to the merchant's session endpoint and status endpoint. Every failure, whatever its cause,
 // comes out as one typed `PayFailure`, so the element has a single thing to show.
 import type { PayFailure } from './flow.js';
-import { envelopeMessage, readEnvelope } from './envelope.js';
-import { AMOUNT, matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES } from './rules.js';
-import type { ErrorBody, Instructions, Order, PaymentStatus, SessionRequest, StatusResponse } from './schemas.js';
+import { envelopeMessage, readEnvelope } from '../contract/envelope.js';
+import { AMOUNT, matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES } from '../contract/rules.js';
+import type { ErrorBody, Instructions, Order, PaymentStatus, SessionRequest, StatusResponse } from '../contract/schemas.js';
 
 export type InitiateOptions = { idempotencyKey: string; signal: AbortSignal };
 

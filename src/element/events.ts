@@ -1,5 +1,5 @@
-import type { FinalStatus } from './rules.js';
-import type { Instructions, PaymentType, SessionRequest } from './schemas.js';
+import type { FinalStatus } from '../contract/rules.js';
+import type { Instructions, PaymentType, SessionRequest } from '../contract/schemas.js';
 
 export const PAY_ERROR_CODES = [
   'validation',

@@ -12,14 +12,14 @@
 // `reset` returns to the form from anywhere. An event that does not apply to the current state is
 // ignored (the same state object comes back), which is what makes a double submit harmless.
 import type { PayErrorCode } from './events.js';
-import type { FinalStatus } from './rules.js';
+import type { FinalStatus } from '../contract/rules.js';
 import type {
   Instructions,
   Order,
   SessionRequest,
   TransferInstructions,
   UssdInstructions,
-} from './schemas.js';
+} from '../contract/schemas.js';
 
 export type PayFailure = {
   code: PayErrorCode;

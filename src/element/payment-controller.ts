@@ -8,7 +8,7 @@ import type { Initiate } from './client.js';
 import { emit, type PayAmount } from './events.js';
 import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure, type StateOf } from './flow.js';
 import { afterSubmit, loadAfterSubmitWithin, prefetchAfterSubmit } from './load-after-submit.js';
-import type { Instructions, Order, PaymentType, SessionRequest } from './schemas.js';
+import type { Instructions, Order, PaymentType, SessionRequest } from '../contract/schemas.js';
 import type { Poll } from './status-poller.js';
 
 export type PaymentHost = ReactiveControllerHost & HTMLElement;

@@ -4,7 +4,7 @@
 // prefilled, or after a submit; never on the blur of a field nobody typed in.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Messages } from './messages/index.js';
-import { isValidField, type CustomerField } from './rules.js';
+import { isValidField, type CustomerField } from '../contract/rules.js';
 
 export type Values = Record<CustomerField, string>;
 

@@ -4,7 +4,7 @@ import { bankMatches } from '../bank-search.js';
 import type { Bank } from '../banks.js';
 import type { Values } from '../form-controller.js';
 import { format, type Messages } from '../messages/index.js';
-import type { CustomerField, PaymentType } from '../rules.js';
+import type { CustomerField, PaymentType } from '../../contract/rules.js';
 import { picked } from './picked.js';
 
 export type FormView = {

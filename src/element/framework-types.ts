@@ -2,7 +2,7 @@
 // import: `pay-widget/jsx-react` (React 19), `pay-widget/jsx-preact` and `pay-widget/vue` (GlobalComponents).
 // Types only; nothing here runs.
 import type { PayEventMap } from './events.js';
-import type { PaymentType } from './schemas.js';
+import type { PaymentType } from '../contract/schemas.js';
 
 /**
  * What a framework may set, by property name. Frameworks set a property when the element has one

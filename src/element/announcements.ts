@@ -2,7 +2,7 @@
 // it, in the words of the screen.
 import type { Messages } from './messages/index.js';
 import type { Screens } from './payment-controller.js';
-import type { Order } from './schemas.js';
+import type { Order } from '../contract/schemas.js';
 
 /** A result as the live region says it: `Title: value, value`, leaving out what is unknown. */
 const spoken = (title: string, ...values: string[]) => `${title}: ${values.filter(Boolean).join(', ')}`;

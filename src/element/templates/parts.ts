@@ -5,7 +5,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { Bank } from '../banks.js';
 import type { CopyResult } from '../copy-controller.js';
 import { format, type Messages } from '../messages/index.js';
-import type { Order } from '../schemas.js';
+import type { Order } from '../../contract/schemas.js';
 import type { PaidCheck, Poll } from '../status-poller.js';
 import type { WaitController } from '../wait-controller.js';
 
