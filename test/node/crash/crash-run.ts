@@ -48,7 +48,7 @@ const CUSTOMERS_AT_ONCE = 8;
 const TAB_KEPT_OPEN = 0.5;
 const WEBHOOK_DROPPED = 0.5;
 
-export async function crashRun(store: CrashStore, folder: string): Promise<CrashResult> {
+export async function crashRun(store: CrashStore, folder: string, payments = PAYMENTS): Promise<CrashResult> {
   const fulfilmentsFile = `${folder}/fulfilments.log`;
   const killsFile = `${folder}/kills.log`;
   writeFileSync(fulfilmentsFile, '');
@@ -104,7 +104,7 @@ export async function crashRun(store: CrashStore, folder: string): Promise<Crash
   let keysWithTwoReferences = 0;
   let next = 0;
   const customer = async () => {
-    while (next < PAYMENTS) {
+    while (next < payments) {
       next += 1;
       const { references, lastAnswer } = await pay(merchant);
       if (references.size > 1) keysWithTwoReferences += 1;
@@ -141,7 +141,7 @@ export async function crashRun(store: CrashStore, folder: string): Promise<Crash
     });
   const fulfilments = await store.fulfilments(fulfilmentsFile);
   const workAfterMark = findWorkAfterMark(fileLines(fulfilmentsFile));
-  return { payments: PAYMENTS, initiated, paid, given, keysWithTwoReferences, fulfilments, workAfterMark, refusals, selfKills, serverKills, sweeps };
+  return { payments, initiated, paid, given, keysWithTwoReferences, fulfilments, workAfterMark, refusals, selfKills, serverKills, sweeps };
 }
 
 export function storeEnv(store: CrashStore): NodeJS.ProcessEnv {
