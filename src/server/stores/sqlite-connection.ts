@@ -37,6 +37,10 @@ export type ConnectionSettings = {
   owned: boolean;
 };
 
+/** After this turn's I/O and promises: Node's and Bun's `setImmediate`, else a zero timer. */
+const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
+const afterThisTurn = (run: () => void): unknown => (immediate ? immediate(run) : setTimeout(run, 0));
+
 /** Every group still open in this process, by its commit. */
 const openGroups = new Set<() => void>();
 
@@ -90,7 +94,7 @@ function groupWriter(db: SqliteDatabaseLike, ensureTables: () => void) {
       }
     };
     openGroups.add(commit);
-    setImmediate(commit);
+    afterThisTurn(commit);
     return (group = { commit, committed });
   }
 
