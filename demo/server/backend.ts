@@ -68,6 +68,7 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
     idempotency: stores.idempotency,
     // A secret kept in the data folder, unless PAY_STATUS_SECRET is set: status tokens outlive a restart.
     statusSecret: env.PAY_STATUS_SECRET?.trim() ? config.statusSecret : (stores.statusSecret ?? config.statusSecret),
+    transferValidityMs: config.transferValidityMs,
     publicOrigin: () => config.publicOrigin ?? listeningOrigin,
     sandbox,
     webhookLost,
