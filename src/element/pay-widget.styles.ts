@@ -283,6 +283,18 @@ export const styles = css`
   .value > p {
     flex-basis: 100%;
   }
+  /* On a computer: the QR code of the dial link, with what to do with it beside it. */
+  .scan {
+    display: flex;
+    gap: 0.75em;
+    align-items: center;
+  }
+  .qr {
+    flex: none;
+    width: 7.5em;
+    height: 7.5em;
+    forced-color-adjust: none;
+  }
   dl {
     display: grid;
     grid-template-columns: auto 1fr;

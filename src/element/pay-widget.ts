@@ -5,7 +5,6 @@ import { html, isServer, LitElement, type PropertyValues, type TemplateResult } 
 import { announcements } from './announcements.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
 import type { Initiate } from './client.js';
-import type { CopyController } from './copy-controller.js';
 import { emit } from './events.js';
 import { paymentReferenceOf } from './flow.js';
 import { FormController } from './form-controller.js';
@@ -136,8 +135,8 @@ export class PayWidget extends LitElement {
     onShow: () => this.onShow(),
   }));
   private readonly form = new FormController(this, () => ({ messages: this.localization.messages, fields: this.visibleFields() }));
-  /** The copy buttons' state and the result screens' clock: made with the first result screen, from what runs after a submit. */
-  private results: { copies: CopyController; wait: ResultView['wait'] } | undefined;
+  /** The copy buttons' state, the result screens' clock and the QR code: made with the first result screen, from what runs after a submit. */
+  private results: { copies: InstanceType<AfterSubmitModule['CopyController']>; wait: ResultView['wait']; qr: InstanceType<AfterSubmitModule['QrController']> } | undefined;
 
   private readonly formActions: FormActions = {
     submit: (event) => {
@@ -218,9 +217,9 @@ export class PayWidget extends LitElement {
     const status = this.payment.polling ? 'waiting' : this.statusUrl ? 'unconfirmed' : undefined;
     // Past the form and the error screen, the initiation has loaded what runs after a submit.
     const flow = (): AfterSubmitModule => afterSubmit()!;
-    const made = () => (this.results ??= { copies: new (flow().CopyController)(this), wait: new (flow().WaitController)(this, this.payment, this.localization, shared.announce) });
-    const shared: Omit<ResultView, 'copies' | 'wait' | 'renew'> = { messages: m, charged: this.charged, status, banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text: string) => void this.announce(text) };
-    const result = (): ResultView => ({ ...shared, copies: made().copies.results, wait: made().wait, renew: () => (this.reset(), this.submit()) });
+    const made = () => (this.results ??= { copies: new (flow().CopyController)(this), wait: new (flow().WaitController)(this, this.payment, this.localization, shared.announce), qr: new (flow().QrController)(this) });
+    const shared: Omit<ResultView, 'copies' | 'wait' | 'renew' | 'qrCode'> = { messages: m, charged: this.charged, status, banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text: string) => void this.announce(text) };
+    const result = (): ResultView => ({ ...shared, copies: made().copies.results, wait: made().wait, qrCode: (text) => made().qr.image(text), renew: () => (this.reset(), this.submit()) });
     const { values, shown: errors } = this.form;
     const amount = this.money(text(this.amount), text(this.currency));
     const screen = this.payment.render({

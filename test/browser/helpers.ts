@@ -340,6 +340,30 @@ export function restoreAll(): void {
   restoreFetch();
   restoreClipboard();
   restoreTimers();
+  restoreDevice();
+}
+
+// ─── The customer's device (src/element/platform.ts) ─────────────────────────────────────────────
+
+/** What platform.ts reads of a device: its user agent, platform and touch points. */
+export const DEVICES = {
+  android: ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36', 'Linux armv81', 5],
+  iphone: ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1', 'iPhone', 5],
+  /** iPadOS's Safari presents itself as a Mac, with a touch screen. */
+  ipad: ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15', 'MacIntel', 5],
+  mac: ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15', 'MacIntel', 0],
+  windows: ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', 'Win32', 0],
+} as const;
+
+const DEVICE_PROPERTIES = ['userAgent', 'platform', 'maxTouchPoints'] as const;
+
+/** Makes `navigator` say it is `name` until `restoreDevice()` (or `restoreAll()`). */
+export function emulateDevice(name: keyof typeof DEVICES): void {
+  DEVICES[name].forEach((value, i) => Object.defineProperty(navigator, DEVICE_PROPERTIES[i]!, { value, configurable: true }));
+}
+
+export function restoreDevice(): void {
+  for (const name of DEVICE_PROPERTIES) delete (navigator as unknown as Record<string, unknown>)[name];
 }
 
 // ─── A controlled clock (src/element/clock.ts) ──────────────────────────────────────────────────────────────

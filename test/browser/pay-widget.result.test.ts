@@ -6,6 +6,7 @@ import {
   clickSubmit,
   control,
   CUSTOMER,
+  emulateDevice,
   fillTransfer,
   fillUssd,
   focused,
@@ -102,7 +103,8 @@ describe('<pay-widget>', () => {
       });
     });
 
-    it('shows the dial code, a tel: link with # written %23, the bank, the amount and the reference', async () => {
+    it('shows the dial code, a tel: link with # written %23 (on Android), the bank, the amount and the reference', async () => {
+      emulateDevice('android');
       stubFetch(route({ session: () => json(ussdEnvelope()) }));
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000', currency: 'NGN', locale: 'en' });
       await fillUssd(el);

@@ -78,5 +78,6 @@ export const messages: Messages = {
   checkFailed: 'Ba mu iya dubawa yanzu ba. Za mu ci gaba da dubawa; kada ku sake biya.',
   stillWaiting: 'Har yanzu kuna jira? Kada ku sake biya. Idan kuɗi sun fita daga asusunku, ku ba shagon wannan lambar shaidar biya: {reference}',
   pasteInPhone: 'Kwafi lambar, sannan ku liƙa ta a manhajar Waya',
+  scanToDial: 'Ku duba lambar QR da kyamarar wayarku don danna lambar',
   includesFee: 'har da kuɗin caji {fee}',
 };

@@ -79,5 +79,6 @@ export const messages: Messages = {
   checkFailed: 'Anyị enweghị ike inyocha ugbu a. Anyị ga-aga n’ihu na-enyocha; akwụla ụgwọ ọzọ.',
   stillWaiting: 'Ị ka na-eche? Akwụla ụgwọ ọzọ. Ọ bụrụ na ego esitela n’akaụntụ gị pụọ, nye ụlọ ahịa ahụ nọmba ntụaka ịkwụ ụgwọ a: {reference}',
   pasteInPhone: 'Detuo koodu ahụ, wee mado ya n’ngwa Phone gị',
+  scanToDial: 'Jiri igwefoto ekwentị gị nyochaa koodu QR ahụ iji pịa koodu ahụ',
   includesFee: 'gụnyere ụgwọ {fee}',
 };

@@ -6,6 +6,7 @@ import type { Bank } from '../banks.js';
 import type { CopyResult } from '../copy-controller.js';
 import { format, type Messages } from '../messages/index.js';
 import type { Order } from '../../contract/schemas.js';
+import type { QrImage } from '../qr-code.js';
 import type { PaidCheck, Poll } from '../status-poller.js';
 import type { WaitController } from '../wait-controller.js';
 
@@ -21,6 +22,8 @@ export type ResultView = {
   status: 'waiting' | 'unconfirmed' | undefined;
   /** The polling under way, which asks at once when the customer says they have paid. */
   poll: Poll | undefined;
+  /** The QR code of a text (a computer's way to dial), once its module has loaded; asking starts the load. */
+  qrCode: (text: string) => QrImage | undefined;
   /** How long the screen has waited, and the transfer account's countdown (0 once it has run out). */
   wait: Pick<WaitController, 'remainingMs' | 'waitedLong'>;
   copy: (field: string, value: string) => void;
