@@ -162,7 +162,7 @@ describe('<pay-widget> at the bank', () => {
       answer.resolve(json({ status: 'PENDING' }));
       await waitUntil(() => text(el).includes(en.notReceived), 'not received yet');
       expect(statuses()).to.have.length(1);
-      expect(part(el, 'status')!.textContent).to.contain(en.waiting);
+      expect(part(el, 'status')!.textContent, 'the status line says so (its spinner still turns)').to.contain(en.notReceived);
       await waitUntil(() => liveRegion(el).textContent === en.notReceived, 'not received is spoken');
       expect(timers.pending(2_000), 'polling goes on').to.equal(1);
       await expect(el).to.be.accessible();

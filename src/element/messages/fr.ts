@@ -74,6 +74,7 @@ export const messages: Messages = {
   notReceived: 'Pas encore reçu. Cela peut prendre quelques minutes ; ne payez pas une seconde fois.',
   checkFailed: 'Vérification impossible pour le moment. Nous continuons de vérifier ; ne payez pas une seconde fois.',
   stillWaiting: 'Toujours en attente ? Ne payez pas une seconde fois. Si votre compte a été débité, donnez au commerçant cette référence de paiement : {reference}',
+  copyByHand: 'Copiez-le vous-même',
   pasteInPhone: 'Copiez le code, puis collez-le dans l’app Téléphone',
   scanToDial: 'Scannez le code QR avec l’appareil photo de votre téléphone pour composer le code',
   includesFee: 'dont {fee} de frais',

@@ -77,6 +77,7 @@ export const messages: Messages = {
   notReceived: 'Bai iso ba tukuna. Yana iya ɗaukar mintuna kaɗan; kada ku sake biya.',
   checkFailed: 'Ba mu iya dubawa yanzu ba. Za mu ci gaba da dubawa; kada ku sake biya.',
   stillWaiting: 'Har yanzu kuna jira? Kada ku sake biya. Idan kuɗi sun fita daga asusunku, ku ba shagon wannan lambar shaidar biya: {reference}',
+  copyByHand: 'Kwafa da kanku',
   pasteInPhone: 'Kwafi lambar, sannan ku liƙa ta a manhajar Waya',
   scanToDial: 'Ku duba lambar QR da kyamarar wayarku don danna lambar',
   includesFee: 'har da kuɗin caji {fee}',

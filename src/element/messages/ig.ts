@@ -78,6 +78,7 @@ export const messages: Messages = {
   notReceived: 'Ọ batabeghị. Ọ nwere ike were nkeji ole na ole; akwụla ụgwọ ọzọ.',
   checkFailed: 'Anyị enweghị ike inyocha ugbu a. Anyị ga-aga n’ihu na-enyocha; akwụla ụgwọ ọzọ.',
   stillWaiting: 'Ị ka na-eche? Akwụla ụgwọ ọzọ. Ọ bụrụ na ego esitela n’akaụntụ gị pụọ, nye ụlọ ahịa ahụ nọmba ntụaka ịkwụ ụgwọ a: {reference}',
+  copyByHand: 'Detuo ya n’onwe gị',
   pasteInPhone: 'Detuo koodu ahụ, wee mado ya n’ngwa Phone gị',
   scanToDial: 'Jiri igwefoto ekwentị gị nyochaa koodu QR ahụ iji pịa koodu ahụ',
   includesFee: 'gụnyere ụgwọ {fee}',

@@ -78,6 +78,7 @@ export const messages: Messages = {
   notReceived: 'E never enter. E fit take some minutes; no pay again.',
   checkFailed: 'We no fit check am now. We go still dey check; no pay again.',
   stillWaiting: 'You still dey wait? No pay again. If money don comot from your account, give di shop dis payment reference: {reference}',
+  copyByHand: 'Copy am yourself',
   pasteInPhone: 'Copy di code, then paste am for your Phone app',
   scanToDial: 'Use your phone camera scan di QR code to dial di code',
   includesFee: '{fee} fee dey inside',

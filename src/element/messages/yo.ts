@@ -77,6 +77,7 @@ export const messages: Messages = {
   notReceived: 'Kò tíì dé. Ó lè gba ìṣẹ́jú díẹ̀; má ṣe san lẹ́ẹ̀kan sí i.',
   checkFailed: 'A kò lè ṣàyẹ̀wò báyìí. A ó máa ṣàyẹ̀wò lọ; má ṣe san lẹ́ẹ̀kan sí i.',
   stillWaiting: 'Ṣé o ṣì ń dúró? Má ṣe san lẹ́ẹ̀kan sí i. Tí owó bá ti kúrò nínú àkáǹtì rẹ, fún ṣọ́ọ̀bù náà ní nọ́mbà ìtọ́kasí ìsanwó yìí: {reference}',
+  copyByHand: 'Ṣe àdàkọ fúnra rẹ',
   pasteInPhone: 'Ṣe àdàkọ kóòdù náà, lẹ́yìn náà lẹ̀ ẹ́ mọ́ áàpù Phone rẹ',
   scanToDial: 'Fi kámẹ́rà fóònù rẹ ya kóòdù QR náà láti tẹ̀ kóòdù náà',
   includesFee: 'owó ìdíyelé {fee} wà nínú rẹ̀',

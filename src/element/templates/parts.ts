@@ -34,10 +34,14 @@ export type ResultView = {
   renew: () => void;
 };
 
-/** Term and value rows; a row without a value is left out. */
+/**
+ * Term and value rows, each a line of its own: the value beside its term, or under it where it
+ * does not fit, breaking only between words (and a reference's groups); a row without a value is
+ * left out.
+ */
 export function details(rows: [string, string | TemplateResult | TemplateResult[] | undefined][]): TemplateResult {
   return html`<dl>
-    ${rows.map(([term, value]) => (value ? html`<dt>${term}</dt><dd>${value}</dd>` : nothing))}
+    ${rows.map(([term, value]) => (value ? html`<div><dt>${term}</dt><dd>${value}</dd></div>` : nothing))}
   </dl>`;
 }
 
@@ -64,9 +68,19 @@ export function grouped(reference: string): TemplateResult[] {
 }
 
 /**
+ * One of `texts` shown, the others laid out unseen in the same place (their text is not in the page,
+ * only in CSS's generated content): in an element of the class `stack`, which is then as large as
+ * the longest, so that nothing moves when another shows.
+ */
+function oneOf(texts: string[], shown: string): TemplateResult {
+  // The unseen first: painted under the one shown, they do not hide it from a contrast check.
+  return html`${texts.map((text) => (text === shown ? nothing : html`<span data-text=${text}></span>`))}<span>${shown}</span>`;
+}
+
+/**
  * A value the customer must enter elsewhere, large, with its copy button (`primary` where copying
- * is the way on). The button says "Copied" for a moment, keeping its width (the other label sizes
- * it, unseen), so nothing moves; when the clipboard refuses, a visible line says to select it instead.
+ * is the way on). The button says "Copied" for a moment or, when the clipboard refuses, to copy it
+ * yourself (the live region says how), keeping its size, so nothing moves.
  */
 export function copyableValue(
   { messages: m, copies, copy }: ResultView,
@@ -77,36 +91,37 @@ export function copyableValue(
   primary = false,
 ): TemplateResult {
   const result = copies[field];
-  const copied = result === 'copied';
+  const label = result === 'copied' ? m.copyDone : result === 'failed' ? m.copyByHand : copyLabel;
   return html`<div class="value">
     <span>${shown}</span>
-    <button part="copy-button" class=${primary ? 'primary' : ''} type="button" data-other=${copied ? copyLabel : m.copyDone} @click=${() => copy(field, value)}>
-      <span>${copied ? m.copyDone : copyLabel}</span>
+    <button part="copy-button" class="stack ${primary ? 'primary' : ''}" type="button" @click=${() => copy(field, value)}>
+      ${oneOf([copyLabel, m.copyDone, m.copyByHand], label)}
     </button>
-    ${result === 'failed' ? html`<p part="error">${m.copyFailed}</p>` : nothing}
   </div>`;
 }
 
 /**
- * While `status-url` is asked: a waiting line ("Checking with your bank…" while the customer's own
- * check is out) and that check's answer; once it gave up, what to do. After LONG_WAIT_MS, not to pay
- * again and the reference to give the shop. Then the ways on.
+ * While `status-url` is asked: one status line, as large as its longest text so that nothing moves:
+ * waiting, "Checking with your bank…" while the customer's own check is out, what that check found,
+ * or, once the asking gave up, what to do. Then the ways on, and after LONG_WAIT_MS, under them (the
+ * screen does not move when it appears), not to pay again and the reference to give the shop.
  */
 export function waiting(view: ResultView, paymentReference: string): TemplateResult {
   const { messages: m, status, poll, wait, reset } = view;
   const check = poll?.check;
-  const found = checkFound(m, check);
-  return html`${status === 'waiting'
-      ? html`<p part="status"><span class="spinner" aria-hidden="true"></span>${check === 'checking' ? m.checking : m.waiting}</p>`
-      : status
-        ? html`<p part="status">${m.notConfirmed}</p>`
-        : nothing}
-    ${found ? html`<p>${found}</p>` : nothing}
-    ${wait.waitedLong && status !== 'unconfirmed' ? html`<p class="value note">${format(m.stillWaiting, { reference: paymentReference })}</p>` : nothing}
+  const line = status === 'unconfirmed' ? m.notConfirmed : check === 'checking' ? m.checking : (checkFound(m, check) ?? m.waiting);
+  const [before, after] = m.stillWaiting.split('{reference}');
+  return html`${status
+      ? html`<p part="status">
+          <span class="spinner ${status === 'waiting' ? '' : 'unseen'}" aria-hidden="true"></span>
+          <span class="stack">${oneOf([m.waiting, m.checking, m.notReceived, m.checkFailed, m.notConfirmed], line)}</span>
+        </p>`
+      : nothing}
     <div class="actions">
       ${poll ? html`<button type="button" @click=${() => sentMoney(view, poll)}>${m.sentMoney}</button>` : nothing}
       <button type="button" @click=${reset}>${m.payAnotherWay}</button>
-    </div>`;
+    </div>
+    ${wait.waitedLong && status !== 'unconfirmed' ? html`<p class="value note">${before}${grouped(paymentReference)}${after}</p>` : nothing}`;
 }
 
 /** "I've sent the money": asks at once, saying so, then what the check found unless it ended the wait. */
