@@ -14,3 +14,4 @@ export { completeTemplate } from './templates/complete.js';
 export { transferTemplate } from './templates/transfer.js';
 export { ussdTemplate } from './templates/ussd.js';
 export { WaitController } from './wait-controller.js';
+export { screensToWarmUp } from './warm-up.js';

@@ -13,6 +13,7 @@ import { afterSubmit, type AfterSubmitModule } from './load-after-submit.js';
 import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
+import { warmUpResultScreens } from './result-warm-up.js';
 import { styles } from './pay-widget.styles.js';
 import { HINT_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from '../contract/rules.js';
 import type { Order, SessionRequest } from '../contract/schemas.js';
@@ -196,6 +197,7 @@ export class PayWidget extends LitElement {
 
   protected override firstUpdated(): void {
     emit(this, 'pay-ready', { paymentType: this.selectedType });
+    warmUpResultScreens(this.renderRoot, () => (this.payment.state.kind === 'form' ? afterSubmit()!.screensToWarmUp(this.resultView()) : undefined));
   }
 
   protected override updated(): void {
@@ -214,23 +216,14 @@ export class PayWidget extends LitElement {
   protected override render(): TemplateResult {
     const m = this.localization.messages;
     const { banks, bankQuery, disabled } = this;
-    const status = this.payment.polling ? 'waiting' : this.statusUrl ? 'unconfirmed' : undefined;
-    // Past the form and the error screen, the initiation has loaded what runs after a submit.
-    const flow = (): AfterSubmitModule => afterSubmit()!;
-    const made = () => (this.results ??= { copies: new (flow().CopyController)(this), wait: new (flow().WaitController)(this, this.payment, this.localization, shared.announce), qr: new (flow().QrController)(this) });
-    const shared: Omit<ResultView, 'copies' | 'wait' | 'renew' | 'qrCode'> = { messages: m, charged: this.charged, status, banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text: string) => void this.announce(text) };
-    const result = (): ResultView => ({ ...shared, copies: made().copies.results, wait: made().wait, qrCode: (text) => made().qr.image(text), renew: () => (this.reset(), this.submit()) });
     const { values, shown: errors } = this.form;
     const amount = this.money(text(this.amount), text(this.currency));
     const screen = this.payment.render({
-      form: (busy) =>
-        formTemplate(
-          { messages: m, amount, offered: this.offeredTypes, selected: this.selectedType, busy, disabled, values, errors, banks, bankQuery },
-          this.formActions,
-        ),
-      ussd: (state) => flow().ussdTemplate(result(), state),
-      transfer: (state) => flow().transferTemplate(result(), state),
-      complete: (state) => flow().completeTemplate(result(), state),
+      form: (busy) => formTemplate({ messages: m, amount, offered: this.offeredTypes, selected: this.selectedType, busy, disabled, values, errors, banks, bankQuery }, this.formActions),
+      // Past the form and the error screen, the initiation has loaded what runs after a submit.
+      ussd: (state) => afterSubmit()!.ussdTemplate(this.resultView(), state),
+      transfer: (state) => afterSubmit()!.transferTemplate(this.resultView(), state),
+      complete: (state) => afterSubmit()!.completeTemplate(this.resultView(), state),
       error: ({ failure }) => errorTemplate(m, failure, this.payment),
     });
     return html`
@@ -241,6 +234,14 @@ export class PayWidget extends LitElement {
       </div>
       <slot name="footer"></slot>
     `;
+  }
+
+  /** What the result screens are given; the first one makes the copy buttons' state, the clock and the QR code, from what runs after a submit. */
+  private resultView(): ResultView {
+    const flow = afterSubmit()!;
+    const status = this.payment.polling ? 'waiting' : this.statusUrl ? 'unconfirmed' : undefined;
+    const made = (this.results ??= { copies: new flow.CopyController(this), wait: new flow.WaitController(this, this.payment, this.localization, (text) => void this.announce(text)), qr: new flow.QrController(this) });
+    return { messages: this.localization.messages, charged: this.charged, status, banks: this.banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text) => void this.announce(text), copies: made.copies.results, wait: made.wait, qrCode: (text) => made.qr.image(text), renew: () => (this.reset(), this.submit()) };
   }
 
   /** Another screen shows: it is announced, its copy buttons start fresh, and the focus follows. */
