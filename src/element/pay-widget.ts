@@ -17,7 +17,7 @@ import { warmUpResultScreens } from './result-warm-up.js';
 import { styles } from './pay-widget.styles.js';
 import { HINT_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from '../contract/rules.js';
 import type { Order, SessionRequest } from '../contract/schemas.js';
-import { errorTemplate } from './templates/error.js';
+import { errorTemplate, failureText } from './templates/error.js';
 import { formTemplate, type FormActions } from './templates/form.js';
 import type { ResultView } from './templates/parts.js';
 
@@ -32,8 +32,8 @@ const text = (value: unknown): string => (value == null ? '' : String(value));
  * @fires {CustomEvent<PaySubmitDetail>} pay-submit - Before the request; cancelable.
  * @fires {CustomEvent<PayInitiatedDetail>} pay-initiated - The gateway returned the dial code or the account.
  * @fires {CustomEvent<PayCopyDetail>} pay-copy - A value was copied.
- * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED.
- * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed.
+ * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED, or a reason to tell the customer.
+ * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed; `detail.code`: validation, network, timeout, http, gateway, invalid-response, config, or setup (the script tag's second file is not served beside it: serve the whole dist/ folder).
  * @fires {CustomEvent<PayResetDetail>} pay-reset - Back to the form.
  *
  * @slot header - Above the form and the results.
@@ -93,7 +93,6 @@ export class PayWidget extends LitElement {
     messages: { attribute: false },
     initiate: { attribute: false },
     // Internal state (`attribute: false` also tells the manifest analyzer).
-    bankQuery: { state: true, attribute: false },
     announcement: { state: true, attribute: false },
   };
   /** `el.focus()`, and a label pointing at the element, land on its first control. */
@@ -122,7 +121,6 @@ export class PayWidget extends LitElement {
   messages: Partial<Messages> = {};
   initiate: Initiate | undefined;
 
-  private bankQuery = '';
   private announcement = '';
   private focusOnUpdate: 'heading' | 'invalid' | 'first' | undefined;
 
@@ -132,7 +130,7 @@ export class PayWidget extends LitElement {
     sessionUrl: this.sessionUrl || undefined,
     timeoutMs: Number(this.timeout) > 0 ? Number(this.timeout) : 30_000,
     statusUrl: this.statusUrl || undefined,
-    describe: (failure) => failure.message ?? this.localization.messages[`error-${failure.code}`],
+    describe: (failure) => (failure.says ? undefined : failure.message) ?? failureText(this.localization.messages, failure),
     onShow: () => this.onShow(),
   }));
   private readonly form = new FormController(this, () => ({ messages: this.localization.messages, fields: this.visibleFields() }));
@@ -146,6 +144,7 @@ export class PayWidget extends LitElement {
     },
     typeChange: (event) => {
       this.paymentType = (event.target as HTMLInputElement).value;
+      if (event.type === 'click') this.focusOnUpdate = 'first'; // "Pay by bank transfer instead", gone once pressed
       emit(this, 'pay-type-change', { paymentType: this.selectedType });
     },
     input: (event) => {
@@ -153,7 +152,7 @@ export class PayWidget extends LitElement {
       this.form.input(name as CustomerField, value, event.target instanceof HTMLSelectElement);
     },
     blur: (event) => this.form.leave((event.target as HTMLInputElement).name as CustomerField),
-    bankSearch: (event) => (this.bankQuery = (event.target as HTMLInputElement).value),
+    bankSearch: (event) => this.form.search((event.target as HTMLInputElement).value, this.banks),
   };
 
   /** The payment types on offer (USSD first), unknown names ignored. */
@@ -215,8 +214,8 @@ export class PayWidget extends LitElement {
 
   protected override render(): TemplateResult {
     const m = this.localization.messages;
-    const { banks, bankQuery, disabled } = this;
-    const { values, shown: errors } = this.form;
+    const { banks, disabled } = this;
+    const { values, shown: errors, bankQuery } = this.form;
     const amount = this.money(text(this.amount), text(this.currency));
     const screen = this.payment.render({
       form: (busy) => formTemplate({ messages: m, amount, offered: this.offeredTypes, selected: this.selectedType, busy, disabled, values, errors, banks, bankQuery }, this.formActions),

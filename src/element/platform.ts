@@ -22,7 +22,7 @@ export function isIOS({ userAgent, platform, maxTouchPoints }: Device = navigato
  * none; a phone in "desktop site" mode keeps its touch screen, so it still dials.
  */
 export function isComputer({ userAgent, maxTouchPoints }: Device = navigator): boolean {
-  return !/Android|Mobi|\biP(hone|ad|od)\b/.test(userAgent) && !maxTouchPoints && !matchMedia('(any-pointer: coarse)').matches;
+  return !/Android|Mobi|iP(hone|od)/.test(userAgent) && !maxTouchPoints && !matchMedia('(any-pointer: coarse)').matches;
 }
 
 export const dialWay = (device: Device = navigator): DialWay => (isIOS(device) ? 'paste' : isComputer(device) ? 'scan' : 'link');

@@ -1,6 +1,6 @@
 // Prepares the result screens while the customer fills the form (issue 26): once what runs after a
-// submit has arrived and the page is idle, they are drawn once, out of sight and out of the
-// accessibility tree, laid out, and removed. Lit has then parsed their templates (once a page) and
+// submit has arrived and the page is idle, they are drawn once, out of sight, laid out, and
+// removed, in one task (nothing sees them). Lit has then parsed their templates (once a page) and
 // the browser has their styles and the fonts they use, so the first real one after Pay costs a slow
 // phone about half the main thread it did.
 import { render, type TemplateResult } from 'lit';
@@ -13,7 +13,6 @@ export function warmUpResultScreens(root: HTMLElement | DocumentFragment, screen
     if (!drawn) return;
     const box = root.appendChild(document.createElement('div'));
     box.className = 'sr-only';
-    box.inert = true;
     render(drawn, box);
     box.getBoundingClientRect(); // style and layout now, not after Pay
     box.remove();

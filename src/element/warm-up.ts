@@ -8,17 +8,13 @@ import type { ResultView } from './templates/parts.js';
 import { transferTemplate } from './templates/transfer.js';
 import { ussdTemplate } from './templates/ussd.js';
 
-const order = { paymentReference: 'pw-0', amount: '2', currency: 'NGN', fee: '1' };
-const request = { paymentType: 'USSD', fullName: '', email: '', mobileNumber: '', bankCode: '' } as const;
+const order = { paymentReference: '0', amount: '2', currency: 'NGN', fee: '1' };
 
 export function screensToWarmUp(view: ResultView): TemplateResult[] {
   // The element takes these English strings in at its next update; this may come before it.
   const messages = { ...enAfterSubmit, ...view.messages };
   const shown: ResultView = { ...view, messages, status: 'waiting', wait: { remainingMs: 1, waitedLong: false } };
-  const ussd = { paymentType: 'USSD', paymentReference: 'pw-0', ussdDialCode: '*0#', linkingReference: '', providerReference: '' } as const;
-  const transfer = { paymentType: 'TRANSFER', paymentReference: 'pw-0', accountNumber: '0', bankName: '', walletName: '-', wallet: '' } as const;
-  return [
-    ussdTemplate(shown, { kind: 'ussd', request, instructions: ussd, order } as StateOf<'ussd'>),
-    transferTemplate(shown, { kind: 'transfer', request, instructions: transfer, order } as StateOf<'transfer'>),
-  ];
+  const instructions = { paymentReference: '0', ussdDialCode: '*0#', accountNumber: '0', walletName: '-' };
+  const state = { request: { paymentType: 'USSD' }, instructions, order } as StateOf<'ussd'> & StateOf<'transfer'>;
+  return [ussdTemplate(shown, state), transferTemplate(shown, state)];
 }

@@ -8,13 +8,14 @@ import { html, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
 import { dialLink, dialWay } from '../platform.js';
 import type { QrImage } from '../qr-code.js';
-import { chargedWithFee, copyableValue, details, grouped, waiting, type ResultView } from './parts.js';
+import { chargedWithFee, copyableValue, details, grouped, shareButton, waiting, type ResultView } from './parts.js';
 
 export function ussdTemplate(view: ResultView, { instructions, request, order }: StateOf<'ussd'>): TemplateResult {
   const m = view.messages;
   const code = instructions.ussdDialCode;
   const bankCode = request.paymentType === 'USSD' ? request.bankCode : undefined;
   const way = dialWay();
+  const bankName = view.banks.find((bank) => bank.code === bankCode)?.name;
   return html`<section part="result">
     <h2 tabindex="-1">${m.ussdTitle}</h2>
     <p>${m.ussdSteps}</p>
@@ -25,9 +26,16 @@ export function ussdTemplate(view: ResultView, { instructions, request, order }:
         ? html`<p>${m.pasteInPhone}</p>`
         : html`<div class="scan">${qrCode(view.qrCode(dialLink(code)))}<p>${m.scanToDial}</p></div>`}
     ${details([
-      [m.bankName, view.banks.find((bank) => bank.code === bankCode)?.name],
+      [m.bankName, bankName],
       [m.amount, chargedWithFee(view, order)],
       [m.paymentReference, grouped(instructions.paymentReference)],
+    ])}
+    ${shareButton(view, [
+      ['', m.ussdTitle],
+      ['', code],
+      [m.bankName, bankName],
+      [m.amount, view.charged(order)],
+      [m.paymentReference, instructions.paymentReference],
     ])}
     ${waiting(view, instructions.paymentReference)}
   </section>`;
