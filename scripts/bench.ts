@@ -16,7 +16,7 @@
  *      first Intl.NumberFormat, which loads ICU data for every contender alike, is made and timed
  *      before the mark (bench/lib/server.ts);
  *    - page load: the mark just before `<script src>` → the form;
- *    - submit: a mouse click on pay → the dial code laid out, against a session endpoint on
+ *    - submit (on a touch screen: a phone's USSD screen): a mouse click on pay → the dial code laid out, against a session endpoint on
  *      127.0.0.1 that answers at once, the script tag's second file already fetched (the page
  *      prefetches it when idle); beside a raw `fetch` + `JSON.parse` of the same request;
  *      and the part of it beside the network (the session request's resource timing: click → its
