@@ -5,7 +5,6 @@ import { html, isServer, LitElement, type PropertyValues, type TemplateResult } 
 import { announcements } from './announcements.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
 import type { Initiate } from './client.js';
-import type { CopyController } from './copy-controller.js';
 import { emit } from './events.js';
 import { paymentReferenceOf } from './flow.js';
 import { FormController } from './form-controller.js';
@@ -14,6 +13,7 @@ import { afterSubmit, type AfterSubmitModule } from './load-after-submit.js';
 import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
+import { warmUpResultScreens } from './result-warm-up.js';
 import { styles } from './pay-widget.styles.js';
 import { HINT_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from '../contract/rules.js';
 import type { Order, SessionRequest } from '../contract/schemas.js';
@@ -134,8 +134,8 @@ export class PayWidget extends LitElement {
     onShow: () => this.onShow(),
   }));
   private readonly form = new FormController(this, () => ({ messages: this.localization.messages, fields: this.visibleFields() }));
-  /** The copy buttons' state and the result screens' clock: made with the first result screen, from what runs after a submit. */
-  private results: { copies: CopyController; wait: ResultView['wait'] } | undefined;
+  /** The copy buttons' state, the result screens' clock and the QR code: made with the first result screen, from what runs after a submit. */
+  private results: { copies: InstanceType<AfterSubmitModule['CopyController']>; wait: ResultView['wait']; qr: InstanceType<AfterSubmitModule['QrController']> } | undefined;
 
   private readonly formActions: FormActions = {
     submit: (event) => {
@@ -196,6 +196,7 @@ export class PayWidget extends LitElement {
 
   protected override firstUpdated(): void {
     emit(this, 'pay-ready', { paymentType: this.selectedType });
+    warmUpResultScreens(this.renderRoot, () => (this.payment.state.kind === 'form' ? afterSubmit()!.screensToWarmUp(this.resultView()) : undefined));
   }
 
   protected override updated(): void {
@@ -214,23 +215,14 @@ export class PayWidget extends LitElement {
   protected override render(): TemplateResult {
     const m = this.localization.messages;
     const { banks, disabled } = this;
-    const status = this.payment.polling ? 'waiting' : this.statusUrl ? 'unconfirmed' : undefined;
-    // Past the form and the error screen, the initiation has loaded what runs after a submit.
-    const flow = (): AfterSubmitModule => afterSubmit()!;
-    const made = () => (this.results ??= { copies: new (flow().CopyController)(this), wait: new (flow().WaitController)(this, this.payment, this.localization, shared.announce) });
-    const shared: Omit<ResultView, 'copies' | 'wait' | 'renew'> = { messages: m, charged: this.charged, status, banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text: string) => void this.announce(text) };
-    const result = (): ResultView => ({ ...shared, copies: made().copies.results, wait: made().wait, renew: () => (this.reset(), this.submit()) });
     const { values, shown: errors, bankQuery } = this.form;
     const amount = this.money(text(this.amount), text(this.currency));
     const screen = this.payment.render({
-      form: (busy) =>
-        formTemplate(
-          { messages: m, amount, offered: this.offeredTypes, selected: this.selectedType, busy, disabled, values, errors, banks, bankQuery },
-          this.formActions,
-        ),
-      ussd: (state) => flow().ussdTemplate(result(), state),
-      transfer: (state) => flow().transferTemplate(result(), state),
-      complete: (state) => flow().completeTemplate(result(), state),
+      form: (busy) => formTemplate({ messages: m, amount, offered: this.offeredTypes, selected: this.selectedType, busy, disabled, values, errors, banks, bankQuery }, this.formActions),
+      // Past the form and the error screen, the initiation has loaded what runs after a submit.
+      ussd: (state) => afterSubmit()!.ussdTemplate(this.resultView(), state),
+      transfer: (state) => afterSubmit()!.transferTemplate(this.resultView(), state),
+      complete: (state) => afterSubmit()!.completeTemplate(this.resultView(), state),
       error: ({ failure }) => errorTemplate(m, failure, this.payment),
     });
     return html`
@@ -241,6 +233,14 @@ export class PayWidget extends LitElement {
       </div>
       <slot name="footer"></slot>
     `;
+  }
+
+  /** What the result screens are given; the first one makes the copy buttons' state, the clock and the QR code, from what runs after a submit. */
+  private resultView(): ResultView {
+    const flow = afterSubmit()!;
+    const status = this.payment.polling ? 'waiting' : this.statusUrl ? 'unconfirmed' : undefined;
+    const made = (this.results ??= { copies: new flow.CopyController(this), wait: new flow.WaitController(this, this.payment, this.localization, (text) => void this.announce(text)), qr: new flow.QrController(this) });
+    return { messages: this.localization.messages, charged: this.charged, status, banks: this.banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text) => void this.announce(text), copies: made.copies.results, wait: made.wait, qrCode: (text) => made.qr.image(text), renew: () => (this.reset(), this.submit()) };
   }
 
   /** Another screen shows: it is announced, its copy buttons start fresh, and the focus follows. */

@@ -56,6 +56,7 @@ export {
 } from './sandbox-gateway.js';
 export type { WebhookAttempt } from './webhooks.js';
 export type { SandboxGateway, SandboxGatewayOptions, SandboxStatus } from './sandbox-gateway.js';
+export type { SandboxPayment, SandboxStorage } from './payments.js';
 export { MAGIC_AMOUNTS, magicAmountOf } from './magic-amounts.js';
 export type { MagicAmount } from './magic-amounts.js';
 export { USSD_SHORT_CODES, ussdDialCode } from './ussd-short-codes.js';

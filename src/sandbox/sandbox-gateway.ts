@@ -5,7 +5,7 @@ import { optionChecks } from '../server/options.js';
 import type { PaymentStatus, StatusResponse } from '../contract/schemas.js';
 import { productionRefusal } from './environment.js';
 import { failure, notificationBody } from './answers.js';
-import { createPaymentBook } from './payments.js';
+import { createPaymentBook, type SandboxStorage } from './payments.js';
 import { initiateRoute } from './routes/initiate.js';
 import { queryRoute } from './routes/query.js';
 import { delay, problemAnswer, type SandboxContext, type SandboxRoute } from './routes/route.js';
@@ -61,6 +61,8 @@ export type SandboxGatewayOptions = {
    * Default 10 000 (about 7 MB).
    */
   maxPayments?: number;
+  /** Keeps the payments between runs (load at start, save after each change); default: memory only. */
+  storage?: SandboxStorage;
 };
 
 export type SandboxStatus = { status: PaymentStatus; message: string | undefined };
@@ -105,6 +107,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
       random: options.random ?? Math.random,
       now,
       maxPayments: options.maxPayments ?? 10_000,
+      storage: options.storage,
     }),
   };
   const webhooks =

@@ -5,7 +5,10 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createClient } from 'redis';
 import { createDemoBackend, createDemoOrder, DEMO_PATHS, type DemoBackend } from '../../demo/server.js';
@@ -268,6 +271,35 @@ describe('demo: createDemoBackend', () => {
     backends.push(partial);
     assert.equal(partial.mode, 'sandbox');
     assert.match(warnings.join(), /PAY_PUBLIC_KEY, PAY_SECRET_KEY/);
+  });
+
+  it('keeps its payments across a restart in its data folder: started before, paid after, onPaid and SUCCESS with the same status token', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pay-widget-demo-data-'));
+    try {
+      const before = await createDemoBackend({}, quiet, { dataFolder: folder });
+      assert.equal(before.stores, 'sqlite');
+      assert.match(before.describe(), /demo-ledger\.db/);
+      const firstOrigin = await serve(before);
+      const { paymentReference, statusToken } = await initiate(firstOrigin);
+      await before.close();
+
+      // The restart: a new backend (new sandbox, new stores) on the same folder, on another port.
+      const after = await createDemoBackend({}, quiet, { dataFolder: folder });
+      const origin = await serve(after);
+      const statusUrl = `${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}&statusToken=${statusToken}`;
+      assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'PENDING', amount: '5000.00', currency: 'NGN' }, 'the ledger and the token survived');
+      const simulate = await fetch(`${origin}${DEMO_PATHS.simulate}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ paymentReference, status: 'SUCCESS' }),
+      });
+      assert.equal(simulate.status, 200, 'the sandbox still knows the payment');
+      await stepOf(after, 'on-paid', paymentReference);
+      assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
+      await after.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('keeps the idempotency records and the ledger in Redis when REDIS_URL is set', { timeout: 30_000 }, async () => {

@@ -1,6 +1,7 @@
-// The transfer screen: the account to send to, how to send (the exact amount, this payment only),
-// how long the account is valid when the server said (and, once it has run out, a new one), and,
-// when the server said, the exact amount with the fee it includes.
+// The transfer screen: the account to send to, with its bank (the bank app asks for both), how to
+// send (the exact amount, this payment only), how long the account is valid when the server said
+// (and, once it has run out, a new one), and, when the server said, the exact amount with the fee
+// it includes.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
 import { format } from '../messages/index.js';
@@ -26,7 +27,7 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
     ${copyableValue(
       view,
       'accountNumber',
-      html`<span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span>`,
+      html`<span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span><br /><strong>${instructions.bankName}</strong>`,
       instructions.accountNumber,
       m.copyAccountNumber,
     )}
@@ -40,7 +41,6 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
         )
       : nothing}
     ${details([
-      [m.bankName, instructions.bankName],
       [m.walletName, instructions.walletName],
       [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
