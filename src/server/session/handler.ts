@@ -56,10 +56,8 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     gatewayRedactor(gateway),
   );
   const replies = createSessionReplies(emit, redactor.text);
-  const statusTokens =
-    options.statusSecret === undefined
-      ? undefined
-      : createStatusTokens(options.statusSecret, { ttlMs: options.statusTokenTtlMs, who: 'createSessionHandler' });
+  const { statusSecret, statusTokenTtlMs } = options;
+  const statusTokens = statusSecret === undefined ? undefined : createStatusTokens(statusSecret, { ttlMs: statusTokenTtlMs, who: 'createSessionHandler' });
   const transfer = transferTerms(options);
   const { order, beforeInitiate } = options;
   const context: PaymentContext = { order, beforeInitiate, payments, statusTokens, gateway, redactor, emit, transfer, now, warned: { noRateLimit: false } };
