@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, defineConfig, type InlineConfig, type Plugin, type ResolvedConfig, type UserConfig } from 'vite';
 import { AFTER_SUBMIT_FILE } from './src/element/import-after-submit-beside-script.js';
+import { QR_CODE_FILE } from './src/element/import-qr-code.js';
 import { localeFileName, ON_DEMAND_LOCALES } from './src/element/messages/locales.js';
 
 const pkgVersion: string = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
@@ -41,6 +42,7 @@ export const npmExternal: (string | RegExp)[] = [
   /^lit-(html|element)(\/|$)/,
   /^@lit\//,
   /^zod(\/|$)/,
+  /^lean-qr(\/|$)/,
   /^react(\/|$)/,
   /^node:/,
   // The SQLite driver, an optional peer dependency: loaded by pay-widget/server/sqlite when given a path.
@@ -227,11 +229,12 @@ export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 /**
  * The script tag's size budgets, gzipped: a page pays them on every first visit. The first file
  * draws and checks the form; with the second (what runs after a submit) it is everything one
- * English USSD payment loads. Counted with Node's zlib at level 9, which comes out a few dozen bytes
- * above the `gzip -9` command: on the safe side.
+ * English USSD payment loads (raised from 20,480 B for issue 26's screens: resume, reasons, share,
+ * localized errors, the QR code); a computer's QR code file (dist/pay-widget.qr.js) is not in it. Counted with Node's zlib at level 9, which comes out a
+ * few dozen bytes above the `gzip -9` command: on the safe side.
  */
 export const SCRIPT_TAG_BUDGET_BYTES = 16_384;
-export const ONE_PAYMENT_BUDGET_BYTES = 20_480;
+export const ONE_PAYMENT_BUDGET_BYTES = 22_528;
 
 const gzipSize = (file: string) => gzipSync(readFileSync(file), { level: 9 }).byteLength;
 const bytes = (n: number) => n.toLocaleString('en');
@@ -269,6 +272,7 @@ function afterSubmitFileBesideScript(): Plugin {
     async closeBundle() {
       if (!written) return;
       await build(afterSubmitBuild);
+      await build(qrCodeBuild);
       const first = gzipSize('dist/pay-widget.iife.js');
       const second = gzipSize(`dist/${AFTER_SUBMIT_FILE}`);
       logger?.info(
@@ -365,6 +369,12 @@ const scriptTagBuild: UserConfig = {
   },
 };
 
+/**
+ * The QR code's module (a computer's way to dial, issue 26): the second file imports it from beside
+ * itself, as dist/pay-widget.qr.js, which only a computer loads; the budgets do not count it.
+ */
+const qrCodeModule = fileURLToPath(new URL('./src/element/qr-code.ts', import.meta.url));
+
 /** The script tag's second file, dist/pay-widget.after-submit.js (see afterSubmitFileBesideScript). */
 const afterSubmitBuild: InlineConfig = {
   configFile: false,
@@ -383,7 +393,27 @@ const afterSubmitBuild: InlineConfig = {
     sourcemap: true,
     minify: 'oxc',
     lib: { entry: 'src/element/after-submit.ts', formats: ['es'], fileName: () => AFTER_SUBMIT_FILE },
-    rolldownOptions: { output: { minify: oxcMinify, postBanner: COMPILE_HINT } },
+    rolldownOptions: {
+      external: [qrCodeModule],
+      output: { minify: oxcMinify, postBanner: COMPILE_HINT, paths: { [qrCodeModule]: `./${QR_CODE_FILE}` } },
+    },
+  },
+};
+
+/** dist/pay-widget.qr.js: lean-qr bundled in, loaded by the second file from beside itself. */
+const qrCodeBuild: InlineConfig = {
+  configFile: false,
+  logLevel: 'warn',
+  publicDir: false,
+  plugins: [terserBeforeOxc()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target,
+    sourcemap: true,
+    minify: 'oxc',
+    lib: { entry: qrCodeModule, formats: ['es'], fileName: () => QR_CODE_FILE },
+    rolldownOptions: { output: { minify: oxcMinify, postBanner: '/*! pay-widget | MIT | bundles lean-qr (MIT, David Evans) */' } },
   },
 };
 

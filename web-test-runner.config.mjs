@@ -123,6 +123,9 @@ function pageCommandsPlugin() {
       }
       if (!/^[\w.-]+$/.test(payload.name)) throw new Error(`screenshot: a plain file name, not ${payload.name}`);
       mkdirSync('test-results', { recursive: true });
+      // Headless Chromium draws no frame for a page in a background tab, and a screenshot waits for
+      // one: with two pages at once, the one behind waited until its test timed out.
+      await page.bringToFront();
       await page.screenshot({ path: path.join('test-results', `${payload.name}.png`), clip: payload.clip });
       return true;
     },
@@ -183,7 +186,9 @@ export default {
       launchOptions: {
         executablePath,
         headless: true,
-        args: [...CHROMIUM_FLAGS],
+        // The screenshot command brings its page to the front, which sends the other page to the
+        // back: its timers and rendering must not slow down there.
+        args: [...CHROMIUM_FLAGS, '--disable-background-timer-throttling', '--disable-renderer-backgrounding', '--disable-backgrounding-occluded-windows'],
       },
       // Several pages share one browser: make each behave as the focused page, so focus
       // management and keyboard tests do not depend on which tab happens to be in front.

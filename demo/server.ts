@@ -27,6 +27,8 @@
 // PAY_ACCESS_TOKEN) set, the same endpoints talk to that gateway (register
 // `<PAY_PUBLIC_ORIGIN>/pay/webhook` as the webhook URL in its dashboard); REDIS_URL keeps the
 // idempotency records and the ledger in Redis (the optional `redis` package, loaded only then).
+// Otherwise `npm start` keeps them in a SQLite file in .pay-widget/ (data-folder.ts), with the
+// sandbox's payments and the status tokens' secret beside it: a payment outlives a restart.
 //
 // The order's callbackUrl and redirectUrl are built from PAY_PUBLIC_ORIGIN when it is set (the
 // address the gateway and the customer reach the demo at, e.g. a tunnel), otherwise from the URL
@@ -44,6 +46,7 @@ import type { Env } from './server/config.js';
 import { payDemo } from './server/vite-plugin.js';
 
 export { createDemoBackend, type DemoBackend, type DemoMode } from './server/backend.js';
+export { DEMO_DATA_FOLDER } from './server/data-folder.js';
 export { createDemoOrder } from './server/order.js';
 export { DEMO_PATHS } from './server/routes.js';
 export { payDemo } from './server/vite-plugin.js';
@@ -60,6 +63,8 @@ export type StartDemoOptions = {
   logLevel?: LogLevel;
   /** Watch files for hot reload; default true. */
   watch?: boolean;
+  /** Where the ledger and the sandbox's payments outlive a restart (`npm start`: DEMO_DATA_FOLDER); default: memory. */
+  dataFolder?: string;
 };
 
 export type RunningDemo = {
@@ -81,10 +86,14 @@ const demoRoot = fileURLToPath(new URL('.', import.meta.url));
 /** Starts Vite on demo/ with the endpoints mounted, on 127.0.0.1. */
 export async function startDemo(options: StartDemoOptions = {}): Promise<RunningDemo> {
   const logger = createLogger(options.logLevel ?? 'info', { allowClearScreen: false });
-  const backend = await createDemoBackend(options.env ?? process.env, {
-    info: (message) => logger.info(message, { timestamp: true }),
-    warn: (message) => logger.warn(message, { timestamp: true }),
-  });
+  const backend = await createDemoBackend(
+    options.env ?? process.env,
+    {
+      info: (message) => logger.info(message, { timestamp: true }),
+      warn: (message) => logger.warn(message, { timestamp: true }),
+    },
+    { dataFolder: options.dataFolder },
+  );
   let server;
   try {
     server = await createServer({
@@ -98,7 +107,8 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
         host: '127.0.0.1',
         port: options.port ?? 5173,
         strictPort: false,
-        fs: { allow: [repoRoot] },
+        // Vite's own list, and the demo's data folder (the ledger, the status tokens' secret) never served.
+        fs: { allow: [repoRoot], deny: ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/.pay-widget/**'] },
         ...(options.watch === false ? { watch: null } : {}),
       },
       plugins: [payDemo({ backend })],

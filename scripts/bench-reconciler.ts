@@ -1,7 +1,7 @@
 /**
  * The reconciler's throughput: one sweep (`run()`) over --entries ledger entries all due at once, on
  * each store (memory; Redis and PostgreSQL on throw-away servers on 127.0.0.1, as the tests start
- * them), against the sandbox gateway in this process with `queriesPerSecond` out of the way, so the
+ * them; SQLite on a new file in the system's temporary folder, synchronous=FULL as shipped), against the sandbox gateway in this process with `queriesPerSecond` out of the way, so the
  * figure is the reconciler's and the store's own work. Half the payments were paid at the gateway
  * (the sweep settles them SUCCESS and runs a no-op `onPaid` under its lease), half are still pending
  * (the sweep moves them to their next check). Entries are written before the clock starts.
@@ -11,8 +11,9 @@
  * Prints entries per second per store, and on Redis the round trips per entry. A benchmark, not a
  * test: it fails only when a sweep does not do what it should (every entry checked, half paid).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createClient } from 'redis';
@@ -21,6 +22,7 @@ import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '
 import { createGateway, createMemoryPaymentStore, createReconciler, type Payment, type PaymentStore, type ReconcileCounts } from '../src/server/index.js';
 import { createPostgresStores, migratePostgres } from '../src/server/stores/postgres.js';
 import { createRedisStores } from '../src/server/stores/redis.js';
+import { createSqliteStores } from '../src/server/stores/sqlite.js';
 import { startPostgresServer } from '../test/node/postgres-server.js';
 import { startRedisServer } from '../test/node/redis-server.js';
 
@@ -117,10 +119,23 @@ async function postgresLedger(): Promise<Ledger> {
   };
 }
 
+async function sqliteLedger(): Promise<Ledger> {
+  const folder = mkdtempSync(join(tmpdir(), 'pay-widget-bench-'));
+  const stores = createSqliteStores(join(folder, 'ledger.db'));
+  return {
+    payments: stores.payments,
+    close: async () => {
+      stores.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
 const ledgers: Record<string, () => Promise<Ledger>> = {
   memory: async () => ({ payments: createMemoryPaymentStore({ maxEntries: ENTRIES * 2 }), close: async () => {} }),
   Redis: redisLedger,
   PostgreSQL: postgresLedger,
+  SQLite: sqliteLedger,
 };
 
 console.log(`node ${process.version}; the reconciler's sweep over ${ENTRIES} due entries (half paid at the gateway), batches of ${BATCH}, sandbox in process`);

@@ -11,7 +11,9 @@
  *     counting its Redis round trips per payment (every command goes through the client's
  *     `sendCommand`);
  *   - the same handler with both stores in PostgreSQL (`pay-widget/server/postgres`, on a throw-away
- *     cluster started as test/node/postgres-server.ts starts it: fsync off, 127.0.0.1).
+ *     cluster started as test/node/postgres-server.ts starts it: fsync off, 127.0.0.1);
+ *   - the same handler with both stores in a SQLite file (`pay-widget/server/sqlite`, a new file in
+ *     the system's temporary folder, WAL and synchronous=FULL as shipped: every commit on disk).
  * The same client (`fetch`, keep-alive, warmed up) sends gateway-shaped requests to the sandbox and to
  * the proxy, and widget-shaped requests (distinct Idempotency-Keys) to the handler, in alternating
  * rounds: once one at a time (latency), once with --concurrency in flight (throughput). The handler's
@@ -25,9 +27,10 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -37,6 +40,7 @@ import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '
 import { createSessionHandler } from '../src/server/index.js';
 import { createPostgresStores, migratePostgres } from '../src/server/stores/postgres.js';
 import { createRedisStores } from '../src/server/stores/redis.js';
+import { createSqliteStores } from '../src/server/stores/sqlite.js';
 import { startPostgresServer, type PostgresServer } from '../test/node/postgres-server.js';
 import { startRedisServer, type RedisServer } from '../test/node/redis-server.js';
 
@@ -50,6 +54,7 @@ const { values } = parseArgs({
     gateway: { type: 'string' },
     redis: { type: 'string' },
     postgres: { type: 'string' },
+    sqlite: { type: 'string' },
   },
 });
 const REQUESTS = Math.min(50_000, Math.max(100, Number(values.requests)));
@@ -249,7 +254,8 @@ async function measuredHandler(): Promise<(request: Request) => Promise<Response
 
 /**
  * With --redis, both stores live in Redis, as on several instances, its round trips counted; with
- * --postgres, in PostgreSQL (its tables created first); otherwise the handler's memory stores.
+ * --postgres, in PostgreSQL (its tables created first); with --sqlite, in that SQLite file;
+ * otherwise the handler's memory stores.
  */
 async function handlerStores() {
   if (values.redis) {
@@ -261,6 +267,7 @@ async function handlerStores() {
     await migratePostgres(pool);
     return { stores: createPostgresStores(pool), roundTrips: undefined };
   }
+  if (values.sqlite) return { stores: createSqliteStores(values.sqlite), roundTrips: undefined };
   return { stores: {}, roundTrips: undefined };
 }
 
@@ -281,6 +288,7 @@ async function main() {
   let postgres: PostgresServer | undefined;
   const rows: Row[] = [];
   const own: Record<string, HandlerStats> = {};
+  const sqliteFolder = mkdtempSync(join(tmpdir(), 'pay-widget-bench-'));
   try {
     redis = await startOrSay('Redis', startRedisServer);
     postgres = await startOrSay('PostgreSQL', startPostgresServer);
@@ -292,6 +300,7 @@ async function main() {
       'session handler': await handler(),
       ...(redis ? { 'session handler, Redis stores': await handler('--redis', redis.url) } : {}),
       ...(postgres ? { 'session handler, PostgreSQL stores': await handler('--postgres', postgres.url) } : {}),
+      'session handler, SQLite stores': await handler('--sqlite', join(sqliteFolder, 'ledger.db')),
     };
     const sides: Record<string, Send> = {
       'sandbox directly': (i) => postJson(`${gateway.url}/api/v2/payments/initiates`, gatewayRequest(i), auth),
@@ -301,7 +310,7 @@ async function main() {
       ),
     };
     for (const send of Object.values(sides)) await run('warm-up', WARMUP, send, CONCURRENCY);
-    console.log('\nOver loopback HTTP (client → server → sandbox), each server its own process; the session handler with its memory stores, then with Redis, then with PostgreSQL:');
+    console.log('\nOver loopback HTTP (client → server → sandbox), each server its own process; the session handler with its memory stores, then with Redis, PostgreSQL, SQLite:');
     for (const concurrency of [1, CONCURRENCY]) {
       for (const merchant of Object.values(merchants)) await handlerStats(merchant.child);
       const s = await measure(sides, concurrency);
@@ -362,6 +371,7 @@ async function main() {
     for (const child of children) child.kill();
     await redis?.stop();
     await postgres?.close();
+    rmSync(sqliteFolder, { recursive: true, force: true });
   }
 }
 

@@ -16,7 +16,7 @@
  *      first Intl.NumberFormat, which loads ICU data for every contender alike, is made and timed
  *      before the mark (bench/lib/server.ts);
  *    - page load: the mark just before `<script src>` → the form;
- *    - submit: a mouse click on pay → the dial code laid out, against a session endpoint on
+ *    - submit (on a touch screen: a phone's USSD screen): a mouse click on pay → the dial code laid out, against a session endpoint on
  *      127.0.0.1 that answers at once, the script tag's second file already fetched (the page
  *      prefetches it when idle); beside a raw `fetch` + `JSON.parse` of the same request;
  *      and the part of it beside the network (the session request's resource timing: click → its
@@ -26,7 +26,7 @@
  *    - JS heap per element: 50 elements on a page, after a full GC (`Runtime.getHeapUsage`);
  *    - page load (script tag vs plain Lit) and submit (script tag vs raw fetch) again with the
  *      page's CPU throttled 4× (CDP `Emulation.setCPUThrottlingRate`), as on a low-end Android phone.
- * 4. The session handler's throughput and latency with memory, Redis and PostgreSQL stores, and its
+ * 4. The session handler's throughput and latency with memory, Redis, PostgreSQL and SQLite stores, and its
  *    Redis round trips per payment: scripts/bench-server.ts, run as it is; then the reconciler's
  *    throughput on 10,000 due entries per store: scripts/bench-reconciler.ts (both skipped with
  *    --no-server).
@@ -78,7 +78,7 @@ if (args.help) {
   --only LIST        browser figures to take, of first-render,page-load,submit,heap,throttled (default all)
   --no-build         skip npm run build (use dist/ as it is)
   --no-server        skip the server benches (scripts/bench-server.ts: the session handler on memory,
-                     Redis and PostgreSQL; scripts/bench-reconciler.ts: the reconciler's sweep)
+                     Redis, PostgreSQL and SQLite; scripts/bench-reconciler.ts: the reconciler's sweep)
   --help             this text
 Each server bench also runs alone: node --import tsx scripts/bench-server.ts [--requests 1000] [--concurrency 8],
 node --import tsx scripts/bench-reconciler.ts [--entries 10000] [--batch 50].`);

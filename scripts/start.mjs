@@ -4,13 +4,14 @@
  * one is taken; PORT=… to choose) with the session, status, webhook and simulate endpoints mounted
  * on the same server, backed by the offline sandbox gateway, whose webhooks come back to it: the
  * whole payment loop, offline. PAY_BASE_URL + PAY_PUBLIC_KEY + PAY_SECRET_KEY point it at a real
- * gateway instead; REDIS_URL keeps its stores in Redis. The wiring is demo/server.ts (TypeScript,
- * loaded through tsx), which the e2e test uses too.
+ * gateway instead; REDIS_URL keeps its stores in Redis. Otherwise the ledger is a SQLite file in
+ * .pay-widget/ (with the sandbox's payments beside it), so a payment outlives a restart. The wiring
+ * is demo/server.ts (TypeScript, loaded through tsx), which the e2e test uses too.
  */
 import { register } from 'tsx/esm/api';
 
 register();
-const { startDemo } = await import('../demo/server.ts');
+const { startDemo, DEMO_DATA_FOLDER } = await import('../demo/server.ts');
 
 const requested = process.env.PORT?.trim();
 const port = requested ? Number(requested) : 5173;
@@ -21,7 +22,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 
 let demo;
 try {
-  demo = await startDemo({ port });
+  demo = await startDemo({ port, dataFolder: DEMO_DATA_FOLDER });
 } catch (error) {
   console.error(`pay-widget demo: could not start: ${error instanceof Error ? error.message : error}`);
   process.exit(1);

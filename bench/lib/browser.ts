@@ -102,6 +102,7 @@ export type Submit = { laidOut: number; nextFrame: number; besideNetwork: number
  * the mark `bench:result`.
  */
 export async function submitToResult(page: Page, url: string, tag: string, prefetched: string[] = []): Promise<Submit> {
+  await onAPhone(page);
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForFunction((tag) => document.querySelector(tag)?.shadowRoot?.querySelector('form'), {}, tag);
   await page.waitForFunction(
@@ -137,8 +138,15 @@ export async function submitToResult(page: Page, url: string, tag: string, prefe
   return clickAndTime(page, box, 'bench:result');
 }
 
+/**
+ * The submits are a phone's (a touch screen): the USSD screen a phone shows, with its dial link, not
+ * a computer's QR code (whose file a computer loads after the screen shows).
+ */
+const onAPhone = (page: Page) => page.setViewport({ ...page.viewport()!, hasTouch: true });
+
 /** /submit/raw: a click, then fetch and JSON.parse and nothing else; the page marks `bench:raw-done`. */
 export async function rawFetch(page: Page, url: string): Promise<Submit> {
+  await onAPhone(page);
   await page.goto(url, { waitUntil: 'load' });
   const box = await page.evaluate(async () => {
     await new Promise((resolve) => setTimeout(resolve, 50));

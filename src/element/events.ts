@@ -1,4 +1,4 @@
-import type { FinalStatus } from '../contract/rules.js';
+import type { PaymentStatus, StatusReview } from '../contract/rules.js';
 import type { Instructions, PaymentType, SessionRequest } from '../contract/schemas.js';
 
 export const PAY_ERROR_CODES = [
@@ -9,6 +9,8 @@ export const PAY_ERROR_CODES = [
   'gateway',
   'invalid-response',
   'config',
+  /** The script tag's second file (pay-widget.after-submit.js) is not served beside it: serve the whole dist/ folder. */
+  'setup',
 ] as const;
 export type PayErrorCode = (typeof PAY_ERROR_CODES)[number];
 
@@ -23,8 +25,13 @@ export type PayAmount = { amount?: string; currency?: string };
 
 export type PayInitiatedDetail = Instructions & PayAmount;
 export type PayCopyDetail = PayEventBase & { field: string; value: string };
-export type PayCompleteDetail = PayEventBase & PayAmount & {
-  status: FinalStatus;
+/**
+ * `reason` (with `amountReceived` and `currencyReceived` when known) when the status answer gave one:
+ * `amount-mismatch` (status PENDING, or FAILED: not paid, a person at the shop settles it) or
+ * `after-expiry` (SUCCESS, paid after the time to pay had run out).
+ */
+export type PayCompleteDetail = PayEventBase & PayAmount & Partial<StatusReview> & {
+  status: PaymentStatus;
   message: string | undefined;
 };
 export type PayErrorDetail = PayEventBase & { code: PayErrorCode; message: string; retryable: boolean };

@@ -12,7 +12,8 @@
 // `reset` returns to the form from anywhere. An event that does not apply to the current state is
 // ignored (the same state object comes back), which is what makes a double submit harmless.
 import type { PayErrorCode } from './events.js';
-import type { FinalStatus } from '../contract/rules.js';
+import type { Messages } from './messages/index.js';
+import type { PaymentStatus, StatusReview } from '../contract/rules.js';
 import type {
   Instructions,
   Order,
@@ -23,8 +24,10 @@ import type {
 
 export type PayFailure = {
   code: PayErrorCode;
-  /** What the session endpoint or gateway said, shown as text beside our own explanation. */
+  /** What the session endpoint or gateway said: shown beside our own explanation only when `says` is absent. */
   message: string | undefined;
+  /** Our own words for the server's error code, when the widget knows the code: shown instead of `message`. */
+  says?: keyof Messages | undefined;
   retryable: boolean;
   /** Field name → the server's message, when the session endpoint rejected specific fields. */
   fields?: Record<string, string> | undefined;
@@ -40,8 +43,10 @@ export type FlowState =
       request: SessionRequest;
       instructions: Instructions;
       order: Order | undefined;
-      status: FinalStatus;
+      /** PENDING only with a `review`: neither paid nor failed, for a person at the shop to settle. */
+      status: PaymentStatus;
       message: string | undefined;
+      review?: StatusReview | undefined;
     }
   | { kind: 'error'; request: SessionRequest; failure: PayFailure };
 
@@ -54,7 +59,7 @@ export type FlowEvent =
   | { type: 'failed'; failure: PayFailure }
   | { type: 'retry' }
   | { type: 'edit' }
-  | { type: 'completed'; status: FinalStatus; message: string | undefined }
+  | { type: 'completed'; status: PaymentStatus; message: string | undefined; review?: StatusReview | undefined }
   | { type: 'reset' };
 
 export const initialState: FlowState = { kind: 'form' };
@@ -80,7 +85,7 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
       return state.kind === 'error' ? initialState : state;
     case 'completed':
       return state.kind === 'ussd' || state.kind === 'transfer'
-        ? { ...state, kind: 'complete', status: event.status, message: event.message }
+        ? { ...state, kind: 'complete', status: event.status, message: event.message, ...(event.review ? { review: event.review } : {}) }
         : state;
     case 'reset':
       return state.kind === 'form' ? state : initialState;

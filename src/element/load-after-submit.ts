@@ -12,6 +12,10 @@ const PREFETCH_AT_LATEST_MS = 2_000;
 let loaded: AfterSubmitModule | undefined;
 let loading: Promise<AfterSubmitModule> | undefined;
 let attempts = 0;
+let arrived: (module: AfterSubmitModule) => void;
+
+/** Resolves once the module has loaded (it never starts the load). */
+export const afterSubmitArrived = new Promise<AfterSubmitModule>((resolve) => (arrived = resolve));
 
 /** The module, once it has loaded: every state past a successful initiation can count on it. */
 export const afterSubmit = (): AfterSubmitModule | undefined => loaded;
@@ -20,7 +24,7 @@ export const afterSubmit = (): AfterSubmitModule | undefined => loaded;
 export function loadAfterSubmit(): Promise<AfterSubmitModule> {
   if (loaded) return Promise.resolve(loaded);
   const load = (loading ??= importAfterSubmit(attempts++).then(
-    (module) => (loaded = module),
+    (module) => (arrived(module), (loaded = module)),
     (error: unknown) => {
       if (loading === load) loading = undefined;
       throw error;

@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from './css-text.js';
 
 /**
  * Public `--pay-widget-*` properties are read once, on `:host`, into private `--_*` ones; the
@@ -193,17 +193,19 @@ export const styles = css`
     text-decoration: none;
     cursor: pointer;
   }
-  /* Both labels in one cell, the one not shown hidden (so unread): the button is as wide saying
-     "Copied" as saying "Copy …", so pressing it moves nothing. */
-  [part~='copy-button'] {
+  /* One text shown, the others (generated content, unseen) in the same cell: the place is as large
+     as the longest, so a copy button saying "Copied" or a status line saying more moves nothing. */
+  .stack {
     display: inline-grid;
   }
-  [part~='copy-button'] > *,
-  [part~='copy-button']::after {
+  .stack > * {
     grid-area: 1/1;
   }
-  [part~='copy-button']::after {
-    content: attr(data-other);
+  [data-text]::before {
+    content: attr(data-text);
+    visibility: hidden;
+  }
+  .unseen {
     visibility: hidden;
   }
   .primary {
@@ -280,20 +282,36 @@ export const styles = css`
     background: var(--_subtle);
     border-radius: var(--_radius);
   }
-  .value > p {
-    flex-basis: 100%;
+  /* On a computer: the QR code of the dial link, with what to do with it beside it. */
+  .scan {
+    display: flex;
+    gap: 0.75em;
+    align-items: center;
+  }
+  .qr {
+    flex: none;
+    width: 7.5em;
+    height: 7.5em;
+    forced-color-adjust: none;
   }
   dl {
     display: grid;
-    grid-template-columns: auto 1fr;
-    gap: 0.25em 1em;
+    gap: 0.25em;
     margin: 0;
+  }
+  /* A value beside its term, or on the next line where it does not fit: never squeezed into a narrow
+     column word by word. */
+  dl > div {
+    display: flex;
+    flex-wrap: wrap;
+    column-gap: 1em;
   }
   dt {
     color: var(--_muted);
   }
   dd {
     margin: 0;
+    margin-inline-start: auto;
     font-weight: 600;
     overflow-wrap: anywhere;
     text-align: end;
@@ -301,7 +319,7 @@ export const styles = css`
   [part~='status'] {
     display: flex;
     gap: 0.5em;
-    align-items: center;
+    align-items: baseline;
     color: var(--_muted);
   }
   .SUCCESS h2 {

@@ -5,7 +5,6 @@ import { html, isServer, LitElement, type PropertyValues, type TemplateResult } 
 import { announcements } from './announcements.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
 import type { Initiate } from './client.js';
-import type { CopyController } from './copy-controller.js';
 import { emit } from './events.js';
 import { paymentReferenceOf } from './flow.js';
 import { FormController } from './form-controller.js';
@@ -14,10 +13,11 @@ import { afterSubmit, type AfterSubmitModule } from './load-after-submit.js';
 import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
+import { warmUpResultScreens } from './result-warm-up.js';
 import { styles } from './pay-widget.styles.js';
 import { HINT_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from '../contract/rules.js';
 import type { Order, SessionRequest } from '../contract/schemas.js';
-import { errorTemplate } from './templates/error.js';
+import { errorTemplate, failureText } from './templates/error.js';
 import { formTemplate, type FormActions } from './templates/form.js';
 import type { ResultView } from './templates/parts.js';
 
@@ -32,8 +32,8 @@ const text = (value: unknown): string => (value == null ? '' : String(value));
  * @fires {CustomEvent<PaySubmitDetail>} pay-submit - Before the request; cancelable.
  * @fires {CustomEvent<PayInitiatedDetail>} pay-initiated - The gateway returned the dial code or the account.
  * @fires {CustomEvent<PayCopyDetail>} pay-copy - A value was copied.
- * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED.
- * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed.
+ * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED, or a reason to tell the customer.
+ * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed; `detail.code`: validation, network, timeout, http, gateway, invalid-response, config, or setup (the script tag's second file is not served beside it: serve the whole dist/ folder).
  * @fires {CustomEvent<PayResetDetail>} pay-reset - Back to the form.
  *
  * @slot header - Above the form and the results.
@@ -93,7 +93,6 @@ export class PayWidget extends LitElement {
     messages: { attribute: false },
     initiate: { attribute: false },
     // Internal state (`attribute: false` also tells the manifest analyzer).
-    bankQuery: { state: true, attribute: false },
     announcement: { state: true, attribute: false },
   };
   /** `el.focus()`, and a label pointing at the element, land on its first control. */
@@ -122,7 +121,6 @@ export class PayWidget extends LitElement {
   messages: Partial<Messages> = {};
   initiate: Initiate | undefined;
 
-  private bankQuery = '';
   private announcement = '';
   private focusOnUpdate: 'heading' | 'invalid' | 'first' | undefined;
 
@@ -132,12 +130,12 @@ export class PayWidget extends LitElement {
     sessionUrl: this.sessionUrl || undefined,
     timeoutMs: Number(this.timeout) > 0 ? Number(this.timeout) : 30_000,
     statusUrl: this.statusUrl || undefined,
-    describe: (failure) => failure.message ?? this.localization.messages[`error-${failure.code}`],
+    describe: (failure) => (failure.says ? undefined : failure.message) ?? failureText(this.localization.messages, failure),
     onShow: () => this.onShow(),
   }));
   private readonly form = new FormController(this, () => ({ messages: this.localization.messages, fields: this.visibleFields() }));
-  /** The copy buttons' state and the result screens' clock: made with the first result screen, from what runs after a submit. */
-  private results: { copies: CopyController; wait: ResultView['wait'] } | undefined;
+  /** The copy buttons' state, the result screens' clock and the QR code: made with the first result screen, from what runs after a submit. */
+  private results: { copies: InstanceType<AfterSubmitModule['CopyController']>; wait: ResultView['wait']; qr: InstanceType<AfterSubmitModule['QrController']> } | undefined;
 
   private readonly formActions: FormActions = {
     submit: (event) => {
@@ -146,6 +144,7 @@ export class PayWidget extends LitElement {
     },
     typeChange: (event) => {
       this.paymentType = (event.target as HTMLInputElement).value;
+      if (event.type === 'click') this.focusOnUpdate = 'first'; // "Pay by bank transfer instead", gone once pressed
       emit(this, 'pay-type-change', { paymentType: this.selectedType });
     },
     input: (event) => {
@@ -153,7 +152,7 @@ export class PayWidget extends LitElement {
       this.form.input(name as CustomerField, value, event.target instanceof HTMLSelectElement);
     },
     blur: (event) => this.form.leave((event.target as HTMLInputElement).name as CustomerField),
-    bankSearch: (event) => (this.bankQuery = (event.target as HTMLInputElement).value),
+    bankSearch: (event) => this.form.search((event.target as HTMLInputElement).value, this.banks),
   };
 
   /** The payment types on offer (USSD first), unknown names ignored. */
@@ -197,6 +196,7 @@ export class PayWidget extends LitElement {
 
   protected override firstUpdated(): void {
     emit(this, 'pay-ready', { paymentType: this.selectedType });
+    warmUpResultScreens(this.renderRoot, () => (this.payment.state.kind === 'form' ? afterSubmit()!.screensToWarmUp(this.resultView()) : undefined));
   }
 
   protected override updated(): void {
@@ -214,24 +214,15 @@ export class PayWidget extends LitElement {
 
   protected override render(): TemplateResult {
     const m = this.localization.messages;
-    const { banks, bankQuery, disabled } = this;
-    const status = this.payment.polling ? 'waiting' : this.statusUrl ? 'unconfirmed' : undefined;
-    // Past the form and the error screen, the initiation has loaded what runs after a submit.
-    const flow = (): AfterSubmitModule => afterSubmit()!;
-    const made = () => (this.results ??= { copies: new (flow().CopyController)(this), wait: new (flow().WaitController)(this, this.payment, this.localization, shared.announce) });
-    const shared: Omit<ResultView, 'copies' | 'wait' | 'renew'> = { messages: m, charged: this.charged, status, banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text: string) => void this.announce(text) };
-    const result = (): ResultView => ({ ...shared, copies: made().copies.results, wait: made().wait, renew: () => (this.reset(), this.submit()) });
-    const { values, shown: errors } = this.form;
+    const { banks, disabled } = this;
+    const { values, shown: errors, bankQuery } = this.form;
     const amount = this.money(text(this.amount), text(this.currency));
     const screen = this.payment.render({
-      form: (busy) =>
-        formTemplate(
-          { messages: m, amount, offered: this.offeredTypes, selected: this.selectedType, busy, disabled, values, errors, banks, bankQuery },
-          this.formActions,
-        ),
-      ussd: (state) => flow().ussdTemplate(result(), state),
-      transfer: (state) => flow().transferTemplate(result(), state),
-      complete: (state) => flow().completeTemplate(result(), state),
+      form: (busy) => formTemplate({ messages: m, amount, offered: this.offeredTypes, selected: this.selectedType, busy, disabled, values, errors, banks, bankQuery }, this.formActions),
+      // Past the form and the error screen, the initiation has loaded what runs after a submit.
+      ussd: (state) => afterSubmit()!.ussdTemplate(this.resultView(), state),
+      transfer: (state) => afterSubmit()!.transferTemplate(this.resultView(), state),
+      complete: (state) => afterSubmit()!.completeTemplate(this.resultView(), state),
       error: ({ failure }) => errorTemplate(m, failure, this.payment),
     });
     return html`
@@ -242,6 +233,14 @@ export class PayWidget extends LitElement {
       </div>
       <slot name="footer"></slot>
     `;
+  }
+
+  /** What the result screens are given; the first one makes the copy buttons' state, the clock and the QR code, from what runs after a submit. */
+  private resultView(): ResultView {
+    const flow = afterSubmit()!;
+    const status = this.payment.polling ? 'waiting' : this.statusUrl ? 'unconfirmed' : undefined;
+    const made = (this.results ??= { copies: new flow.CopyController(this), wait: new flow.WaitController(this, this.payment, this.localization, (text) => void this.announce(text)), qr: new flow.QrController(this) });
+    return { messages: this.localization.messages, charged: this.charged, status, banks: this.banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text) => void this.announce(text), copies: made.copies.results, wait: made.wait, qrCode: (text) => made.qr.image(text), renew: () => (this.reset(), this.submit()) };
   }
 
   /** Another screen shows: it is announced, its copy buttons start fresh, and the focus follows. */

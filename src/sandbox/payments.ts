@@ -8,6 +8,17 @@ import { ussdDialCode } from './ussd-short-codes.js';
 
 export type SandboxPayment = SandboxPaymentRecord & { envelope: SuccessEnvelope };
 
+/**
+ * Where the sandbox keeps its payments between runs (the demo: a JSON file beside its ledger), so
+ * that a payment started before a restart can still be paid after it. Plain JSON in both directions.
+ */
+export type SandboxStorage = {
+  /** The payments saved last, oldest first; undefined when nothing was saved yet. */
+  load(): readonly SandboxPayment[] | undefined;
+  /** Every payment kept, oldest first, after each change. */
+  save(payments: readonly SandboxPayment[]): void;
+};
+
 export type PaymentBook = {
   get(paymentReference: string): SandboxPayment | undefined;
   /** A new PENDING payment with the answer the gateway gives for it. */
@@ -22,6 +33,7 @@ type PaymentBookOptions = {
   random: () => number;
   now: () => number;
   maxPayments: number;
+  storage?: SandboxStorage;
 };
 
 export function createPaymentBook(options: PaymentBookOptions): PaymentBook {
@@ -30,7 +42,13 @@ export function createPaymentBook(options: PaymentBookOptions): PaymentBook {
   const settled = new Set<string>();
   // A counter behind every number keeps them unique; the random offset keeps them from looking sequential from 1.
   const offset = Math.floor(options.random() * 8000);
-  let sequence = 0;
+  for (const payment of options.storage?.load() ?? []) {
+    payments.set(payment.paymentReference, payment);
+    if (payment.status !== 'PENDING') settled.add(payment.paymentReference);
+  }
+  // Past the numbers of the payments loaded.
+  let sequence = payments.size;
+  const save = () => options.storage?.save([...payments.values()]);
 
   function nextNumbers() {
     sequence += 1;
@@ -54,6 +72,7 @@ export function createPaymentBook(options: PaymentBookOptions): PaymentBook {
         })
       : transferEnvelope({
           paymentReference: body.paymentReference,
+          amount: Number(body.amount),
           walletName: `${options.merchantName} / ${body.fullName}`,
           wallet: numbers.wallet,
           bankName: options.bankName,
@@ -90,6 +109,7 @@ export function createPaymentBook(options: PaymentBookOptions): PaymentBook {
         updatedAt: time,
       };
       payments.set(body.paymentReference, payment);
+      save();
       return payment;
     },
     settle(paymentReference, status, message) {
@@ -100,6 +120,7 @@ export function createPaymentBook(options: PaymentBookOptions): PaymentBook {
       payment.updatedAt = options.now();
       settled.delete(paymentReference);
       settled.add(paymentReference);
+      save();
       return payment;
     },
   };

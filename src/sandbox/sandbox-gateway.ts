@@ -3,8 +3,9 @@
 import { requireMethod } from '../server/http/checks.js';
 import { optionChecks } from '../server/options.js';
 import type { PaymentStatus, StatusResponse } from '../contract/schemas.js';
+import { productionRefusal } from './environment.js';
 import { failure, notificationBody } from './answers.js';
-import { createPaymentBook } from './payments.js';
+import { createPaymentBook, type SandboxStorage } from './payments.js';
 import { initiateRoute } from './routes/initiate.js';
 import { queryRoute } from './routes/query.js';
 import { delay, problemAnswer, type SandboxContext, type SandboxRoute } from './routes/route.js';
@@ -60,6 +61,8 @@ export type SandboxGatewayOptions = {
    * Default 10 000 (about 7 MB).
    */
   maxPayments?: number;
+  /** Keeps the payments between runs (load at start, save after each change); default: memory only. */
+  storage?: SandboxStorage;
 };
 
 export type SandboxStatus = { status: PaymentStatus; message: string | undefined };
@@ -104,6 +107,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
       random: options.random ?? Math.random,
       now,
       maxPayments: options.maxPayments ?? 10_000,
+      storage: options.storage,
     }),
   };
   const webhooks =
@@ -154,14 +158,8 @@ function dispatcher(routes: readonly SandboxRoute[], latencyMs: number | undefin
 /** Options the types allow but that cannot work, refused when created rather than on the first request or delivery. */
 function assertOptions(options: SandboxGatewayOptions): void {
   const checks = optionChecks('createSandboxGateway');
-  // Read without assuming Node: the sandbox also runs on workers, where `process` may not exist.
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  if (env?.NODE_ENV === 'production' && options.allowInProduction !== true) {
-    checks.fail(
-      'refusing to start with NODE_ENV=production: the sandbox moves no money and answers every payment with made-up ' +
-        'instructions. Use createGateway with your real keys in production, or pass allowInProduction: true for a public demo.',
-    );
-  }
+  const refusal = options.allowInProduction === true ? undefined : productionRefusal();
+  if (refusal) checks.fail(refusal);
   checks.absoluteUrl('webhookUrl', options.webhookUrl);
   checks.positiveMs('tokenTtlMs', options.tokenTtlMs);
   checks.nonNegativeMs('latencyMs', options.latencyMs);

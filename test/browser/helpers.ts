@@ -340,6 +340,30 @@ export function restoreAll(): void {
   restoreFetch();
   restoreClipboard();
   restoreTimers();
+  restoreDevice();
+}
+
+// ─── The customer's device (src/element/platform.ts) ─────────────────────────────────────────────
+
+/** What platform.ts reads of a device: its user agent, platform and touch points. */
+export const DEVICES = {
+  android: ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36', 'Linux armv81', 5],
+  iphone: ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1', 'iPhone', 5],
+  /** iPadOS's Safari presents itself as a Mac, with a touch screen. */
+  ipad: ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15', 'MacIntel', 5],
+  mac: ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15', 'MacIntel', 0],
+  windows: ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', 'Win32', 0],
+} as const;
+
+const DEVICE_PROPERTIES = ['userAgent', 'platform', 'maxTouchPoints'] as const;
+
+/** Makes `navigator` say it is `name` until `restoreDevice()` (or `restoreAll()`). */
+export function emulateDevice(name: keyof typeof DEVICES): void {
+  DEVICES[name].forEach((value, i) => Object.defineProperty(navigator, DEVICE_PROPERTIES[i]!, { value, configurable: true }));
+}
+
+export function restoreDevice(): void {
+  for (const name of DEVICE_PROPERTIES) delete (navigator as unknown as Record<string, unknown>)[name];
 }
 
 // ─── A controlled clock (src/element/clock.ts) ──────────────────────────────────────────────────────────────
@@ -366,4 +390,60 @@ export function controlledClock(start = Date.parse('2025-03-01T09:00:00.000Z')) 
     now: () => now,
     ticking: () => ticks.size,
   };
+}
+
+// ─── Narrow screens ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * What spills out of the widget sideways: an element, or a line of text (a word that does not wrap
+ * overflows its box without making the box wider), whose right edge is past the widget's. Empty
+ * when everything fits.
+ */
+export function spilledOut(el: PayWidget): string[] {
+  const right = el.getBoundingClientRect().right + 0.5;
+  const spilled: string[] = [];
+  for (const node of root(el).querySelectorAll<HTMLElement>('*')) {
+    if (node.closest('.sr-only, style')) continue;
+    const rect = node.getBoundingClientRect();
+    if (rect.width > 0 && rect.right > right) spilled.push(`${node.tagName.toLowerCase()}.${node.className} "${node.textContent?.trim().slice(0, 40)}"`);
+  }
+  const walker = document.createTreeWalker(root(el), NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement?.closest('.sr-only, style')) continue;
+    range.selectNodeContents(node);
+    if ([...range.getClientRects()].some((line) => line.width > 0 && line.right > right)) spilled.push(`text "${node.textContent!.trim().slice(0, 40)}"`);
+  }
+  return spilled;
+}
+
+/** Saves a screenshot of the widget to test-results/<name>.png, for a person to look at. */
+export async function screenshotOf(el: PayWidget, name: string): Promise<void> {
+  const { executeServerCommand } = await import('@web/test-runner-commands');
+  const box = el.getBoundingClientRect();
+  await executeServerCommand('screenshot', { name, clip: { x: box.x + scrollX, y: box.y + scrollY, width: box.width, height: box.height } });
+}
+
+/** The boxes of what a result screen shows, by a name that says which, to compare before and after. */
+export function layoutOf(el: PayWidget, selectors = 'h2, .value:not(.note), [part~="copy-button"], a.button, svg.qr, dl, [part~="status"], .actions, .actions > *'): Record<string, DOMRect> {
+  const boxes: Record<string, DOMRect> = {};
+  root(el)
+    .querySelectorAll(selectors)
+    .forEach((node, i) => (boxes[`${i} ${node.tagName.toLowerCase()}.${node.getAttribute('class') ?? ''}${node.getAttribute('part') ? `[${node.getAttribute('part')}]` : ''}`] = node.getBoundingClientRect().toJSON()));
+  return boxes;
+}
+
+/** The index in `element`'s text of the first character of each line after the first. */
+export function lineBreaks(element: Element): number[] {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  const tops: number[] = [];
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.textContent!.length; i++) {
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      tops.push(Math.round(range.getBoundingClientRect().top));
+    }
+  }
+  return tops.flatMap((top, i) => (i > 0 && top > tops[i - 1]! ? [i] : []));
 }

@@ -6,6 +6,7 @@
 import { expect } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import {
+  lineBreaks,
   fillTransfer,
   fillUssd,
   json,
@@ -39,21 +40,6 @@ const box = (element: Element) => {
   const { x, y, width, height } = element.getBoundingClientRect();
   return { x, y, width, height };
 };
-
-/** The index in `element`'s text of the first character of each line after the first. */
-function lineBreaks(element: Element): number[] {
-  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-  const tops: number[] = [];
-  const range = document.createRange();
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    for (let i = 0; i < node.textContent!.length; i++) {
-      range.setStart(node, i);
-      range.setEnd(node, i + 1);
-      tops.push(Math.round(range.getBoundingClientRect().top));
-    }
-  }
-  return tops.flatMap((top, i) => (i > 0 && top > tops[i - 1]! ? [i] : []));
-}
 
 describe('<pay-widget>', () => {
   afterEach(async () => {

@@ -6,6 +6,7 @@ import {
   clickSubmit,
   control,
   CUSTOMER,
+  emulateDevice,
   fillTransfer,
   fillUssd,
   focused,
@@ -102,7 +103,8 @@ describe('<pay-widget>', () => {
       });
     });
 
-    it('shows the dial code, a tel: link with # written %23, the bank, the amount and the reference', async () => {
+    it('shows the dial code, a tel: link with # written %23 (on Android), the bank, the amount and the reference', async () => {
+      emulateDevice('android');
       stubFetch(route({ session: () => json(ussdEnvelope()) }));
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000', currency: 'NGN', locale: 'en' });
       await fillUssd(el);
@@ -169,10 +171,7 @@ describe('<pay-widget>', () => {
       const status = root(el).querySelector('[role="status"]')!;
       await waitUntil(() => status.textContent!.includes('Could not copy'), 'no copy-failed announcement');
       expect(copies).to.equal(0);
-      const shown = part(el, 'dial-code')!.closest('.value')!.querySelector('p')!;
-      expect(shown.textContent, 'visible, not only for screen readers').to.equal('Could not copy; select the text and copy it yourself');
-      expect(shown.checkVisibility() && shown.getBoundingClientRect().height > 1).to.equal(true);
-      expect(part(el, 'copy-button')!.textContent!.trim(), 'not "Copied"').to.equal('Copy code');
+      expect(part(el, 'copy-button')!.textContent!.trim(), 'visible, not only for screen readers, and not "Copied"').to.equal('Copy it yourself');
     });
   });
 
@@ -241,7 +240,7 @@ describe('<pay-widget>', () => {
       expect(heading(el)!.textContent).to.equal('Transfer to this account');
       expect(part(el, 'account-number')!.textContent).to.equal(TRANSFER_PAYMENTS.accountNumber);
       const details = root(el).querySelector('dl')!.textContent!;
-      expect(details).to.contain(TRANSFER_PAYMENTS.bankName);
+      expect(part(el, 'account-number')!.closest('.value')!.textContent, 'the bank with the account number').to.contain(TRANSFER_PAYMENTS.bankName);
       expect(details).to.contain(TRANSFER_PAYMENTS.walletName);
       expect(text(el), "the server's amount, not the page's").to.contain('7,250.00');
       expect(text(el)).not.to.contain('5,000');

@@ -52,4 +52,27 @@ describe('the script-tag build (dist/pay-widget.iife.js)', () => {
     expect(loaded).to.include('/dist/pay-widget.yo.js');
     await expect(el).to.be.accessible();
   });
+
+  it('on a computer, draws the dial code\'s QR code from its file beside the script (dist/pay-widget.qr.js)', async () => {
+    const realFetch = window.fetch;
+    const payments = { paymentReference: 'ORD-1001', linkingReference: 'LNK-1', providerreference: 'PRV-1', ussdDailCode: '*737*000*4412#' };
+    window.fetch = async () => new Response(JSON.stringify({ status: 'SUCCESS', data: { code: null, message: null, payments } }), { headers: { 'Content-Type': 'application/json' } });
+    try {
+      const el = await fixture<LitLike & { submit(): void }>(
+        html`<pay-widget session-url="/pay/session" payment-types="USSD" full-name="Ada Obi" email="ada@example.com" mobile-number="08012345678"></pay-widget>`,
+      );
+      const root = el.shadowRoot!;
+      const bank = root.querySelector('select')!;
+      bank.value = '058';
+      bank.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+      el.submit();
+      const path = () => root.querySelector('svg.qr path')?.getAttribute('d');
+      await waitUntil(() => path() && path() !== 'M0 0', 'the QR code is drawn');
+      const loaded = performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
+      expect(loaded).to.include('/dist/pay-widget.qr.js');
+      expect(root.querySelector('a[href^="tel:"]'), 'no dial link on a computer').to.equal(null);
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
 });

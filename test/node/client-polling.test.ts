@@ -61,6 +61,26 @@ describe('fetchStatus', () => {
     assert.equal(requested[0]!.init.method ?? 'GET', 'GET');
   });
 
+  it('reads a reason it knows with what was received, keeps only well-formed figures, and ignores a reason it does not know', async () => {
+    const lookup = { signal: new AbortController().signal, timeoutMs: 1_000 };
+    const read = async (body: Record<string, unknown>) => {
+      answer(() => Response.json(body));
+      return fetchStatus('/pay/status', { paymentReference: 'ORD-1' }, lookup);
+    };
+    assert.deepEqual(await read({ status: 'PENDING', reason: 'amount-mismatch', amountReceived: '9500', currencyReceived: 'USD' }), {
+      status: 'PENDING',
+      message: undefined,
+      review: { reason: 'amount-mismatch', amountReceived: '9500', currencyReceived: 'USD' },
+    });
+    assert.deepEqual(await read({ status: 'PENDING', reason: 'amount-mismatch', amountReceived: '9,500 naira', currencyReceived: 'USD' }), {
+      status: 'PENDING',
+      message: undefined,
+      review: { reason: 'amount-mismatch' },
+    });
+    assert.deepEqual(await read({ status: 'SUCCESS', reason: 'after-expiry' }), { status: 'SUCCESS', message: undefined, review: { reason: 'after-expiry' } });
+    assert.deepEqual(await read({ status: 'PENDING', reason: 'toString' }), { status: 'PENDING', message: undefined });
+  });
+
   it("sends the order's status token beside the reference, encoded", async () => {
     answer(() => Response.json({ status: 'PENDING' }));
     const lookup = { signal: new AbortController().signal, timeoutMs: 1_000 };

@@ -5,7 +5,10 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createClient } from 'redis';
 import { createDemoBackend, createDemoOrder, DEMO_PATHS, type DemoBackend } from '../../demo/server.js';
@@ -119,6 +122,21 @@ describe('demo: createDemoBackend', () => {
     assert.equal(warnings.length, 0);
     backends.push(await createDemoBackend({ PAY_PUBLIC_ORIGIN: 'javascript:alert(1)' }, { info: () => {}, warn: (line: string) => void warnings.push(line) }));
     assert.match(warnings[0] ?? '', /PAY_PUBLIC_ORIGIN/);
+  });
+
+  it('PAY_TRANSFER_VALIDITY_MS sets how long a transfer’s account is shown as valid (issue 27); a bad value warns and keeps 30 minutes', async () => {
+    const expiresIn = async (env: Record<string, string>, warn: (line: string) => void = () => {}) => {
+      const backend = await createDemoBackend(env, { info: () => {}, warn });
+      const before = Date.now();
+      const order = (await initiate(await serve(backend))) as { expiresAt?: string };
+      return Date.parse(order.expiresAt!) - before;
+    };
+    const minute = await expiresIn({ PAY_TRANSFER_VALIDITY_MS: '60000' });
+    assert.ok(minute > 55_000 && minute <= 61_000, `${minute} ms`);
+    const warnings: string[] = [];
+    const fallback = await expiresIn({ PAY_TRANSFER_VALIDITY_MS: 'soon' }, (line) => void warnings.push(line));
+    assert.ok(fallback > 29 * 60_000 && fallback <= 30 * 60_000 + 1_000, `${fallback} ms`);
+    assert.deepEqual(warnings, ['pay-widget demo: PAY_TRANSFER_VALIDITY_MS is not a positive whole number of milliseconds; a transfer stays valid for the default 30 minutes.']);
   });
 
   it('closes the loop over the socket: the customer paid → webhook → ledger → onPaid once → status SUCCESS', async () => {
@@ -253,6 +271,35 @@ describe('demo: createDemoBackend', () => {
     backends.push(partial);
     assert.equal(partial.mode, 'sandbox');
     assert.match(warnings.join(), /PAY_PUBLIC_KEY, PAY_SECRET_KEY/);
+  });
+
+  it('keeps its payments across a restart in its data folder: started before, paid after, onPaid and SUCCESS with the same status token', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pay-widget-demo-data-'));
+    try {
+      const before = await createDemoBackend({}, quiet, { dataFolder: folder });
+      assert.equal(before.stores, 'sqlite');
+      assert.match(before.describe(), /demo-ledger\.db/);
+      const firstOrigin = await serve(before);
+      const { paymentReference, statusToken } = await initiate(firstOrigin);
+      await before.close();
+
+      // The restart: a new backend (new sandbox, new stores) on the same folder, on another port.
+      const after = await createDemoBackend({}, quiet, { dataFolder: folder });
+      const origin = await serve(after);
+      const statusUrl = `${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}&statusToken=${statusToken}`;
+      assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'PENDING', amount: '5000.00', currency: 'NGN' }, 'the ledger and the token survived');
+      const simulate = await fetch(`${origin}${DEMO_PATHS.simulate}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ paymentReference, status: 'SUCCESS' }),
+      });
+      assert.equal(simulate.status, 200, 'the sandbox still knows the payment');
+      await stepOf(after, 'on-paid', paymentReference);
+      assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
+      await after.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('keeps the idempotency records and the ledger in Redis when REDIS_URL is set', { timeout: 30_000 }, async () => {

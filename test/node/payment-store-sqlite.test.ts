@@ -158,6 +158,51 @@ async function holdWriteLock(file: string, ms: number): Promise<{ released: Prom
   return { released };
 }
 
+describe('the SQLite ledger’s group commit', () => {
+  /** A libsql database whose COMMITs are counted, and the next one failed when asked. */
+  function counted() {
+    const db = new Database(newFile());
+    const seen = { commits: 0, failNext: false };
+    const wrapped = {
+      prepare: (sql: string) => db.prepare(sql),
+      exec(sql: string) {
+        if (sql === 'COMMIT' && seen.failNext) {
+          seen.failNext = false;
+          throw new Error('disk I/O error (the test)');
+        }
+        db.exec(sql);
+        if (sql === 'COMMIT') seen.commits += 1;
+      },
+    };
+    return { db, seen, stores: createSqliteStores(wrapped) };
+  }
+
+  it('commits the writes of one turn of the event loop once, and settles each only after that commit', async () => {
+    const { db, seen, stores } = counted();
+    await stores.payments.get('make the tables');
+    const before = seen.commits;
+    const settledAfter: number[] = [];
+    const payments = Array.from({ length: 50 }, () => entry());
+    const inserted = await Promise.all(payments.map((payment) => Promise.resolve(stores.payments.insert(payment)).then((ok) => (settledAfter.push(seen.commits), ok))));
+    assert.deepEqual(new Set(inserted), new Set([true]));
+    assert.equal(seen.commits - before, 1, 'one commit for the fifty');
+    assert.ok(settledAfter.every((commits) => commits === before + 1), 'none settled before the commit');
+    db.close();
+  });
+
+  it('rejects every write of a commit that failed, and keeps none of them', async () => {
+    const { db, seen, stores } = counted();
+    await stores.payments.get('make the tables');
+    seen.failNext = true;
+    const payments = Array.from({ length: 5 }, () => entry());
+    const results = await Promise.allSettled(payments.map((payment) => stores.payments.insert(payment)));
+    assert.deepEqual(results.map((result) => result.status), ['rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
+    for (const payment of payments) assert.equal(await stores.payments.get(payment.paymentReference), undefined);
+    assert.equal(await stores.payments.insert(payments[0]!), true, 'the next write works');
+    db.close();
+  });
+});
+
 describe('the session handler on the SQLite ledger', () => {
   it('names the same payment for a retry after the process restarted (the file kept it)', async () => {
     const file = newFile();

@@ -20,4 +20,15 @@ describe('npm publish --dry-run', () => {
     const { bin } = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')) as { bin: Record<string, string> };
     for (const [name, path] of Object.entries(bin)) assert.ok(packed.has(path), `bin ${name} → ${path} is not packed`);
   });
+
+  it('packs every file "exports" names (pay-widget/server/sqlite and its sqlite.sql among them)', async () => {
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: repoRoot, maxBuffer: 16 << 20 });
+    const packed = new Set((JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path));
+    const { exports } = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')) as { exports: Record<string, string | Record<string, string>> };
+    const named = Object.entries(exports).flatMap(([entry, target]) =>
+      (typeof target === 'string' ? [target] : Object.values(target)).map((path) => [entry, path.replace(/^\.\//, '')] as const),
+    );
+    assert.ok(named.some(([entry]) => entry === './server/sqlite') && named.some(([entry]) => entry === './server/sqlite.sql'));
+    assert.deepEqual(named.filter(([, path]) => !packed.has(path)), [], 'named in exports but not packed');
+  });
 });

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AFTER_SUBMIT_FILE } from '../../src/element/import-after-submit-beside-script.js';
+import { QR_CODE_FILE } from '../../src/element/import-qr-code.js';
 
 const dist = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'dist');
 const read = (file: string) => readFileSync(join(dist, file), 'utf8');
@@ -25,13 +26,22 @@ describe('the script tag in two files', () => {
     assert.ok(first.includes(AFTER_SUBMIT_FILE), 'the first file names its second');
   });
 
-  it('writes them beside it as one ES module that imports nothing and carries no second Lit', () => {
+  it('writes them beside it as one ES module that imports nothing but, on a computer, the QR code\'s file, and carries no second Lit', () => {
     const second = read(AFTER_SUBMIT_FILE);
     for (const mark of AFTER_SUBMIT_MARKS) assert.ok(second.includes(mark), `${mark} is missing from ${AFTER_SUBMIT_FILE}`);
-    assert.doesNotMatch(second, /\bimport\s*[\s{*"'`(]|\bfrom\s*["'`]/, 'it imports nothing');
+    const imports = [...second.matchAll(/\bimport\s*\(\s*(["'`])([^"'`]+)\1\s*\)/g)].map((match) => match[2]);
+    assert.deepEqual(imports, [`./${QR_CODE_FILE}`], 'the QR code, from beside it');
+    assert.doesNotMatch(second.replace(`import(\`./${QR_CODE_FILE}\`)`, ''), /\bimport\s*[\s{*"'`(]|\bfrom\s*["'`]/, 'nothing else');
     assert.match(second, /\bexport\s*\{/);
     // Lit's renderer and element: the first file's alone render the second file's templates.
     for (const lit of ['litHtmlVersions', 'litElementVersions', 'attachShadow']) assert.ok(!second.includes(lit), `${lit} in the second file`);
+  });
+
+  it('writes the QR code\'s encoder beside them, in neither of the two', () => {
+    const qr = read(QR_CODE_FILE);
+    assert.match(qr, /\bexport\s*\{[^}]*\bqrCode\b/);
+    assert.doesNotMatch(qr, /\bimport\s*[\s{*"'`(]|\bfrom\s*["'`]/, 'it imports nothing');
+    for (const file of ['pay-widget.iife.js', AFTER_SUBMIT_FILE]) assert.ok(!read(file).includes('lean-qr error'), `the encoder is in ${file}`);
   });
 });
 

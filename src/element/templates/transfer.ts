@@ -1,11 +1,12 @@
-// The transfer screen: the account to send to, how to send (the exact amount, this payment only),
-// how long the account is valid when the server said (and, once it has run out, a new one), and,
-// when the server said, the exact amount with the fee it includes.
+// The transfer screen: the account to send to, with its bank (the bank app asks for both), how to
+// send (the exact amount, this payment only), how long the account is valid when the server said
+// (and, once it has run out, a new one), and, when the server said, the exact amount with the fee
+// it includes.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
 import { format } from '../messages/index.js';
 import { countdownText } from '../wait-controller.js';
-import { copyableValue, details, feeNote, grouped, waiting, type ResultView } from './parts.js';
+import { copyableValue, details, feeNote, grouped, shareButton, waiting, type ResultView } from './parts.js';
 
 export function transferTemplate(view: ResultView, { instructions, order }: StateOf<'transfer'>): TemplateResult {
   const m = view.messages;
@@ -26,7 +27,7 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
     ${copyableValue(
       view,
       'accountNumber',
-      html`<span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span>`,
+      html`<span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span><br /><strong>${instructions.bankName}</strong>`,
       instructions.accountNumber,
       m.copyAccountNumber,
     )}
@@ -40,10 +41,21 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
         )
       : nothing}
     ${details([
-      [m.bankName, instructions.bankName],
       [m.walletName, instructions.walletName],
       [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
+    ${left === 0
+      ? nothing
+      : shareButton(view, [
+          ['', m.transferTitle],
+          [m.accountNumber, instructions.accountNumber],
+          [m.bankName, instructions.bankName],
+          [m.walletName, instructions.walletName],
+          [m.amount, view.charged(order)],
+          // The time on the customer's phone, hh:mm, as a relative reading it later needs it.
+          ['', order?.expiresAt && format(m.validUntil, { time: new Date(order.expiresAt).toTimeString().slice(0, 5) })],
+          [m.paymentReference, instructions.paymentReference],
+        ])}
     ${waiting(view, instructions.paymentReference)}
   </section>`;
 }

@@ -1,27 +1,55 @@
-// The USSD screen: the code to dial, what it pays (with the fee it includes) and the ways to dial
-// it: on Android a link that dials it comes first; on iOS, whose Phone app will not dial a link
-// holding `*` or `#`, copying the code does, with where to paste it.
-import { html, nothing, type TemplateResult } from 'lit';
+// The USSD screen: the code to dial, what it pays (with the fee it includes) and the way to dial it
+// on this device: on Android a link that dials it comes first; on iOS, whose Phone app will not dial
+// a link holding `*` or `#`, copying the code does, with where to paste it, and there is no link; on
+// a computer, which cannot dial, a QR code of the link right under the code, with what to do with it
+// beside it, opens a phone's dialer. (Beside the code, at the widget's usual width, the QR code
+// would make the code a quarter smaller: a code of 20 characters must fit in what is left.)
+import { html, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
-import { dialLink, isIOS } from '../platform.js';
-import { chargedWithFee, copyableValue, details, grouped, waiting, type ResultView } from './parts.js';
+import { dialLink, dialWay } from '../platform.js';
+import type { QrImage } from '../qr-code.js';
+import { chargedWithFee, copyableValue, details, grouped, shareButton, waiting, type ResultView } from './parts.js';
 
 export function ussdTemplate(view: ResultView, { instructions, request, order }: StateOf<'ussd'>): TemplateResult {
   const m = view.messages;
   const code = instructions.ussdDialCode;
   const bankCode = request.paymentType === 'USSD' ? request.bankCode : undefined;
-  const ios = isIOS();
+  const way = dialWay();
+  const bankName = view.banks.find((bank) => bank.code === bankCode)?.name;
   return html`<section part="result">
     <h2 tabindex="-1">${m.ussdTitle}</h2>
     <p>${m.ussdSteps}</p>
-    ${copyableValue(view, 'ussdDialCode', html`<span part="dial-code">${code}</span>`, code, m.copyDialCode, ios)}
-    ${ios ? html`<p>${m.pasteInPhone}</p>` : nothing}
-    <a class=${ios ? 'button' : 'button primary'} href=${dialLink(code)}>${m.dialNow}</a>
+    ${copyableValue(view, 'ussdDialCode', html`<span part="dial-code">${code}</span>`, code, m.copyDialCode, way === 'paste')}
+    ${way === 'link'
+      ? html`<a class="button primary" href=${dialLink(code)}>${m.dialNow}</a>`
+      : way === 'paste'
+        ? html`<p>${m.pasteInPhone}</p>`
+        : html`<div class="scan">${qrCode(view.qrCode(dialLink(code)))}<p>${m.scanToDial}</p></div>`}
     ${details([
-      [m.bankName, view.banks.find((bank) => bank.code === bankCode)?.name],
+      [m.bankName, bankName],
       [m.amount, chargedWithFee(view, order)],
       [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
+    ${shareButton(view, [
+      ['', m.ussdTitle],
+      ['', code],
+      [m.bankName, bankName],
+      [m.amount, view.charged(order)],
+      [m.paymentReference, instructions.paymentReference],
+    ])}
     ${waiting(view, instructions.paymentReference)}
   </section>`;
+}
+
+/**
+ * The QR code, dark on light with its quiet zone of 4 modules, in a box of a fixed size that is
+ * there, blank, before the code is (its module loads on demand), so that nothing moves when it
+ * arrives. One template from `<svg>` in: Lit's `html` parses a nested template's `<path>` as HTML.
+ */
+function qrCode(image: QrImage | undefined): TemplateResult {
+  const side = (image?.size ?? 0) + 8;
+  return html`<svg class="qr" aria-hidden="true" viewBox="-4 -4 ${side} ${side}">
+    <rect x="-4" y="-4" width="100%" height="100%" fill="#fff"></rect>
+    <path d=${image?.path ?? 'M0 0'}></path>
+  </svg>`;
 }

@@ -11,6 +11,7 @@ import type { Reply } from '../http/reply.js';
 import { assertStore } from '../options.js';
 import { createStatusTokens } from '../status/tokens.js';
 import { createMemoryIdempotencyStore, createMemoryPaymentStore } from '../stores/memory.js';
+import { warnIfMemoryWithLiveKeys } from '../stores/memory-warning.js';
 import { IDEMPOTENCY_STORE_METHODS, isValidIdempotencyKey, PAYMENT_STORE_METHODS } from '../stores/types.js';
 import { adapterClientAddress } from './client-address.js';
 import { withAttemptDeadline } from './deadline.js';
@@ -49,6 +50,7 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
   const gateway =
     options.gateway ??
     createGateway({ baseUrl: options.baseUrl!, publicKey: options.publicKey!, accessToken: options.accessToken!, timeoutMs, fetch: options.fetch });
+  warnIfMemoryWithLiveKeys(gateway, [idempotency, payments]);
   const redactor = createRedactor(
     [gateway.publicKey, ...(typeof options.accessToken === 'string' ? [options.accessToken] : [])],
     gatewayRedactor(gateway),

@@ -6,6 +6,19 @@ import { RECHECK_SCHEDULE_MS, scheduleEndsAt } from '../schedule.js';
 import { isFinished } from './finished.js';
 import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentState, PaymentStore } from './types.js';
 
+/** The stores made here, so that a handler can tell a merchant who runs live payments on them. */
+const inMemory = new WeakSet<object>();
+
+/** Made by createMemoryIdempotencyStore or createMemoryPaymentStore: lost when the process ends. */
+export function isMemoryStore(store: unknown): boolean {
+  return typeof store === 'object' && store !== null && inMemory.has(store);
+}
+
+function remembered<T extends object>(store: T): T {
+  inMemory.add(store);
+  return store;
+}
+
 // ─── Idempotency ─────────────────────────────────────────────────────────────────────────────────
 
 export type MemoryIdempotencyStoreOptions = {
@@ -41,7 +54,7 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
     for (const [key, until] of claims) if (until <= time) claims.delete(key);
   }
 
-  return {
+  return remembered({
     claim(key, ttlMs) {
       const time = now();
       const heldUntil = claims.get(key);
@@ -68,7 +81,7 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
       if (!replaced && done.size + pending.size >= maxEntries) dropOldest();
       (record.state === 'done' ? done : pending).set(key, { record, expiresAt: now() + ttlMs });
     },
-  };
+  });
 }
 
 // ─── The payment ledger ──────────────────────────────────────────────────────────────────────────
@@ -172,7 +185,7 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
     onEvent({ type: 'ledger-evicted', paymentReference, state, createdAt });
   }
 
-  return {
+  return remembered({
     get(paymentReference) {
       const payment = entries.get(paymentReference);
       return payment && structuredClone(payment);
@@ -207,5 +220,5 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
         return structuredClone(claimed);
       });
     },
-  };
+  });
 }

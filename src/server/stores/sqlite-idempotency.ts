@@ -2,7 +2,7 @@
 // is absent or expired (SQLite runs a statement under the file's write lock, so two processes
 // never both get it); a record past its expiry counts as absent. Every so many writes, one bounded
 // batch of expired rows is deleted.
-import type { SqliteConnection } from './sqlite-database.js';
+import type { SqliteConnection } from './sqlite-connection.js';
 import type { IdempotencyRecord, IdempotencyStore } from './types.js';
 
 const SWEEP_EVERY = 100;
@@ -16,22 +16,23 @@ export function sqliteIdempotencyStore(db: SqliteConnection, now: () => number):
   let claimCount = 0;
   let writes = 0;
 
-  function counted(): void {
+  async function counted(): Promise<void> {
     if (++writes % SWEEP_EVERY !== 0) return;
-    try {
-      for (const table of [idempotency, claims]) {
-        db.run(`DELETE FROM ${table} WHERE key IN (SELECT key FROM ${table} WHERE expires_at <= ? LIMIT ${SWEEP_BATCH})`, now());
-      }
-    } catch {
-      // The next sweep takes them: an expired row counts as absent meanwhile.
-    }
+    // The next sweep takes what this one could not: an expired row counts as absent meanwhile.
+    await db
+      .write(() => {
+        for (const table of [idempotency, claims]) {
+          db.change(`DELETE FROM ${table} WHERE key IN (SELECT key FROM ${table} WHERE expires_at <= ? LIMIT ${SWEEP_BATCH})`, now());
+        }
+      })
+      .catch(() => {});
   }
 
   return {
     async claim(key, ttlMs) {
       const value = `${owner}:${++claimCount}`;
       const time = now();
-      const taken = db.run(
+      const taken = await db.run(
         `INSERT INTO ${claims} AS claim (key, owner, expires_at) VALUES (?, ?, ?)
          ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
          WHERE claim.expires_at <= ?`,
@@ -40,7 +41,7 @@ export function sqliteIdempotencyStore(db: SqliteConnection, now: () => number):
         time + ttlMs,
         time,
       );
-      counted();
+      await counted();
       if (taken !== 1) return false;
       claimsHeld.set(key, value);
       return true;
@@ -49,21 +50,21 @@ export function sqliteIdempotencyStore(db: SqliteConnection, now: () => number):
       const value = claimsHeld.get(key);
       if (value === undefined) return;
       claimsHeld.delete(key);
-      db.run(`DELETE FROM ${claims} WHERE key = ? AND owner = ?`, key, value);
+      await db.run(`DELETE FROM ${claims} WHERE key = ? AND owner = ?`, key, value);
     },
     async get(key) {
       const row = db.get(`SELECT record FROM ${idempotency} WHERE key = ? AND expires_at > ?`, key, now());
       return row === undefined ? undefined : (JSON.parse(String(row.record)) as IdempotencyRecord);
     },
     async set(key, record, ttlMs) {
-      db.run(
+      await db.run(
         `INSERT INTO ${idempotency} (key, record, expires_at) VALUES (?, ?, ?)
          ON CONFLICT (key) DO UPDATE SET record = excluded.record, expires_at = excluded.expires_at`,
         key,
         JSON.stringify(record),
         now() + ttlMs,
       );
-      counted();
+      await counted();
     },
   };
 }

@@ -10,10 +10,14 @@
 // `DatabaseSync`). The connection is set to WAL, synchronous=FULL and a busy timeout; the tables are
 // made on first use (or run pay-widget/server/sqlite.sql in your migrations). Every ledger change is
 // a compare-and-set on `version` in one statement, a key's claim one statement, the reconciler's
-// claims one BEGIN IMMEDIATE transaction. Fulfilment runs under the lease on the entry, never in a
+// claims one BEGIN IMMEDIATE transaction; the ledger's writes of one event-loop turn share one commit
+// (sqlite-connection.ts). Given a path, the idempotency records get a connection of their own with
+// synchronous=NORMAL: a power cut may lose the last of them, and a retry then finds its payment in
+// the ledger. Fulfilment runs under the lease on the entry, never in a
 // transaction: a write transaction locks the whole file, and `onPaid` may be slow. An entry still
 // owed work never expires; a finished one is deleted after `paymentTtlMs`.
-import { openDatabaseFile, sqliteConnection, type SqliteDatabaseLike } from './sqlite-database.js';
+import { sqliteConnection } from './sqlite-connection.js';
+import { openDatabaseFile, type SqliteDatabaseLike } from './sqlite-database.js';
 import { sqliteIdempotencyStore } from './sqlite-idempotency.js';
 import { sqlitePaymentStore } from './sqlite-payments.js';
 import { sqliteTables } from './sqlite-schema.js';
@@ -49,12 +53,22 @@ export function createSqliteStores(fileOrDatabase: string | SqliteDatabaseLike, 
   if (!owned && (typeof fileOrDatabase?.prepare !== 'function' || typeof fileOrDatabase.exec !== 'function')) {
     throw new TypeError("createSqliteStores: pass a file path, e.g. '.pay-widget/ledger.db', or an open database (libsql, better-sqlite3, node:sqlite)");
   }
-  const database = owned ? openDatabaseFile(fileOrDatabase, busyTimeoutMs) : fileOrDatabase;
-  const db = sqliteConnection(database, tables, { busyTimeoutMs, owned });
+  const ledger = sqliteConnection(owned ? openDatabaseFile(fileOrDatabase, busyTimeoutMs) : fileOrDatabase, tables, {
+    busyTimeoutMs,
+    synchronous: 'FULL',
+    groupCommit: true,
+    owned,
+  });
+  const records = owned
+    ? sqliteConnection(openDatabaseFile(fileOrDatabase, busyTimeoutMs), tables, { busyTimeoutMs, synchronous: 'NORMAL', groupCommit: false, owned })
+    : ledger;
   const now = options.now ?? Date.now;
   return {
-    idempotency: sqliteIdempotencyStore(db, now),
-    payments: sqlitePaymentStore(db, { ttlMs: options.paymentTtlMs ?? 30 * 24 * 60 * 60 * 1000, now }),
-    close: () => db.close(),
+    idempotency: sqliteIdempotencyStore(records, now),
+    payments: sqlitePaymentStore(ledger, { ttlMs: options.paymentTtlMs ?? 30 * 24 * 60 * 60 * 1000, now }),
+    close() {
+      ledger.close();
+      if (records !== ledger) records.close();
+    },
   };
 }

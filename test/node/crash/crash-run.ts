@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { build } from 'esbuild';
 import { createSandboxGateway } from '../../../src/sandbox/index.js';
@@ -12,12 +13,13 @@ import { freePort } from '../loopback.js';
 import { delay as pause, USSD_REQUEST } from '../server-fixtures.js';
 
 export type CrashStore = {
-  kind: 'redis' | 'postgres';
+  kind: 'redis' | 'postgres' | 'sqlite';
+  /** The server's URL, or the SQLite file's path. */
   url: string;
   restart(): Promise<void>;
   /**
    * The references `onPaid` recorded, one per run of its work (duplicates kept): on PostgreSQL its
-   * table; on Redis, the `work` lines of the append-only file it was given.
+   * table; on Redis and SQLite, the `work` lines of the append-only file it was given.
    */
   fulfilments(file: string): Promise<string[]>;
 };
@@ -46,7 +48,7 @@ const CUSTOMERS_AT_ONCE = 8;
 const TAB_KEPT_OPEN = 0.5;
 const WEBHOOK_DROPPED = 0.5;
 
-export async function crashRun(store: CrashStore, folder: string): Promise<CrashResult> {
+export async function crashRun(store: CrashStore, folder: string, payments = PAYMENTS): Promise<CrashResult> {
   const fulfilmentsFile = `${folder}/fulfilments.log`;
   const killsFile = `${folder}/kills.log`;
   writeFileSync(fulfilmentsFile, '');
@@ -81,7 +83,7 @@ export async function crashRun(store: CrashStore, folder: string): Promise<Crash
     CRASH_GATEWAY_URL: gatewayServer.url,
     CRASH_FULFILMENTS: fulfilmentsFile,
     CRASH_KILLS: killsFile,
-    ...(store.kind === 'redis' ? { CRASH_REDIS_URL: store.url } : { CRASH_POSTGRES_URL: store.url }),
+    ...storeEnv(store),
   };
   const server = merchantServer(env, await bundleMerchant(folder));
   let serverKills = 0;
@@ -102,7 +104,7 @@ export async function crashRun(store: CrashStore, folder: string): Promise<Crash
   let keysWithTwoReferences = 0;
   let next = 0;
   const customer = async () => {
-    while (next < PAYMENTS) {
+    while (next < payments) {
       next += 1;
       const { references, lastAnswer } = await pay(merchant);
       if (references.size > 1) keysWithTwoReferences += 1;
@@ -139,7 +141,14 @@ export async function crashRun(store: CrashStore, folder: string): Promise<Crash
     });
   const fulfilments = await store.fulfilments(fulfilmentsFile);
   const workAfterMark = findWorkAfterMark(fileLines(fulfilmentsFile));
-  return { payments: PAYMENTS, initiated, paid, given, keysWithTwoReferences, fulfilments, workAfterMark, refusals, selfKills, serverKills, sweeps };
+  return { payments, initiated, paid, given, keysWithTwoReferences, fulfilments, workAfterMark, refusals, selfKills, serverKills, sweeps };
+}
+
+export function storeEnv(store: CrashStore): NodeJS.ProcessEnv {
+  if (store.kind === 'redis') return { CRASH_REDIS_URL: store.url };
+  if (store.kind === 'postgres') return { CRASH_POSTGRES_URL: store.url };
+  // The bundle lives in a temporary folder: the SQLite driver (native, not bundled) is found through NODE_PATH.
+  return { CRASH_SQLITE_FILE: store.url, NODE_PATH: fileURLToPath(new URL('../../../node_modules', import.meta.url)) };
 }
 
 /** `work` lines that come after a `marked` line for the same reference, in the order they were appended. */
@@ -155,7 +164,7 @@ function findWorkAfterMark(lines: string[]): string[] {
 }
 
 /** A customer's attempt: the same Idempotency-Key until an answer, through every restart. The references it was given. */
-async function pay(merchant: string): Promise<{ references: Set<string>; lastAnswer: string }> {
+export async function pay(merchant: string): Promise<{ references: Set<string>; lastAnswer: string }> {
   const key = `crash-${crypto.randomUUID()}`;
   const references = new Set<string>();
   let lastAnswer = 'no answer';
@@ -198,7 +207,7 @@ async function pollStatus(merchant: string, reference: string): Promise<void> {
 }
 
 /** Moves the server's clock a day on and sweeps, until a sweep after a day finds nothing at all to do. */
-async function sweepUntilNothingDue(merchant: string): Promise<number> {
+export async function sweepUntilNothingDue(merchant: string): Promise<number> {
   for (let sweep = 1; sweep <= 40; sweep += 1) {
     await fetch(`${merchant}/advance?ms=${25 * 60 * 60 * 1000}`, { method: 'POST' });
     const counts = (await (await fetch(`${merchant}/reconcile`, { method: 'POST' })).json()) as Record<string, number>;
@@ -214,7 +223,7 @@ type ServerControl = {
 };
 
 /** merchant-process.ts as one file, so that each restart takes a fraction of a second, as a deployed server's would. */
-async function bundleMerchant(folder: string): Promise<string> {
+export async function bundleMerchant(folder: string): Promise<string> {
   const outfile = `${folder}/merchant-process.mjs`;
   await build({
     entryPoints: [new URL('./merchant-process.ts', import.meta.url).pathname],
@@ -223,7 +232,7 @@ async function bundleMerchant(folder: string): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['pg-native'],
+    external: ['pg-native', 'libsql'],
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     logLevel: 'error',
   });
@@ -231,7 +240,7 @@ async function bundleMerchant(folder: string): Promise<string> {
 }
 
 /** The merchant's server process: started, SIGKILLed and started again on the same port. */
-function merchantServer(env: NodeJS.ProcessEnv, script: string): ServerControl {
+export function merchantServer(env: NodeJS.ProcessEnv, script: string): ServerControl {
   let child: ChildProcess | undefined;
 
   async function start({ faults }: { faults: boolean }): Promise<void> {
@@ -288,7 +297,7 @@ function loopUntilStopped(step: () => Promise<void>): { stop(): Promise<void> } 
   };
 }
 
-async function serve(handler: (request: Request) => Promise<Response>): Promise<{ url: string; close(): Promise<void> }> {
+export async function serve(handler: (request: Request) => Promise<Response>): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(getRequestListener(handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -1,5 +1,5 @@
 // A merchant's server as its own process, for the crash test: the session, status and webhook
-// handlers and a reconciler on a shared ledger (Redis or PostgreSQL), talking to a sandbox gateway
+// handlers and a reconciler on a shared ledger (Redis, PostgreSQL or a SQLite file), talking to a sandbox gateway
 // that lives in the test's process. `onPaid` records each fulfilment outside this process (an
 // append-only file, or a table in `onPaid`'s transaction) and, when told to, throws or kills this
 // process at the worst moments. Bundled and started by crash-run.ts.
@@ -18,10 +18,15 @@ const config = {
   gatewayUrl: env.CRASH_GATEWAY_URL!,
   redisUrl: env.CRASH_REDIS_URL,
   postgresUrl: env.CRASH_POSTGRES_URL,
+  sqliteFile: env.CRASH_SQLITE_FILE,
   fulfilments: env.CRASH_FULFILMENTS!,
   /** One line per kill this process gives itself, with where. */
   kills: env.CRASH_KILLS!,
   faults: env.CRASH_FAULTS === '1',
+  /** When set: onPaid writes `begin` and waits this long before its work (the multi-process test's window for overlaps). */
+  onPaidMs: Number(env.CRASH_ONPAID_MS ?? 0),
+  /** When set: the reconciler sweeps on this interval even without faults (processes sweeping at once). */
+  sweepMs: Number(env.CRASH_SWEEP_MS ?? 0),
   statusSecret: 'crash-test-status-secret-0123456789abcdef',
 };
 
@@ -60,21 +65,30 @@ async function stores() {
     };
     return { ...createPostgresStores(pool), onPaid };
   }
-  const client = createClient({ url: config.redisUrl, socket: { reconnectStrategy: () => 100 } });
-  client.on('error', () => {});
-  await client.connect();
+  // Redis and SQLite: onPaid's work is a line in an append-only file, the ledger's mark another write.
   const onPaid = async (payment: Payment) => {
     faultAt('before-work', payment.paymentReference);
+    if (config.onPaidMs > 0) {
+      appendFileSync(config.fulfilments, `begin ${payment.paymentReference}\n`);
+      await new Promise((resolve) => setTimeout(resolve, config.onPaidMs));
+    }
     appendFileSync(config.fulfilments, `work ${payment.paymentReference}\n`);
     faultAt('after-work', payment.paymentReference);
   };
+  if (config.sqliteFile) {
+    const { createSqliteStores } = await import('../../../src/server/stores/sqlite.js');
+    return { ...createSqliteStores(config.sqliteFile), onPaid };
+  }
+  const client = createClient({ url: config.redisUrl, socket: { reconnectStrategy: () => 100 } });
+  client.on('error', () => {});
+  await client.connect();
   return { ...createRedisStores(client as never), onPaid };
 }
 
 const { idempotency, payments, onPaid } = await stores();
 const gateway = createGateway({ baseUrl: config.gatewayUrl, publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY });
 const origin = `http://127.0.0.1:${config.port}`;
-const leaseMs = 2_000;
+const leaseMs = Number(env.CRASH_LEASE_MS ?? 2_000);
 
 const session = createSessionHandler({
   gateway,
@@ -91,7 +105,7 @@ const onEvent = (event: { type: string; paymentReference?: string }) => {
 const status = createStatusHandler({ statusSecret: config.statusSecret, payments, gateway, onPaid, onEvent, leaseMs, recheckAfterMs: 200 });
 const webhook = createWebhookHandler({ gateway, payments, onPaid, onEvent, leaseMs });
 const reconciler = createReconciler({ gateway, payments, onPaid, onEvent, leaseMs, queriesPerSecond: 1_000 });
-if (config.faults) reconciler.start(300);
+if (config.faults || config.sweepMs > 0) reconciler.start(config.sweepMs || 300);
 
 const routes: Record<string, (request: Request) => Promise<Response>> = {
   '/session': session,

@@ -1,0 +1,23 @@
+// The QR code of a dial code's `tel:` link, for a computer (a phone's camera opens its dialer from
+// it). Loaded only on that path: a chunk of its own in the npm build, a file beside the script tag
+// (`QR_CODE_FILE`). lean-qr encodes it (about 3.7 KB gzip, no dependencies): its automatic modes
+// write `tel:` as ISO 8859-1 bytes with no ECI header (which some phones' scanners cannot read; its
+// "nano" build always adds one) and the dial code as alphanumerics, so the code is small and coarse.
+import { generate } from 'lean-qr';
+
+/** A QR code as one SVG path of unit squares on a `size` × `size` grid, without its quiet zone. */
+export type QrImage = { size: number; path: string };
+
+export function qrCode(text: string): QrImage {
+  const code = generate(text);
+  let path = '';
+  for (let y = 0; y < code.size; y++) {
+    for (let x = 0; x < code.size; x++) {
+      let run = 0;
+      while (code.get(x + run, y)) run++; // `get` is false past the edge
+      if (run) path += `M${x} ${y}h${run}v1h-${run}z`;
+      x += run;
+    }
+  }
+  return { size: code.size, path };
+}
