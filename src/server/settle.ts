@@ -10,8 +10,8 @@ import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
 import { withDeadline } from './http/deadline.js';
 import { createEmitter, errorName } from './http/emitter.js';
 import { fulfil, owesFulfilment, type FulfilEvent, type PaymentHook } from './fulfil.js';
-import { nextCheckAfterFailure } from './schedule.js';
 import { needsReview, reviewFor, type NeedsReviewEvent } from './review.js';
+import { nextCheckAfterFailure } from './schedule.js';
 import type { Payment, PaymentStore } from './stores/types.js';
 
 export type { PaidContext, PaymentHook } from './fulfil.js';

@@ -114,7 +114,8 @@ const failures: FailureCase[] = [
     paymentType: 'USSD',
     respond: () => json({ status: 'ERROR', error: { code: 'order_changed', message: 'This order changed after its payment started.', retryable: false } }, 409),
     code: 'http',
-    gatewayMessage: 'This order changed after its payment started.',
+    says: 'The order changed. Reload the page to pay the new amount.',
+    hidden: 'This order changed after its payment started.',
     retryable: false,
   },
   {

@@ -86,7 +86,8 @@ describe('<pay-widget> meets order_changed as a refusal', () => {
       () => assert.fail('a changed order must be refused'),
       (error: { failure: { code: string; message: string; retryable: boolean } }) => error.failure,
     );
-    assert.deepEqual(refused, { code: 'http', message: 'This order changed after its payment started.', retryable: false });
+    // `says`: the widget's own words for it, in the customer's language (messages/*.ts, orderChanged).
+    assert.deepEqual(refused, { code: 'http', message: 'This order changed after its payment started.', retryable: false, says: 'orderChanged' });
     const shown: FlowState = { kind: 'error', request: USSD_REQUEST as never, failure: refused as never };
     assert.equal(transition(shown, { type: 'retry' }), shown, 'Try again does nothing');
     assert.deepEqual(transition(shown, { type: 'edit' }), { kind: 'form' }, 'Edit details goes back to the form');

@@ -47,9 +47,8 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
   const clientAddress = options.clientAddress ?? adapterClientAddress;
   const requireKey = options.requireIdempotencyKey ?? true;
   const cors = createCorsPolicy(options.allowedOrigins, METHODS, { allowedHeaders: options.allowedHeaders });
-  const gateway =
-    options.gateway ??
-    createGateway({ baseUrl: options.baseUrl!, publicKey: options.publicKey!, accessToken: options.accessToken!, timeoutMs, fetch: options.fetch });
+  const { baseUrl, publicKey, accessToken, fetch } = options;
+  const gateway = options.gateway ?? createGateway({ baseUrl: baseUrl!, publicKey: publicKey!, accessToken: accessToken!, timeoutMs, fetch });
   warnIfMemoryWithLiveKeys(gateway, [idempotency, payments]);
   const redactor = createRedactor(
     [gateway.publicKey, ...(typeof options.accessToken === 'string' ? [options.accessToken] : [])],
