@@ -147,6 +147,11 @@ export const orderSchema = z.object({
   fee: z.optional(z.string().check(z.regex(HINT_PATTERNS.amount))),
   /** TRANSFER: until when the customer is told the account is valid, ISO 8601 in UTC (`Date.parse` reads it). */
   expiresAt: z.optional(z.iso.datetime()),
+  /**
+   * With `expiresAt`: the time left, in ms, as the server's clock measured it when it answered. The
+   * widget counts down from it with a monotonic clock, never the phone's (which may be hours off).
+   */
+  expiresInMs: z.optional(z.number().check(z.nonnegative())),
 });
 export type Order = z.infer<typeof orderSchema>;
 
@@ -172,6 +177,8 @@ export const statusResponseSchema = z.object({
   /** What the server charges (the ledger's amount), as in the session's `order`. */
   amount: z.optional(z.string()),
   currency: z.optional(z.string()),
+  /** The server's clock when it answered, ISO 8601 in UTC: a resumed countdown reads `expiresAt` against it. */
+  now: z.optional(z.iso.datetime()),
 });
 export type StatusResponse = z.infer<typeof statusResponseSchema>;
 

@@ -19,6 +19,7 @@ import { checkSessionOptions, transferTerms, type SessionHandlerOptions } from '
 import { NOT_SET_UP, sessionError } from './outcomes.js';
 import { createSessionReplies, type SessionReplies } from './replies.js';
 import { attemptWithoutKey, paymentSteps, type PaymentContext } from './steps.js';
+import { withTimeLeft } from './time-left.js';
 import { validateSessionRequest } from './validate.js';
 
 /** `env` is what the server adapter passes beside the request (read by `clientAddress`). */
@@ -98,11 +99,12 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     });
     // The rest of the request's one deadline, whatever the body took.
     const left = Math.max(1, deadlineMs - (performance.now() - started));
-    return withAttemptDeadline(left, forRequest, async (progress) => {
+    const reply = await withAttemptDeadline(left, forRequest, async (progress) => {
       if (key === null) return attemptWithoutKey(steps, progress);
       const refused = await steps.admit(progress);
       return refused ?? idempotent(key, JSON.stringify(check.request), steps, forRequest, progress);
     });
+    return withTimeLeft(reply, transfer.now());
   }
 
   return corsEndpoint(cors, handle, {

@@ -123,6 +123,11 @@ export type SessionHandlerOptions = {
    * transfer is settled by the gateway's answer.
    */
   transferValidityMs?: number;
+  /**
+   * The server's clock, in milliseconds since the epoch; default `Date.now`. `order.expiresAt` and
+   * the time left sent with it (`order.expiresInMs`) are read from it (tests move it).
+   */
+  now?: () => number;
 };
 
 const GATEWAY_PARTS = ['baseUrl', 'publicKey', 'accessToken'] as const;
@@ -153,6 +158,7 @@ export function checkSessionOptions(options: SessionHandlerOptions): void {
   }
   checks.optionalFunction('beforeInitiate', options.beforeInitiate);
   checks.optionalFunction('clientAddress', options.clientAddress);
+  checks.optionalFunction('now', options.now);
   for (const name of DURATIONS) checks.positiveMs(name, options[name]);
   const days = options.walletDaysActive;
   if (days !== undefined && !(typeof days === 'string' && WALLET_DAYS_ACTIVE.test(days))) {
@@ -160,7 +166,10 @@ export function checkSessionOptions(options: SessionHandlerOptions): void {
   }
 }
 
-/** TRANSFER's terms with their defaults: the `walletDaysActive` sent, and the validity the customer is told. */
-export function transferTerms(options: SessionHandlerOptions): { walletDaysActive: string; validityMs: number } {
-  return { walletDaysActive: options.walletDaysActive ?? '1', validityMs: options.transferValidityMs ?? 30 * 60 * 1000 };
+/** TRANSFER's terms with their defaults: the `walletDaysActive` sent, the validity the customer is told, and the clock that counts it. */
+export type TransferTerms = { walletDaysActive: string; validityMs: number; now: () => number };
+
+
+export function transferTerms(options: SessionHandlerOptions): TransferTerms {
+  return { walletDaysActive: options.walletDaysActive ?? '1', validityMs: options.transferValidityMs ?? 30 * 60 * 1000, now: options.now ?? Date.now };
 }
