@@ -86,7 +86,8 @@ function readOrder(body: unknown, { paymentReference }: Instructions): Order | u
     fail({ code: 'invalid-response', message: undefined, retryable: false });
   }
   if (!matchesPatterns(order, ORDER_PATTERNS) || !(Number(order!.amount) > 0)) return undefined;
-  const { amount, currency, statusToken, fee, expiresAt } = order as Order;
+  const { amount, currency, statusToken, fee, expiresAt, expiresInMs } = order as Order;
+  const expires = typeof expiresAt === 'string' && Date.parse(expiresAt) > 0;
   return {
     paymentReference,
     amount,
@@ -94,11 +95,14 @@ function readOrder(body: unknown, { paymentReference }: Instructions): Order | u
     ...(typeof statusToken === 'string' && statusToken ? { statusToken } : {}),
     // A fee is shown only as part of a larger amount; an unreadable one or expiry is left out, not guessed.
     ...(typeof fee === 'string' && AMOUNT.test(fee) && +fee > 0 && +fee < +amount ? { fee } : {}),
-    ...(typeof expiresAt === 'string' && Date.parse(expiresAt) > 0 ? { expiresAt } : {}),
+    ...(expires ? { expiresAt } : {}),
+    // The time left as the server measured it, which the countdown trusts over the phone's clock.
+    ...(expires && typeof expiresInMs === 'number' && expiresInMs >= 0 ? { expiresInMs } : {}),
   };
 }
 
-export type StatusAnswer = { status: PaymentStatus; message: string | undefined };
+/** `now`: the server's clock when it answered (ISO 8601), when it said. */
+export type StatusAnswer = { status: PaymentStatus; message: string | undefined; now?: string | undefined };
 
 /** Which payment to ask about: its reference and, when the session's order gave one, its status token. */
 export type StatusQuery = { paymentReference: string; statusToken?: string | undefined };
@@ -123,7 +127,7 @@ export async function fetchStatus(
     const body = (await readJson(response)) as Partial<StatusResponse> | undefined;
     const status = body?.status;
     if (!response.ok || !status || !PAYMENT_STATUSES.includes(status)) throw new Error(`status ${response.status}`);
-    return { status, message: typeof body.message === 'string' ? body.message : undefined };
+    return { status, message: typeof body.message === 'string' ? body.message : undefined, now: typeof body.now === 'string' ? body.now : undefined };
   } finally {
     cutoff.dispose();
   }
