@@ -29,6 +29,8 @@ export type PayCompleteDetail = PayEventBase & PayAmount & {
 };
 export type PayErrorDetail = PayEventBase & { code: PayErrorCode; message: string; retryable: boolean };
 export type PayResetDetail = PayEventBase;
+/** An attempt kept from before a reload shown again; `status` once it had ended. */
+export type PayResumedDetail = PayEventBase & PayAmount & { paymentReference: string; status?: FinalStatus };
 
 export type PayEventMap = {
   'pay-ready': CustomEvent<PayReadyDetail>;
@@ -39,6 +41,7 @@ export type PayEventMap = {
   'pay-complete': CustomEvent<PayCompleteDetail>;
   'pay-error': CustomEvent<PayErrorDetail>;
   'pay-reset': CustomEvent<PayResetDetail>;
+  'pay-resumed': CustomEvent<PayResumedDetail>;
 };
 export type PayEventName = keyof PayEventMap;
 export type PayEventDetail<K extends PayEventName> = PayEventMap[K]['detail'];

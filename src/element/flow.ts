@@ -9,7 +9,8 @@
 //                      ▼  │
 //                     error ─edit─► form
 //
-// `reset` returns to the form from anywhere. An event that does not apply to the current state is
+// `reset` returns to the form from anywhere; `resumed` leaves it for the screen of an attempt kept
+// from before a reload, whose account's time left `timed` reads again against the server's clock. An event that does not apply to the current state is
 // ignored (the same state object comes back), which is what makes a double submit harmless.
 import type { PayErrorCode } from './events.js';
 import type { FinalStatus } from '../contract/rules.js';
@@ -55,7 +56,11 @@ export type FlowEvent =
   | { type: 'retry' }
   | { type: 'edit' }
   | { type: 'completed'; status: FinalStatus; message: string | undefined }
-  | { type: 'reset' };
+  | { type: 'reset' }
+  /** An attempt kept from before a reload (resume.ts), shown again from the form. */
+  | { type: 'resumed'; state: FlowState }
+  /** A resumed account's time left, read against the server's clock (`now` of a status answer). */
+  | { type: 'timed'; now: string };
 
 export const initialState: FlowState = { kind: 'form' };
 
@@ -84,6 +89,12 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
         : state;
     case 'reset':
       return state.kind === 'form' ? state : initialState;
+    case 'resumed':
+      return state.kind === 'form' ? event.state : state;
+    case 'timed': {
+      const expiresAt = state.kind === 'transfer' && state.order?.expiresAt;
+      return expiresAt ? { ...state, order: { ...state.order!, expiresInMs: Math.max(0, Date.parse(expiresAt) - Date.parse(event.now)) } } : state;
+    }
   }
 }
 

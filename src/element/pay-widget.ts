@@ -35,6 +35,7 @@ const text = (value: unknown): string => (value == null ? '' : String(value));
  * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED.
  * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed.
  * @fires {CustomEvent<PayResetDetail>} pay-reset - Back to the form.
+ * @fires {CustomEvent<PayResumedDetail>} pay-resumed - An attempt kept from before a reload shows again (`resume`).
  *
  * @slot header - Above the form and the results.
  * @slot footer - Below them.
@@ -89,6 +90,7 @@ export class PayWidget extends LitElement {
     timeout: { type: Number },
     disabled: { type: Boolean, reflect: true },
     colorScheme: { attribute: 'color-scheme', reflect: true }, // reflected: the styles read the attribute
+    resume: {},
     banks: { attribute: false }, // this and the next two: properties only
     messages: { attribute: false },
     initiate: { attribute: false },
@@ -117,6 +119,7 @@ export class PayWidget extends LitElement {
   timeout: number | string = 30_000;
   disabled = false;
   colorScheme?: 'light' | 'dark' | 'auto'; // forced; unset or `auto`: the page's (pay-widget.styles.ts)
+  resume: 'on' | 'off' | '' = ''; // `off`: a reload shows the form, not the attempt kept in sessionStorage (resume.ts)
 
   banks: readonly Bank[] = DEFAULT_BANKS;
   messages: Partial<Messages> = {};
@@ -134,16 +137,14 @@ export class PayWidget extends LitElement {
     statusUrl: this.statusUrl || undefined,
     describe: (failure) => failure.message ?? this.localization.messages[`error-${failure.code}`],
     onShow: () => this.onShow(),
+    keep: this.resume === 'off' ? undefined : `${this.sessionUrl} ${text(this.paymentReference)} ${text(this.amount)} ${text(this.currency)}`,
   }));
   private readonly form = new FormController(this, () => ({ messages: this.localization.messages, fields: this.visibleFields() }));
   /** The copy buttons' state and the result screens' clock: made with the first result screen, from what runs after a submit. */
   private results: { copies: CopyController; wait: ResultView['wait'] } | undefined;
 
   private readonly formActions: FormActions = {
-    submit: (event) => {
-      event.preventDefault();
-      this.submit();
-    },
+    submit: (event) => (event.preventDefault(), this.submit()),
     typeChange: (event) => {
       this.paymentType = (event.target as HTMLInputElement).value;
       emit(this, 'pay-type-change', { paymentType: this.selectedType });
@@ -195,9 +196,7 @@ export class PayWidget extends LitElement {
     if (isServer) for (const controller of [this.localization, this.payment, this.form]) controller.hostUpdate();
   }
 
-  protected override firstUpdated(): void {
-    emit(this, 'pay-ready', { paymentType: this.selectedType });
-  }
+  protected override firstUpdated(): void { emit(this, 'pay-ready', { paymentType: this.selectedType }); }
 
   protected override updated(): void {
     const target = this.focusOnUpdate;

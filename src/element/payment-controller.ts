@@ -7,9 +7,9 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Initiate } from './client.js';
 import { emit, type PayAmount } from './events.js';
 import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure, type StateOf } from './flow.js';
-import { afterSubmit, loadAfterSubmitWithin, prefetchAfterSubmit } from './load-after-submit.js';
+import { afterSubmit, loadAfterSubmit, loadAfterSubmitWithin, prefetchAfterSubmit } from './load-after-submit.js';
 import type { Instructions, Order, PaymentType, SessionRequest } from '../contract/schemas.js';
-import type { Poll } from './status-poller.js';
+import type { Poll, PollHandlers } from './status-poller.js';
 
 export type PaymentHost = ReactiveControllerHost & HTMLElement;
 
@@ -23,6 +23,8 @@ export type PaymentConfig = {
   describe: (failure: PayFailure) => string;
   /** Called in the host's update when another screen shows (`shown` has changed). */
   onShow: () => void;
+  /** What names this widget's kept attempt besides the page (its `session-url` and hints); undefined: nothing is kept (`resume="off"`). */
+  keep: string | undefined;
 };
 
 /** The screens, one function each, as `render` takes them. */
@@ -66,6 +68,8 @@ export class PaymentController implements ReactiveController {
   private cancelPrefetch: (() => void) | undefined;
   /** Set for BUSY_AFTER_MS after a submit from the form, while the form is still shown as it was. */
   private holdingForm: ReturnType<typeof setTimeout> | undefined;
+  /** The look for a kept attempt, made once, before the first render; a reset meanwhile abandons it. */
+  private recall: object | undefined;
 
   constructor(
     private readonly host: PaymentHost,
@@ -94,6 +98,7 @@ export class PaymentController implements ReactiveController {
   }
 
   hostUpdate(): void {
+    this.recall ??= this.recallKept();
     const { kind } = this.state;
     const shown = kind === 'submitting' && this.holdingForm ? 'form' : kind;
     if (shown === this.shown) return;
@@ -144,10 +149,55 @@ export class PaymentController implements ReactiveController {
   reset(paymentType: PaymentType): void {
     this.stopWork();
     this.attempt = undefined;
+    // The kept attempt is forgotten, and one still being looked for is no longer shown.
+    this.recall = {};
+    try {
+      const name = this.keptName();
+      if (name) sessionStorage.removeItem(name);
+    } catch {
+      // Nothing kept (storage refused, or `resume="off"`).
+    }
     if (this.state.kind === 'form') return;
     const paymentReference = paymentReferenceOf(this.state);
     this.apply({ type: 'reset' });
     emit(this.host, 'pay-reset', { paymentType, paymentReference });
+  }
+
+  /** Shows an attempt kept from before a reload (resume.ts), from the form only: its screen, then its status asked now. */
+  resumed(state: FlowState, key: string): boolean {
+    if (!this.apply({ type: 'resumed', state })) return false;
+    this.attempt = { key, body: '' };
+    if (state.kind === 'ussd' || state.kind === 'transfer') this.startPolling(state.instructions, state.order, true);
+    return true;
+  }
+
+  /**
+   * When this page's widget kept an attempt (and storage can be read), loads what runs after a submit
+   * and shows it again; the form shows meanwhile. What it returns marks the look as this one.
+   */
+  private recallKept(): object {
+    const mine = {};
+    let name: string | undefined;
+    try {
+      name = this.keptName();
+      if (!name || !sessionStorage.getItem(name)) return mine;
+    } catch {
+      return mine; // storage refused (or no page, on a server): no resume
+    }
+    void loadAfterSubmit().then((flow) => this.recall === mine && flow.resumeKept(this, this.host, name), () => {});
+    return mine;
+  }
+
+  /** Where the attempt is kept in `sessionStorage`: this page and the widget's `keep`; undefined with `resume="off"`. */
+  private keptName(): string | undefined {
+    const { keep } = this.config();
+    return keep === undefined ? undefined : `pay-widget ${location.pathname} ${keep}`;
+  }
+
+  /** Keeps the attempt where it is now (resume.ts), for a reload to find. */
+  private keepFlow(): void {
+    const name = this.keptName();
+    if (name && this.attempt) afterSubmit()?.keepFlow(name, this.state, this.attempt.key);
   }
 
   /** Returns whether the event moved the flow. */
@@ -169,7 +219,8 @@ export class PaymentController implements ReactiveController {
     if (!this.apply(event)) return;
 
     if (event.type === 'initiated') {
-      // Polling starts first, so that a listener calling reset() stops it.
+      // Kept and polling first, so that a listener calling reset() forgets and stops them.
+      this.keepFlow();
       this.startPolling(event.instructions, event.order);
       emit(this.host, 'pay-initiated', { ...event.instructions, ...chargeOf(event.order) });
     } else if (event.type === 'failed') {
@@ -209,20 +260,24 @@ export class PaymentController implements ReactiveController {
     }
   }
 
-  private startPolling({ paymentType, paymentReference }: Instructions, order: Order | undefined): void {
+  /** `resumed`: a kept attempt shown again, asked about at once, its countdown read against the server's clock. */
+  private startPolling({ paymentType, paymentReference }: Instructions, order: Order | undefined, resumed = false): void {
     const { statusUrl } = this.config();
     const flow = afterSubmit();
     if (!statusUrl || !flow) return;
-    this.poll = flow.pollStatus(statusUrl, { paymentReference, statusToken: order?.statusToken }, {
+    const handlers: PollHandlers = {
       final: ({ status, message }) => {
         this.stopPolling();
         if (this.apply({ type: 'completed', status, message })) {
+          this.keepFlow();
           emit(this.host, 'pay-complete', { paymentType, paymentReference, ...chargeOf(order), status, message });
         }
       },
       gaveUp: () => this.stopPolling(),
       changed: () => this.host.requestUpdate(),
-    });
+      timed: resumed ? (now) => this.apply({ type: 'timed', now }) : undefined,
+    };
+    this.poll = flow.pollStatus(statusUrl, { paymentReference, statusToken: order?.statusToken }, handlers, resumed);
   }
 
   private stopPolling(): void {

@@ -340,6 +340,8 @@ export function restoreAll(): void {
   restoreFetch();
   restoreClipboard();
   restoreTimers();
+  // The attempts widgets kept for a reload (issue 26): each test starts on a fresh page.
+  sessionStorage.clear();
 }
 
 // ─── A controlled clock (src/element/clock.ts) ──────────────────────────────────────────────────────────────

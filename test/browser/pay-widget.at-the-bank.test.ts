@@ -275,6 +275,7 @@ describe('<pay-widget> at the bank', () => {
         [IPAD_AS_MAC, 'MacIntel', 0],
       ] as const) {
         device(userAgent, platform, touch);
+        sessionStorage.clear(); // a second widget on the same page would resume the first's payment (issue 26)
         const el = await ussdActions();
         expect(actions(el).slice(0, 2)).to.deep.equal([
           [en.copyDialCode, false],

@@ -57,6 +57,8 @@ const events: Record<FlowEvent['type'], FlowEvent> = {
   edit: { type: 'edit' },
   completed: { type: 'completed', status: 'SUCCESS', message: 'Paid' },
   reset: { type: 'reset' },
+  resumed: { type: 'resumed', state: { kind: 'ussd', request, instructions: ussd, order } },
+  timed: { type: 'timed', now: '2025-03-01T10:00:00.000Z' },
 };
 
 /** The (state, event) pairs that move the flow; every other pair must be ignored. */
@@ -68,6 +70,8 @@ const moves: Record<FlowEvent['type'], FlowState['kind'][]> = {
   edit: ['error'],
   completed: ['ussd', 'transfer'],
   reset: ['submitting', 'ussd', 'transfer', 'complete', 'error'],
+  resumed: ['form'],
+  timed: [], // only a transfer whose order has an expiry: below
 };
 
 describe('flow', () => {
@@ -180,5 +184,20 @@ describe('flow', () => {
         assert.equal(paymentReferenceOf(states[kind]), undefined, kind);
       }
     });
+  });
+
+  it('goes form → the kept screen on resumed (issue 26), and nowhere else', () => {
+    const kept: FlowState = { kind: 'transfer', request, instructions: transfer, order };
+    assert.equal(transition(states.form, { type: 'resumed', state: kept }), kept);
+    assert.equal(transition(states.ussd, { type: 'resumed', state: kept }), states.ussd);
+  });
+
+  it("reads a transfer account's time left again against the server's now on timed", () => {
+    const expiring = { ...order, expiresAt: '2025-03-01T10:30:00.000Z', expiresInMs: 1 };
+    const state: FlowState = { kind: 'transfer', request, instructions: transfer, order: expiring };
+    const timed = transition(state, { type: 'timed', now: '2025-03-01T10:12:30.000Z' });
+    assert.deepEqual(timed, { ...state, order: { ...expiring, expiresInMs: 17.5 * 60_000 } });
+    const late = transition(state, { type: 'timed', now: '2025-03-01T11:00:00.000Z' });
+    assert.equal(late.kind === 'transfer' && late.order?.expiresInMs, 0, 'never below 0');
   });
 });
