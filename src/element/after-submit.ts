@@ -13,4 +13,4 @@ export { completeTemplate } from './templates/complete.js';
 export { transferTemplate } from './templates/transfer.js';
 export { ussdTemplate } from './templates/ussd.js';
 export { WaitController } from './wait-controller.js';
-export { keepFlow, resumeKept } from './resume.js';
+export { keepFlow, orderAt, resumeKept } from './resume.js';

@@ -59,8 +59,8 @@ export type FlowEvent =
   | { type: 'reset' }
   /** An attempt kept from before a reload (resume.ts), shown again from the form. */
   | { type: 'resumed'; state: FlowState }
-  /** A resumed account's time left, read against the server's clock (`now` of a status answer). */
-  | { type: 'timed'; now: string };
+  /** A resumed transfer's order, its time left read again against the server's clock (resume.ts). */
+  | { type: 'timed'; order: Order | undefined };
 
 export const initialState: FlowState = { kind: 'form' };
 
@@ -91,10 +91,8 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
       return state.kind === 'form' ? state : initialState;
     case 'resumed':
       return state.kind === 'form' ? event.state : state;
-    case 'timed': {
-      const expiresAt = state.kind === 'transfer' && state.order?.expiresAt;
-      return expiresAt ? { ...state, order: { ...state.order!, expiresInMs: Math.max(0, Date.parse(expiresAt) - Date.parse(event.now)) } } : state;
-    }
+    case 'timed':
+      return state.kind === 'transfer' ? { ...state, order: event.order } : state;
   }
 }
 

@@ -275,7 +275,7 @@ export class PaymentController implements ReactiveController {
       },
       gaveUp: () => this.stopPolling(),
       changed: () => this.host.requestUpdate(),
-      timed: resumed ? (now) => this.apply({ type: 'timed', now }) : undefined,
+      timed: resumed ? (now) => this.apply({ type: 'timed', order: flow.orderAt(order, now) }) : undefined,
     };
     this.poll = flow.pollStatus(statusUrl, { paymentReference, statusToken: order?.statusToken }, handlers, resumed);
   }

@@ -7,7 +7,7 @@ import { emit } from './events.js';
 import type { FlowState } from './flow.js';
 import { keepAttempt, recallAttempt, type KeptAttempt } from './kept-attempt.js';
 import { timeLeftOf } from './wait-controller.js';
-import type { SessionRequest } from '../contract/schemas.js';
+import type { Order, SessionRequest } from '../contract/schemas.js';
 
 /** What resumes: the payment controller, which shows a state only from its form (and says whether it did). */
 export type Resumable = { resumed(state: FlowState, key: string): boolean };
@@ -41,6 +41,11 @@ export function resumedState({ request, instructions, order, runsOutAt, status, 
   const shown = { request: request as SessionRequest, order: left };
   if (status) return { kind: 'complete', ...shown, instructions, status, message };
   return instructions.paymentType === 'USSD' ? { kind: 'ussd', ...shown, instructions } : { kind: 'transfer', ...shown, instructions };
+}
+
+/** A resumed transfer's order, its time left read against the server's `now` (a status answer's) instead of the phone's clock. */
+export function orderAt(order: Order | undefined, now: string): Order | undefined {
+  return order?.expiresAt ? { ...order, expiresInMs: Math.max(0, Date.parse(order.expiresAt) - Date.parse(now)) } : order;
 }
 
 /** Shows the attempt kept under `name` again, when there is one and the widget still shows its form, and fires `pay-resumed`. */

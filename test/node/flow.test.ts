@@ -12,6 +12,7 @@ import {
   type PayFailure,
 } from '../../src/element/flow.js';
 import type { Order, SessionRequest, TransferInstructions, UssdInstructions } from '../../src/contract/schemas.js';
+import { orderAt } from '../../src/element/resume.js';
 
 const request: SessionRequest = {
   paymentType: 'USSD',
@@ -58,7 +59,7 @@ const events: Record<FlowEvent['type'], FlowEvent> = {
   completed: { type: 'completed', status: 'SUCCESS', message: 'Paid' },
   reset: { type: 'reset' },
   resumed: { type: 'resumed', state: { kind: 'ussd', request, instructions: ussd, order } },
-  timed: { type: 'timed', now: '2025-03-01T10:00:00.000Z' },
+  timed: { type: 'timed', order: { ...order, expiresAt: '2025-03-01T10:30:00.000Z', expiresInMs: 60_000 } },
 };
 
 /** The (state, event) pairs that move the flow; every other pair must be ignored. */
@@ -71,7 +72,7 @@ const moves: Record<FlowEvent['type'], FlowState['kind'][]> = {
   completed: ['ussd', 'transfer'],
   reset: ['submitting', 'ussd', 'transfer', 'complete', 'error'],
   resumed: ['form'],
-  timed: [], // only a transfer whose order has an expiry: below
+  timed: ['transfer'],
 };
 
 describe('flow', () => {
@@ -192,12 +193,18 @@ describe('flow', () => {
     assert.equal(transition(states.ussd, { type: 'resumed', state: kept }), states.ussd);
   });
 
-  it("reads a transfer account's time left again against the server's now on timed", () => {
-    const expiring = { ...order, expiresAt: '2025-03-01T10:30:00.000Z', expiresInMs: 1 };
-    const state: FlowState = { kind: 'transfer', request, instructions: transfer, order: expiring };
-    const timed = transition(state, { type: 'timed', now: '2025-03-01T10:12:30.000Z' });
-    assert.deepEqual(timed, { ...state, order: { ...expiring, expiresInMs: 17.5 * 60_000 } });
-    const late = transition(state, { type: 'timed', now: '2025-03-01T11:00:00.000Z' });
-    assert.equal(late.kind === 'transfer' && late.order?.expiresInMs, 0, 'never below 0');
+  it("takes a resumed transfer's order read again against the server's clock on timed", () => {
+    const timed = transition(states.transfer, events.timed);
+    assert.deepEqual(timed, { ...states.transfer, order: (events.timed as { order: Order }).order });
+  });
+});
+
+describe('resume.ts: orderAt', () => {
+  it("reads a kept transfer account's time left against the server's now, never below 0", () => {
+    const expiring = { paymentReference: 'ORD-2', amount: '7250', currency: 'NGN', expiresAt: '2025-03-01T10:30:00.000Z', expiresInMs: 1 };
+    assert.equal(orderAt(expiring, '2025-03-01T10:12:30.000Z')?.expiresInMs, 17.5 * 60_000);
+    assert.equal(orderAt(expiring, '2025-03-01T11:00:00.000Z')?.expiresInMs, 0);
+    const noExpiry = { paymentReference: 'ORD-1', amount: '7250', currency: 'NGN' };
+    assert.equal(orderAt(noExpiry, '2025-03-01T11:00:00.000Z'), noExpiry);
   });
 });
