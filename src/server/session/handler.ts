@@ -99,15 +99,14 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     });
     // The rest of the request's one deadline, whatever the body took.
     const left = Math.max(1, deadlineMs - (performance.now() - started));
-    const reply = await withAttemptDeadline(left, forRequest, async (progress) => {
+    return withAttemptDeadline(left, forRequest, async (progress) => {
       if (key === null) return attemptWithoutKey(steps, progress);
       const refused = await steps.admit(progress);
       return refused ?? idempotent(key, JSON.stringify(check.request), steps, forRequest, progress);
     });
-    return withTimeLeft(reply, transfer.now());
   }
 
-  return corsEndpoint(cors, handle, {
+  return corsEndpoint(cors, async (request, env) => withTimeLeft(await handle(request, env), transfer.now()), {
     crashed: (error) => replies.internal('handler', error),
     refused: (reply) => emit({ type: 'rejected', status: reply.status, code: 'origin_not_allowed' }),
   });
