@@ -8,6 +8,7 @@
 import { expect } from '@open-wc/testing';
 import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
 import { en as enBuiltIn } from '../../src/element/messages/en.js';
+import { messages as ha } from '../../src/element/messages/ha.js';
 import {
   button,
   controlledClock,
@@ -103,6 +104,24 @@ describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
     clock = controlledClock(Date.now());
     const { el } = await transferScreen(serverOrder({ withTimeLeft: false }));
     expect(timer(el)?.textContent).to.match(/^Valid for (30:00|29:59)$/);
+  });
+
+  it('speaks the time left in the widget’s language (Hausa here)', async () => {
+    clock = controlledClock(Date.now());
+    const { el } = await transferScreen({ ...serverOrder(), expiresInMs: 95_000 }, { locale: 'ha' });
+    const live = root(el).querySelector('[role="status"]')!;
+    const spoken: string[] = [];
+    new MutationObserver(() => live.textContent && spoken.push(live.textContent)).observe(live, { childList: true, characterData: true, subtree: true });
+    for (let second = 0; second < 66; second++) {
+      clock.advance(1_000);
+      await el.updateComplete;
+      await el.updateComplete;
+    }
+    expect(spoken.slice(-3)).to.deep.equal([
+      ha.minutesLeft.replace('{minutes}', '2'),
+      ha.oneMinuteLeft,
+      ha.secondsLeft.replace('{seconds}', '30'),
+    ]);
   });
 
   it('once run out: the account struck through, not copyable, not large; "I’ve sent the money" still checks; a new account offered', async () => {
