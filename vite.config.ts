@@ -30,6 +30,7 @@ export const npmEntries = {
   server: 'src/server/index.ts',
   'server-redis': 'src/server/stores/redis.ts',
   'server-postgres': 'src/server/stores/postgres.ts',
+  'server-sqlite': 'src/server/stores/sqlite.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
 } as const;
@@ -42,6 +43,8 @@ export const npmExternal: (string | RegExp)[] = [
   /^zod(\/|$)/,
   /^react(\/|$)/,
   /^node:/,
+  // The SQLite driver, an optional peer dependency: loaded by pay-widget/server/sqlite when given a path.
+  /^libsql(\/|$)/,
 ];
 
 /**
@@ -61,14 +64,17 @@ const ownModulesHaveSideEffects: Plugin = {
 };
 
 /**
- * The PostgreSQL ledger's DDL beside the modules (`pay-widget/server/postgres.sql`), for merchants
- * who run their own migrations; src/server/stores/postgres.ts embeds the same text.
+ * The PostgreSQL and SQLite ledgers' DDL beside the modules (`pay-widget/server/postgres.sql`,
+ * `pay-widget/server/sqlite.sql`), for merchants who run their own migrations;
+ * src/server/stores/postgres-schema.ts and sqlite-schema.ts embed the same text.
  */
-const shipPostgresSql: Plugin = {
-  name: 'pay-widget:ship-postgres-sql',
+const shipLedgerSql: Plugin = {
+  name: 'pay-widget:ship-ledger-sql',
   generateBundle() {
-    const source = readFileSync(new URL('./src/server/stores/postgres.sql', import.meta.url), 'utf8');
-    this.emitFile({ type: 'asset', fileName: 'postgres.sql', source });
+    for (const fileName of ['postgres.sql', 'sqlite.sql']) {
+      const source = readFileSync(new URL(`./src/server/stores/${fileName}`, import.meta.url), 'utf8');
+      this.emitFile({ type: 'asset', fileName, source });
+    }
   },
 };
 
@@ -144,7 +150,7 @@ const cliFile: Plugin = {
 
 const npmBuild: UserConfig = {
   publicDir: false,
-  plugins: [ownModulesHaveSideEffects, shipPostgresSql, cliFile],
+  plugins: [ownModulesHaveSideEffects, shipLedgerSql, cliFile],
   build: {
     outDir: 'dist',
     emptyOutDir: true, // the first of the two builds starts from an empty dist/

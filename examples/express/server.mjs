@@ -50,7 +50,7 @@ const session = createSessionHandler({
     callbackUrl: `${publicOrigin}/pay/callback`,
     redirectUrl: `${publicOrigin}/`,
   }),
-  // Rate limits and fraud rules go here; clientAddress is the socket's peer (see the README behind a proxy).
+  // Rate limits and fraud rules go here; clientAddress is the socket's peer (behind a proxy: docs/server.md).
   beforeInitiate: ({ clientAddress }) => console.log(`session from ${clientAddress}`),
   onEvent: (event) => console.log('session', JSON.stringify(event)),
 });

@@ -1,5 +1,5 @@
 <?php
-// A merchant back end for <pay-widget>, written from the README's contract alone: plain PHP 8, no
+// A merchant back end for <pay-widget>, written from the contract in docs/own-back-end.md alone: plain PHP 8, no
 // framework, no extension beyond the CLI's own (JSON, hash, streams). Run it with PHP's built-in
 // server (several workers, so concurrent requests really are concurrent):
 //

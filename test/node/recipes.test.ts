@@ -1,4 +1,4 @@
-// The README's server recipes, each run as its users run it: test/fixtures/recipes (the shared
+// The server recipes of docs/recipes.md, each run as its users run it: test/fixtures/recipes (the shared
 // endpoints in pay.mjs, one file per runtime) copied into a fresh app outside the repository, the
 // packed package and the runtimes installed there from the npm registry once, then each runtime
 // started with its npm script and driven over 127.0.0.1: session → instructions, replay → the
@@ -65,7 +65,7 @@ async function recipe(t: TestContext, script: string, binary?: string): Promise<
   }
 }
 
-describe('the README’s server recipes, from the packed package in a fresh app', () => {
+describe('the server recipes (docs/recipes.md), from the packed package in a fresh app', () => {
   it('Hono on Node (@hono/node-server): npm run start:hono', (t) => recipe(t, 'start:hono'));
   it('Deno (the deno npm package): npm run start:deno', (t) => recipe(t, 'start:deno', 'deno'));
   it('Bun (the bun npm package): npm run start:bun', (t) => recipe(t, 'start:bun', 'bun'));

@@ -1,6 +1,7 @@
 // `onPaid` inside the transaction that marks the entry fulfilled: the entry's row lock is the
 // lease, so what `onPaid` writes through the transaction's client commits with the mark, exactly once.
-import { fromRow, updateSql, writeValues, type LedgerSettings } from './postgres-payments.js';
+import { fromRow } from './entry-row.js';
+import { updateSql, writeValues, type LedgerSettings } from './postgres-payments.js';
 import { inTransaction, type PostgresPoolLike } from './postgres-sql.js';
 import type { Payment, PaymentStore } from './types.js';
 

@@ -1,6 +1,7 @@
 // The payment ledger on PostgreSQL: one row per entry, every change a compare-and-set on `version`,
 // the reconciler's claims one statement over `FOR UPDATE SKIP LOCKED`. A finished entry gets an
 // expiry, and every so many inserts one bounded batch of expired ones is deleted.
+import { entryJson, fromRow } from './entry-row.js';
 import { isFinished } from './finished.js';
 import { clockSql, type PostgresQueryable, type PostgresTables } from './postgres-sql.js';
 import type { Payment, PaymentStore } from './types.js';
@@ -17,23 +18,10 @@ const COLUMNS = 'reference, idempotency_key, version, due_at, payment';
 const SWEEP_EVERY = 100;
 const SWEEP_BATCH = 500;
 
-type Row = Record<string, unknown>;
-
-/** A row back into the entry: `version`, `dueAt` and the key live in columns beside the JSON. */
-export function fromRow(row: Row): Payment {
-  const json = typeof row.payment === 'string' ? JSON.parse(row.payment) : structuredClone(row.payment);
-  const payment = json as Payment;
-  payment.version = Number(row.version);
-  if (row.due_at !== null && row.due_at !== undefined) payment.dueAt = Number(row.due_at);
-  if (typeof row.idempotency_key === 'string') payment.idempotencyKey = row.idempotency_key;
-  return payment;
-}
-
 /** The parameters every write takes: $1 reference, $2 state, $3 due_at, $4 ttl (null: not finished), $5 JSON, $6 clock. */
 export function writeValues(payment: Payment, settings: LedgerSettings): unknown[] {
-  const { version: _version, dueAt, idempotencyKey: _key, ...rest } = payment;
   const ttl = isFinished(payment) ? settings.ttlMs : null;
-  return [payment.paymentReference, payment.state, dueAt ?? null, ttl, JSON.stringify(rest), settings.clock()];
+  return [payment.paymentReference, payment.state, payment.dueAt ?? null, ttl, entryJson(payment), settings.clock()];
 }
 
 /** Compare-and-set at $7 (the version read); the key column is left as inserted. */

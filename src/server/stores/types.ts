@@ -1,7 +1,8 @@
 // What the server keeps, as interfaces every store implements: the idempotency store (one record per
 // `Idempotency-Key`, a cache of answers) and the payment ledger (one entry per payment, the source of
 // truth: written before the gateway is asked, kept until nothing is owed on it). Implementations:
-// memory.ts (one process), redis.ts (`pay-widget/server/redis`), postgres.ts (`pay-widget/server/postgres`).
+// memory.ts (one process; tests), sqlite.ts (`pay-widget/server/sqlite`, one machine), redis.ts
+// (`pay-widget/server/redis`), postgres.ts (`pay-widget/server/postgres`).
 import type { ResolvedOrder } from '../order.js';
 
 export type Awaitable<T> = T | Promise<T>;

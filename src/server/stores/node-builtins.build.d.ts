@@ -1,0 +1,12 @@
+// What pay-widget/server/sqlite uses of Node's modules, for `tsc -p tsconfig.build.json` only (it
+// builds dist/types with no @types/node, so that merchants' types never need it); npm run typecheck
+// uses @types/node itself (tsconfig.json leaves this file out).
+declare module 'node:fs' {
+  export function mkdirSync(path: string, options: { recursive: true }): string | undefined;
+}
+declare module 'node:module' {
+  export function createRequire(from: string): (id: string) => unknown;
+}
+declare module 'node:path' {
+  export function dirname(path: string): string;
+}

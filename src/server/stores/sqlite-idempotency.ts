@@ -1,0 +1,69 @@
+// Idempotency records and claims on SQLite. A claim is a row that one statement takes only while it
+// is absent or expired (SQLite runs a statement under the file's write lock, so two processes
+// never both get it); a record past its expiry counts as absent. Every so many writes, one bounded
+// batch of expired rows is deleted.
+import type { SqliteConnection } from './sqlite-database.js';
+import type { IdempotencyRecord, IdempotencyStore } from './types.js';
+
+const SWEEP_EVERY = 100;
+const SWEEP_BATCH = 500;
+
+export function sqliteIdempotencyStore(db: SqliteConnection, now: () => number): IdempotencyStore {
+  const { idempotency, claims } = db.tables;
+  // Each claim's owner says whose it is, so a release never deletes another process's claim.
+  const owner = crypto.randomUUID();
+  const claimsHeld = new Map<string, string>();
+  let claimCount = 0;
+  let writes = 0;
+
+  function counted(): void {
+    if (++writes % SWEEP_EVERY !== 0) return;
+    try {
+      for (const table of [idempotency, claims]) {
+        db.run(`DELETE FROM ${table} WHERE key IN (SELECT key FROM ${table} WHERE expires_at <= ? LIMIT ${SWEEP_BATCH})`, now());
+      }
+    } catch {
+      // The next sweep takes them: an expired row counts as absent meanwhile.
+    }
+  }
+
+  return {
+    async claim(key, ttlMs) {
+      const value = `${owner}:${++claimCount}`;
+      const time = now();
+      const taken = db.run(
+        `INSERT INTO ${claims} AS claim (key, owner, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+         WHERE claim.expires_at <= ?`,
+        key,
+        value,
+        time + ttlMs,
+        time,
+      );
+      counted();
+      if (taken !== 1) return false;
+      claimsHeld.set(key, value);
+      return true;
+    },
+    async release(key) {
+      const value = claimsHeld.get(key);
+      if (value === undefined) return;
+      claimsHeld.delete(key);
+      db.run(`DELETE FROM ${claims} WHERE key = ? AND owner = ?`, key, value);
+    },
+    async get(key) {
+      const row = db.get(`SELECT record FROM ${idempotency} WHERE key = ? AND expires_at > ?`, key, now());
+      return row === undefined ? undefined : (JSON.parse(String(row.record)) as IdempotencyRecord);
+    },
+    async set(key, record, ttlMs) {
+      db.run(
+        `INSERT INTO ${idempotency} (key, record, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET record = excluded.record, expires_at = excluded.expires_at`,
+        key,
+        JSON.stringify(record),
+        now() + ttlMs,
+      );
+      counted();
+    },
+  };
+}

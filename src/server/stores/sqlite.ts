@@ -1,0 +1,60 @@
+// `pay-widget/server/sqlite`: the idempotency store and the payment ledger in one SQLite file, durable
+// with no server to run: the default on one machine, where several processes (PM2 cluster, Node's
+// `cluster`) may share the file.
+//
+//   import { createSqliteStores } from 'pay-widget/server/sqlite';
+//   const { idempotency, payments } = createSqliteStores('.pay-widget/ledger.db');
+//
+// A path is opened with the `libsql` package (an optional peer dependency: npm install libsql); an
+// open database may be passed instead (libsql's or better-sqlite3's `Database`, node:sqlite's
+// `DatabaseSync`). The connection is set to WAL, synchronous=FULL and a busy timeout; the tables are
+// made on first use (or run pay-widget/server/sqlite.sql in your migrations). Every ledger change is
+// a compare-and-set on `version` in one statement, a key's claim one statement, the reconciler's
+// claims one BEGIN IMMEDIATE transaction. Fulfilment runs under the lease on the entry, never in a
+// transaction: a write transaction locks the whole file, and `onPaid` may be slow. An entry still
+// owed work never expires; a finished one is deleted after `paymentTtlMs`.
+import { openDatabaseFile, sqliteConnection, type SqliteDatabaseLike } from './sqlite-database.js';
+import { sqliteIdempotencyStore } from './sqlite-idempotency.js';
+import { sqlitePaymentStore } from './sqlite-payments.js';
+import { sqliteTables } from './sqlite-schema.js';
+import type { IdempotencyStore, PaymentStore } from './types.js';
+
+export type { SqliteDatabaseLike, SqliteStatementLike, SqliteValue } from './sqlite-database.js';
+export { SQLITE_SCHEMA_SQL } from './sqlite-schema.js';
+
+export type SqliteStoresOptions = {
+  /** Prepended to every table and index name; default `pay_widget_`. Letters, digits and `_`. */
+  tablePrefix?: string;
+  /** How long a finished ledger entry (nothing owed on it) is kept; default 30 days. */
+  paymentTtlMs?: number;
+  /** How long a write waits for another process's write before failing (the handler then answers 503); default 5 s. */
+  busyTimeoutMs?: number;
+  /** Clock, for tests: expiries and claims are reckoned by it. Default `Date.now`. */
+  now?: () => number;
+};
+
+export type SqliteStores = {
+  idempotency: IdempotencyStore;
+  payments: PaymentStore;
+  /** Closes the file when createSqliteStores opened it; a database passed in stays open (it is yours). */
+  close(): void;
+};
+
+/** Both stores in one SQLite file: a path (opened with `libsql`) or an open database. */
+export function createSqliteStores(fileOrDatabase: string | SqliteDatabaseLike, options: SqliteStoresOptions = {}): SqliteStores {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+  if (!(Number.isFinite(busyTimeoutMs) && busyTimeoutMs >= 0)) throw new TypeError('createSqliteStores: busyTimeoutMs must be a finite number, 0 or more');
+  const tables = sqliteTables(options.tablePrefix);
+  const owned = typeof fileOrDatabase === 'string';
+  if (!owned && (typeof fileOrDatabase?.prepare !== 'function' || typeof fileOrDatabase.exec !== 'function')) {
+    throw new TypeError("createSqliteStores: pass a file path, e.g. '.pay-widget/ledger.db', or an open database (libsql, better-sqlite3, node:sqlite)");
+  }
+  const database = owned ? openDatabaseFile(fileOrDatabase, busyTimeoutMs) : fileOrDatabase;
+  const db = sqliteConnection(database, tables, { busyTimeoutMs, owned });
+  const now = options.now ?? Date.now;
+  return {
+    idempotency: sqliteIdempotencyStore(db, now),
+    payments: sqlitePaymentStore(db, { ttlMs: options.paymentTtlMs ?? 30 * 24 * 60 * 60 * 1000, now }),
+    close: () => db.close(),
+  };
+}
