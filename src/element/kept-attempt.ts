@@ -53,24 +53,25 @@ export function forgetAttempt(name: string): void {
 
 /** The attempt kept under `name`, unless there is none, it is unreadable or it is long over (then it is dropped). */
 export function recallAttempt(name: string, now = Date.now()): KeptAttempt | undefined {
-  let kept: Partial<KeptAttempt> | undefined;
+  let kept: Partial<KeptAttempt> | null = null;
   try {
-    kept = JSON.parse(storage()?.getItem(name) ?? 'null') ?? undefined;
+    const text = storage()?.getItem(name);
+    if (!text) return undefined;
+    kept = JSON.parse(text);
   } catch {
-    // Unreadable: dropped below.
+    // Unreadable (or storage refused): dropped below.
   }
-  if (kept === undefined) return undefined;
   if (isAttempt(kept) && now - (kept.runsOutAt ?? kept.keptAt) < KEPT_FOR_MS) return kept;
   forgetAttempt(name);
   return undefined;
 }
 
 /** Enough of the shape to show the screen: what was kept by this code, not what another script left. */
-function isAttempt(kept: Partial<KeptAttempt>): kept is KeptAttempt {
-  const instructions = kept.instructions as Partial<Record<string, unknown>> | undefined;
+function isAttempt(kept: Partial<KeptAttempt> | null): kept is KeptAttempt {
+  const instructions = kept?.instructions as Partial<Record<string, unknown>> | undefined;
   const shown = instructions?.paymentType === 'USSD' ? instructions.ussdDialCode : instructions?.accountNumber;
   return (
-    typeof kept.key === 'string' &&
+    typeof kept?.key === 'string' &&
     typeof kept.keptAt === 'number' &&
     typeof instructions?.paymentReference === 'string' &&
     typeof shown === 'string' &&

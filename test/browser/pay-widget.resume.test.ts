@@ -220,6 +220,22 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     expect(sessionStorage.length).to.equal(0);
   });
 
+  it('drops what it cannot read under its name (not JSON, another shape), and shows the form', async () => {
+    const api = backEnd();
+    const name = `pay-widget ${location.pathname} ${PAGE['session-url']} ${PAGE['payment-reference']} ${PAGE.amount} ${PAGE.currency}`;
+    for (const garbage of ['{not json', '{"key":"k","keptAt":1,"instructions":{"paymentType":"USSD"},"request":{"paymentType":"USSD"}}', 'null']) {
+      sessionStorage.setItem(name, garbage);
+      const el = await widget(PAGE);
+      await new Promise((done) => setTimeout(done, 50));
+      await el.updateComplete;
+      expect(part(el, 'form'), garbage).to.exist;
+      expect(sessionStorage.getItem(name), garbage).to.equal(null);
+      el.remove();
+    }
+    expect(api.calls).to.deep.equal([]);
+    expect(errors).to.deep.equal([]);
+  });
+
   it('keeps nothing with resume="off"', async () => {
     holdTimers();
     const api = backEnd();
