@@ -1,8 +1,10 @@
 // Drives the flow machine for an element: runs the initiation, keeps the idempotency key of the
 // current attempt, polls `status-url`, fires the asynchronous events, and decides which screen shows
 // (`render`): a submit leaves the form as it is for BUSY_AFTER_MS before it shows busy. The element
-// only renders the screens and forwards the customer's actions. The client and the poller come with
-// what runs after a submit (load-after-submit.ts), which it starts loading once connected.
+// only renders the screens and forwards the customer's actions. It keeps the attempt in
+// sessionStorage once the gateway gave instructions and shows it again after a reload (resume.ts).
+// The client, the poller and the resume come with what runs after a submit (load-after-submit.ts),
+// which it starts loading once connected (at once when there is an attempt to resume).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Initiate } from './client.js';
 import { emit, type PayAmount } from './events.js';
