@@ -127,7 +127,8 @@ export async function fetchStatus(
     const body = (await readJson(response)) as Partial<StatusResponse> | undefined;
     const status = body?.status;
     if (!response.ok || !status || !PAYMENT_STATUSES.includes(status)) throw new Error(`status ${response.status}`);
-    return { status, message: typeof body.message === 'string' ? body.message : undefined, now: typeof body.now === 'string' ? body.now : undefined };
+    const now = typeof body.now === 'string' ? { now: body.now } : {};
+    return { status, message: typeof body.message === 'string' ? body.message : undefined, ...now };
   } finally {
     cutoff.dispose();
   }
