@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createConsumerApp, packPackage, repoRoot } from './consumer-app.js';
 import { freePort } from './loopback.js';
-import { USSD_REQUEST } from './server-fixtures.js';
+import { statusBody, USSD_REQUEST } from './server-fixtures.js';
 
 /** Only a failure waits this long: generous for a loaded 2-core machine. */
 const WAIT_MS = 30_000;
@@ -85,7 +85,7 @@ describe('examples/express, installed from the packed package and started with n
 
     const reference = body.order.paymentReference;
     const statusUrl = `${origin}/pay/status?paymentReference=${encodeURIComponent(reference)}&statusToken=${encodeURIComponent(body.order.statusToken)}`;
-    assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'PENDING', amount: '5000.00', currency: 'NGN' });
+    assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'PENDING', amount: '5000.00', currency: 'NGN' });
 
     const paid = await fetch(`${origin}/pay/simulate`, {
       method: 'POST',
@@ -95,7 +95,7 @@ describe('examples/express, installed from the packed package and started with n
     assert.equal(paid.status, 204);
     await printed(new RegExp(`webhook \\{"type":"paid","paymentReference":"${reference}"`));
     await printed(new RegExp(`paid ${reference} 5000.00 NGN`));
-    assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
+    assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
     assert.equal(output.split(`paid ${reference} `).length - 1, 1, 'onPaid ran once');
   });
 
