@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { repoRoot } from './consumer-app.js';
-import { allCodeBlocks, isTypeChecked, snippetPath, type CodeBlock } from './doc-snippets.js';
+import { allCodeBlocks, documentationPages, isTypeChecked, snippetPath, type CodeBlock } from './doc-snippets.js';
 
 const run = promisify(execFile);
 const dir = join(repoRoot, 'test-results', 'doc-snippets');
@@ -107,5 +107,40 @@ describe("the README's links", () => {
     assert.ok(targets.length > 5, 'the README links into docs/');
     const missing = targets.filter((target) => !existsSync(join(repoRoot, target.split('#')[0]!)));
     assert.deepEqual(missing, []);
+  });
+});
+
+/** VitePress's heading ids (its slugify), which the docs' #anchors must name. */
+function slug(heading: string): string {
+  return heading
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036F]/g, '')
+    .replace(/[\u0000-\u001f]/g, '')
+    .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .replace(/^(\d)/, '_$1')
+    .toLowerCase();
+}
+
+/** The ids of a page's headings, outside its code blocks. */
+function headingIds(text: string): Set<string> {
+  const outsideCode = text.replace(/^```[\s\S]*?^```/gm, '');
+  return new Set([...outsideCode.matchAll(/^#{1,6} (.+)$/gm)].map((match) => slug(match[1]!.replace(/`/g, ''))));
+}
+
+describe('the #anchors of the README and docs/', () => {
+  it('name a heading of the page they lead to', async () => {
+    const broken: string[] = [];
+    for (const page of await documentationPages()) {
+      const text = await readFile(join(repoRoot, page), 'utf8');
+      for (const [, target = '', anchor = ''] of text.replace(/^```[\s\S]*?^```/gm, '').matchAll(/\]\(([^)\s#]*)#([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue;
+        const file = target ? normalize(join(dirname(page), target)) : page;
+        const ids = headingIds(await readFile(join(repoRoot, file), 'utf8'));
+        if (!ids.has(anchor)) broken.push(`${page}: ${target}#${anchor}`);
+      }
+    }
+    assert.deepEqual(broken, []);
   });
 });
