@@ -72,6 +72,8 @@ export class PaymentController implements ReactiveController {
   private holdingForm: ReturnType<typeof setTimeout> | undefined;
   /** The look for a kept attempt, made once, before the first render; a reset meanwhile abandons it. */
   private recall: object | undefined;
+  /** A kept attempt was found and is being loaded to show. */
+  private recalling = false;
 
   constructor(
     private readonly host: PaymentHost,
@@ -113,7 +115,8 @@ export class PaymentController implements ReactiveController {
   /** The screen for the state shown, as `@lit/task`'s `render` does for a task's status. */
   render<T>(screens: Screens<T>): T {
     const { state } = this;
-    if (state.kind === 'form' || state.kind === 'submitting') return screens.form(this.shown === 'submitting');
+    // While a kept attempt is loading, the form shows busy: nothing typed there would last.
+    if (state.kind === 'form' || state.kind === 'submitting') return screens.form(this.shown === 'submitting' || this.recalling);
     return (screens[state.kind] as (state: FlowState) => T)(state);
   }
 
@@ -175,7 +178,7 @@ export class PaymentController implements ReactiveController {
 
   /**
    * When this page's widget kept an attempt (and storage can be read), loads what runs after a submit
-   * and shows it again; the form shows meanwhile. What it returns marks the look as this one.
+   * and shows it again; the form shows busy meanwhile. What it returns marks the look as this one.
    */
   private recallKept(): object {
     const mine = {};
@@ -186,7 +189,13 @@ export class PaymentController implements ReactiveController {
     } catch {
       return mine; // storage refused (or no page, on a server): no resume
     }
-    void loadAfterSubmit().then((flow) => this.recall === mine && flow.resumeKept(this, this.host, name), () => {});
+    this.recalling = true;
+    void loadAfterSubmit()
+      .then((flow) => this.recall === mine && flow.resumeKept(this, this.host, name), () => {})
+      .finally(() => {
+        this.recalling = false;
+        this.host.requestUpdate();
+      });
     return mine;
   }
 
