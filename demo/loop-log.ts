@@ -38,7 +38,7 @@ export type LoopLog = {
 /** Enough for a demo session; older steps are dropped. */
 const KEPT = 500;
 
-type SettleLike = Extract<WebhookEvent, { type: 'paid' | 'late-success' | 'fulfilled' | 'failed' | 'amount-mismatch' | 'code-reported' | 'internal-error' | 'verified' | 'unverified' }>;
+type SettleLike = Extract<WebhookEvent, { type: 'paid' | 'late-success' | 'fulfilled' | 'failed' | 'amount-mismatch' | 'needs-review' | 'code-reported' | 'internal-error' | 'verified' | 'unverified' }>;
 type SettlingPath = 'webhook' | 'status' | 'reconciler';
 
 const MOVED_BY: Record<SettlingPath, string> = { webhook: 'the webhook', status: 'a status poll', reconciler: 'the reconciler' };
@@ -91,6 +91,9 @@ export function createLoopLog(): LoopLog {
         return;
       case 'amount-mismatch':
         add('ledger', 'amount-mismatch', `${event.paymentReference}: the gateway reports ${event.received.currency ?? '?'} ${event.received.amount ?? '?'}, the ledger ${event.expected.currency} ${event.expected.amount}: not paid.`, event.paymentReference);
+        return;
+      case 'needs-review':
+        add('ledger', 'needs-review', `${event.paymentReference}: marked for a person's review (${event.reason}${event.amountReceived ? `, received ${event.currencyReceived ?? ''}${event.amountReceived}` : ''}); it never expires.`, event.paymentReference);
         return;
       case 'code-reported':
         add(path, 'code-reported', `${event.paymentReference}: the gateway sent code ${event.code} (${event.report}); left PENDING.`, event.paymentReference);

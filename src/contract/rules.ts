@@ -14,6 +14,17 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 /** How a payment ends: what `pay-complete` reports. */
 export type FinalStatus = Exclude<PaymentStatus, 'PENDING'>;
 
+/**
+ * Why a status answer says more than its status: the gateway reported a payment of another amount
+ * (`amount-mismatch`, with `amountReceived` when known), or confirmed one after it had said it failed
+ * or expired (`after-expiry`). A person at the shop looks at both.
+ */
+export const STATUS_REASONS = ['amount-mismatch', 'after-expiry'] as const;
+export type StatusReason = (typeof STATUS_REASONS)[number];
+
+/** A status answer's `reason`, with what was received when the server said. */
+export type StatusReview = { reason: StatusReason; amountReceived?: string; currencyReceived?: string };
+
 /** Separators a customer may type inside a phone number; removed before it is checked or sent. */
 const PHONE_SEPARATORS = /[\s().-]/g;
 

@@ -5,6 +5,7 @@
 // Field names follow spec/payment-initiation.md exactly, typos included (`ussdDailCode`, `providerreference`).
 import * as z from 'zod/mini';
 import {
+  AMOUNT,
   FIELD_PATTERNS,
   HINT_PATTERNS,
   ORDER_PATTERNS,
@@ -12,13 +13,15 @@ import {
   PAYMENT_STATUSES,
   PAYMENT_TYPES,
   PAYMENTS_PATTERNS,
+  STATUS_REASONS,
+  type StatusReason,
   type CustomerField,
   type HintField,
   type PaymentStatus,
   type PaymentType,
 } from './rules.js';
 
-export { PAYMENT_STATUSES, PAYMENT_TYPES, type CustomerField, type PaymentStatus, type PaymentType };
+export { PAYMENT_STATUSES, PAYMENT_TYPES, STATUS_REASONS, type StatusReason, type CustomerField, type PaymentStatus, type PaymentType };
 export const paymentTypeSchema = z.enum(PAYMENT_TYPES);
 
 /** A string field normalized and checked exactly as the browser does it (see rules.ts). */
@@ -177,6 +180,14 @@ export const statusResponseSchema = z.object({
   /** What the server charges (the ledger's amount), as in the session's `order`. */
   amount: z.optional(z.string()),
   currency: z.optional(z.string()),
+  /**
+   * Present when the customer must hear more than the status: one of `STATUS_REASONS` (or a code of
+   * a merchant's own, which the widget ignores).
+   */
+  reason: z.optional(z.string().check(z.regex(/^[a-z][a-z0-9-]{0,63}$/))),
+  /** With `amount-mismatch`, when known: what the gateway reported received, in `currencyReceived` if given, else `currency`. */
+  amountReceived: z.optional(z.string().check(z.regex(AMOUNT))),
+  currencyReceived: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/))),
   /** The server's clock when it answered, ISO 8601 in UTC: a resumed countdown reads `expiresAt` against it. */
   now: z.optional(z.iso.datetime()),
 });

@@ -3,6 +3,7 @@
 import type { Messages } from './messages/index.js';
 import type { Screens } from './payment-controller.js';
 import type { Order } from '../contract/schemas.js';
+import { failureText } from './templates/error.js';
 
 /** A result as the live region says it: `Title: value, value`, leaving out what is unknown. */
 const spoken = (title: string, ...values: string[]) => `${title}: ${values.filter(Boolean).join(', ')}`;
@@ -13,7 +14,7 @@ export function announcements(m: Messages, charged: (order: Order | undefined) =
     form: (busy) => (busy ? m.submitting : ''),
     ussd: ({ instructions, order }) => spoken(m.ussdTitle, instructions.ussdDialCode, charged(order)),
     transfer: ({ instructions: { accountNumber, bankName }, order }) => spoken(m.transferTitle, accountNumber, bankName, charged(order)),
-    complete: ({ status }) => m[`${status}Title`],
-    error: ({ failure }) => `${m.errorTitle}. ${m[`error-${failure.code}`]}`,
+    complete: ({ status, review }) => m[`${review?.reason ?? (status as 'SUCCESS')}Title`],
+    error: ({ failure }) => `${m.errorTitle}. ${failureText(m, failure)}`,
   };
 }

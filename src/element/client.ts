@@ -2,8 +2,9 @@
 // comes out as one typed `PayFailure`, so the element has a single thing to show.
 import type { PayFailure } from './flow.js';
 import { envelopeMessage, readEnvelope } from '../contract/envelope.js';
-import { AMOUNT, matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES } from '../contract/rules.js';
+import { AMOUNT, matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES, STATUS_REASONS, type StatusReview } from '../contract/rules.js';
 import type { ErrorBody, Instructions, Order, PaymentStatus, SessionRequest, StatusResponse } from '../contract/schemas.js';
+import type { Messages } from './messages/index.js';
 
 export type InitiateOptions = { idempotencyKey: string; signal: AbortSignal };
 
@@ -101,8 +102,11 @@ function readOrder(body: unknown, { paymentReference }: Instructions): Order | u
   };
 }
 
-/** `now`: the server's clock when it answered (ISO 8601), when it said. */
-export type StatusAnswer = { status: PaymentStatus; message: string | undefined; now?: string | undefined };
+/**
+ * `review` when the answer gave a `reason` the widget knows, with what was received when well formed;
+ * `now`, the server's clock when it answered (ISO 8601), when it said.
+ */
+export type StatusAnswer = { status: PaymentStatus; message: string | undefined; review?: StatusReview | undefined; now?: string | undefined };
 
 /** Which payment to ask about: its reference and, when the session's order gave one, its status token. */
 export type StatusQuery = { paymentReference: string; statusToken?: string | undefined };
@@ -127,11 +131,19 @@ export async function fetchStatus(
     const body = (await readJson(response)) as Partial<StatusResponse> | undefined;
     const status = body?.status;
     if (!response.ok || !status || !PAYMENT_STATUSES.includes(status)) throw new Error(`status ${response.status}`);
+    const review = readReview(body);
     const now = typeof body.now === 'string' ? { now: body.now } : {};
-    return { status, message: typeof body.message === 'string' ? body.message : undefined, ...now };
+    return { status, message: typeof body.message === 'string' ? body.message : undefined, ...(review ? { review } : {}), ...now };
   } finally {
     cutoff.dispose();
   }
+}
+
+function readReview({ reason, amountReceived, currencyReceived }: Partial<StatusResponse>): StatusReview | undefined {
+  if (!STATUS_REASONS.includes(reason as StatusReview['reason'])) return undefined;
+  const amount = typeof amountReceived === 'string' && AMOUNT.test(amountReceived);
+  const currency = amount && typeof currencyReceived === 'string' && /^[A-Z]{3}$/.test(currencyReceived);
+  return { reason, ...(amount ? { amountReceived } : {}), ...(currency ? { currencyReceived } : {}) } as StatusReview;
 }
 
 let corsHinted = false;
@@ -186,6 +198,30 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/**
+ * The server's error codes a customer meets (from the session endpoint's catalogue) in the widget's
+ * own words, in the customer's language, the gateway's (`gateway_…`) too; any other code (a page
+ * or server set up wrong, a hand-written endpoint's own) shows the server's text.
+ */
+const SAYS: Partial<Record<string, keyof Messages>> = {
+  payment_declined: 'declined',
+  order_refused: 'refused',
+  order_changed: 'orderChanged',
+  duplicate_reference: 'duplicate',
+  rate_limited: 'rateLimited',
+  server_busy: 'busy',
+  internal: 'busy',
+  idempotency_key_in_use: 'busy',
+  gateway_timeout: 'error-timeout',
+  request_timeout: 'error-timeout',
+  validation: 'error-validation',
+  config: 'error-config',
+};
+
+function saysFor(code: string): keyof Messages | undefined {
+  return SAYS[code] ?? (/^(invalid_)?gateway_/.test(code) ? 'error-gateway' : undefined);
+}
+
 function httpFailure(status: number, body: unknown): PayFailure {
   // 409: the server is still working on this key's first request; the same key will get its answer.
   const retryable = status >= 500 || status === 408 || status === 409 || status === 429;
@@ -195,11 +231,13 @@ function httpFailure(status: number, body: unknown): PayFailure {
     return { code: 'http', message: envelopeMessage(body), retryable };
   }
   const { code, message, fields } = error;
-  if (code === 'validation' || fields) return { code: 'validation', message, retryable: false, fields };
+  const says = saysFor(code);
+  const ours = says ? { says } : {};
+  if (code === 'validation' || fields) return { code: 'validation', message, retryable: false, fields, ...ours };
   // The server's codes for the gateway's own failures (`gateway_timeout`, `payment_declined`, …).
   const fromGateway = /gateway|declined/.test(code);
   // The server knows best whether the same request can still succeed (a 502 for a refusal cannot).
-  return { code: fromGateway ? 'gateway' : 'http', message, retryable: error.retryable ?? retryable };
+  return { code: fromGateway ? 'gateway' : 'http', message, retryable: error.retryable ?? retryable, ...ours };
 }
 
 /** The contract's `{ status: "ERROR", error: { code, message, fields? } }`, keeping only string field messages. */

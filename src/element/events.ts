@@ -1,4 +1,4 @@
-import type { FinalStatus } from '../contract/rules.js';
+import type { PaymentStatus, StatusReview } from '../contract/rules.js';
 import type { Instructions, PaymentType, SessionRequest } from '../contract/schemas.js';
 
 export const PAY_ERROR_CODES = [
@@ -23,14 +23,19 @@ export type PayAmount = { amount?: string; currency?: string };
 
 export type PayInitiatedDetail = Instructions & PayAmount;
 export type PayCopyDetail = PayEventBase & { field: string; value: string };
-export type PayCompleteDetail = PayEventBase & PayAmount & {
-  status: FinalStatus;
+/**
+ * `reason` (with `amountReceived` and `currencyReceived` when known) when the status answer gave one:
+ * `amount-mismatch` (status PENDING, or FAILED: not paid, a person at the shop settles it) or
+ * `after-expiry` (SUCCESS, paid after the time to pay had run out).
+ */
+export type PayCompleteDetail = PayEventBase & PayAmount & Partial<StatusReview> & {
+  status: PaymentStatus;
   message: string | undefined;
 };
 export type PayErrorDetail = PayEventBase & { code: PayErrorCode; message: string; retryable: boolean };
 export type PayResetDetail = PayEventBase;
-/** An attempt kept from before a reload shown again; `status` once it had ended. */
-export type PayResumedDetail = PayEventBase & PayAmount & { paymentReference: string; status?: FinalStatus };
+/** An attempt kept from before a reload shown again; `status` (and `reason`, as in `pay-complete`) once it had ended. */
+export type PayResumedDetail = PayEventBase & PayAmount & Partial<StatusReview> & { paymentReference: string; status?: PaymentStatus };
 
 export type PayEventMap = {
   'pay-ready': CustomEvent<PayReadyDetail>;

@@ -10,10 +10,12 @@
 //                     error ─edit─► form
 //
 // `reset` returns to the form from anywhere; `resumed` leaves it for the screen of an attempt kept
-// from before a reload, whose account's time left `timed` reads again against the server's clock. An event that does not apply to the current state is
+// from before a reload, whose account's time left `timed` reads again against the server's
+// clock. An event that does not apply to the current state is
 // ignored (the same state object comes back), which is what makes a double submit harmless.
 import type { PayErrorCode } from './events.js';
-import type { FinalStatus } from '../contract/rules.js';
+import type { Messages } from './messages/index.js';
+import type { PaymentStatus, StatusReview } from '../contract/rules.js';
 import type {
   Instructions,
   Order,
@@ -24,8 +26,10 @@ import type {
 
 export type PayFailure = {
   code: PayErrorCode;
-  /** What the session endpoint or gateway said, shown as text beside our own explanation. */
+  /** What the session endpoint or gateway said: shown beside our own explanation only when `says` is absent. */
   message: string | undefined;
+  /** Our own words for the server's error code, when the widget knows the code: shown instead of `message`. */
+  says?: keyof Messages | undefined;
   retryable: boolean;
   /** Field name → the server's message, when the session endpoint rejected specific fields. */
   fields?: Record<string, string> | undefined;
@@ -41,8 +45,10 @@ export type FlowState =
       request: SessionRequest;
       instructions: Instructions;
       order: Order | undefined;
-      status: FinalStatus;
+      /** PENDING only with a `review`: neither paid nor failed, for a person at the shop to settle. */
+      status: PaymentStatus;
       message: string | undefined;
+      review?: StatusReview | undefined;
     }
   | { kind: 'error'; request: SessionRequest; failure: PayFailure };
 
@@ -55,7 +61,7 @@ export type FlowEvent =
   | { type: 'failed'; failure: PayFailure }
   | { type: 'retry' }
   | { type: 'edit' }
-  | { type: 'completed'; status: FinalStatus; message: string | undefined }
+  | { type: 'completed'; status: PaymentStatus; message: string | undefined; review?: StatusReview | undefined }
   | { type: 'reset' }
   /** An attempt kept from before a reload (resume.ts), shown again from the form. */
   | { type: 'resumed'; state: FlowState }
@@ -85,7 +91,7 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
       return state.kind === 'error' ? initialState : state;
     case 'completed':
       return state.kind === 'ussd' || state.kind === 'transfer'
-        ? { ...state, kind: 'complete', status: event.status, message: event.message }
+        ? { ...state, kind: 'complete', status: event.status, message: event.message, ...(event.review ? { review: event.review } : {}) }
         : state;
     case 'reset':
       return state.kind === 'form' ? state : initialState;

@@ -3,6 +3,8 @@
 // errors to show. An error shows as Lion shows it: once the field is touched and dirty, or was
 // prefilled, or after a submit; never on the blur of a field nobody typed in.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { bankMatches } from './bank-search.js';
+import type { Bank } from './banks.js';
 import type { Messages } from './messages/index.js';
 import { isValidField, type CustomerField } from '../contract/rules.js';
 
@@ -19,6 +21,8 @@ export class FormController implements ReactiveController {
   values: Values = { fullName: '', email: '', mobileNumber: '', bankCode: '' };
   /** The error each field shows, computed once per update. */
   shown: Partial<Values> = {};
+  /** What the customer typed in the bank search. */
+  bankQuery = '';
 
   private readonly touched = new Set<CustomerField>();
   private readonly dirty = new Set<CustomerField>();
@@ -56,6 +60,14 @@ export class FormController implements ReactiveController {
     this.dirty.add(field);
     if (leaving) this.touched.add(field);
     delete this.serverErrors[field];
+    this.host.requestUpdate();
+  }
+
+  /** The customer searched the bank list: a search that leaves one bank chooses it. */
+  search(query: string, banks: readonly Bank[]): void {
+    this.bankQuery = query;
+    const found = query.trim() ? banks.filter((bank) => bankMatches(bank, query)) : [];
+    if (found.length === 1) this.input('bankCode', found[0]!.code, true);
     this.host.requestUpdate();
   }
 

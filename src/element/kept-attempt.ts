@@ -5,7 +5,7 @@
 // the bank picked for USSD, which the screen names: no name, e-mail or number. Storage that throws
 // (blocked, private browsing, a full quota) keeps nothing and says nothing: the widget works as
 // before, without resume. Part of what runs after a submit.
-import type { FinalStatus } from '../contract/rules.js';
+import type { PaymentStatus, StatusReview } from '../contract/rules.js';
 import type { Instructions, Order, PaymentType } from '../contract/schemas.js';
 
 export type KeptAttempt = {
@@ -18,9 +18,10 @@ export type KeptAttempt = {
   runsOutAt?: number | undefined;
   /** When it was kept, on the phone's clock. */
   keptAt: number;
-  /** How it ended, once `status-url` said. */
-  status?: FinalStatus | undefined;
+  /** How it ended, once `status-url` said (PENDING only with a `review`, for a person at the shop). */
+  status?: PaymentStatus | undefined;
   message?: string | undefined;
+  review?: StatusReview | undefined;
 };
 
 /** An attempt is dropped this long after its account ran out (or, without one, after it was kept): the status polling has given up by then. */

@@ -17,7 +17,7 @@ import { PaymentController } from './payment-controller.js';
 import { styles } from './pay-widget.styles.js';
 import { HINT_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from '../contract/rules.js';
 import type { Order, SessionRequest } from '../contract/schemas.js';
-import { errorTemplate } from './templates/error.js';
+import { errorTemplate, failureText } from './templates/error.js';
 import { formTemplate, type FormActions } from './templates/form.js';
 import type { ResultView } from './templates/parts.js';
 
@@ -32,7 +32,7 @@ const text = (value: unknown): string => (value == null ? '' : String(value));
  * @fires {CustomEvent<PaySubmitDetail>} pay-submit - Before the request; cancelable.
  * @fires {CustomEvent<PayInitiatedDetail>} pay-initiated - The gateway returned the dial code or the account.
  * @fires {CustomEvent<PayCopyDetail>} pay-copy - A value was copied.
- * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED.
+ * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED, or a reason to tell the customer.
  * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed.
  * @fires {CustomEvent<PayResetDetail>} pay-reset - Back to the form.
  * @fires {CustomEvent<PayResumedDetail>} pay-resumed - An attempt kept from before a reload shows again (`resume`).
@@ -95,7 +95,6 @@ export class PayWidget extends LitElement {
     messages: { attribute: false },
     initiate: { attribute: false },
     // Internal state (`attribute: false` also tells the manifest analyzer).
-    bankQuery: { state: true, attribute: false },
     announcement: { state: true, attribute: false },
   };
   /** `el.focus()`, and a label pointing at the element, land on its first control. */
@@ -125,7 +124,6 @@ export class PayWidget extends LitElement {
   messages: Partial<Messages> = {};
   initiate: Initiate | undefined;
 
-  private bankQuery = '';
   private announcement = '';
   private focusOnUpdate: 'heading' | 'invalid' | 'first' | undefined;
 
@@ -135,7 +133,7 @@ export class PayWidget extends LitElement {
     sessionUrl: this.sessionUrl || undefined,
     timeoutMs: Number(this.timeout) > 0 ? Number(this.timeout) : 30_000,
     statusUrl: this.statusUrl || undefined,
-    describe: (failure) => failure.message ?? this.localization.messages[`error-${failure.code}`],
+    describe: (failure) => (failure.says ? undefined : failure.message) ?? failureText(this.localization.messages, failure),
     onShow: () => this.onShow(),
     keep: this.resume === 'off' ? undefined : `${this.sessionUrl} ${text(this.paymentReference)} ${text(this.amount)} ${text(this.currency)}`,
   }));
@@ -147,6 +145,7 @@ export class PayWidget extends LitElement {
     submit: (event) => (event.preventDefault(), this.submit()),
     typeChange: (event) => {
       this.paymentType = (event.target as HTMLInputElement).value;
+      if (event.type === 'click') this.focusOnUpdate = 'first'; // "Pay by bank transfer instead", gone once pressed
       emit(this, 'pay-type-change', { paymentType: this.selectedType });
     },
     input: (event) => {
@@ -154,7 +153,7 @@ export class PayWidget extends LitElement {
       this.form.input(name as CustomerField, value, event.target instanceof HTMLSelectElement);
     },
     blur: (event) => this.form.leave((event.target as HTMLInputElement).name as CustomerField),
-    bankSearch: (event) => (this.bankQuery = (event.target as HTMLInputElement).value),
+    bankSearch: (event) => this.form.search((event.target as HTMLInputElement).value, this.banks),
   };
 
   /** The payment types on offer (USSD first), unknown names ignored. */
@@ -213,14 +212,14 @@ export class PayWidget extends LitElement {
 
   protected override render(): TemplateResult {
     const m = this.localization.messages;
-    const { banks, bankQuery, disabled } = this;
+    const { banks, disabled } = this;
     const status = this.payment.polling ? 'waiting' : this.statusUrl ? 'unconfirmed' : undefined;
     // Past the form and the error screen, the initiation has loaded what runs after a submit.
     const flow = (): AfterSubmitModule => afterSubmit()!;
     const made = () => (this.results ??= { copies: new (flow().CopyController)(this), wait: new (flow().WaitController)(this, this.payment, this.localization, shared.announce) });
     const shared: Omit<ResultView, 'copies' | 'wait' | 'renew'> = { messages: m, charged: this.charged, status, banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text: string) => void this.announce(text) };
     const result = (): ResultView => ({ ...shared, copies: made().copies.results, wait: made().wait, renew: () => (this.reset(), this.submit()) });
-    const { values, shown: errors } = this.form;
+    const { values, shown: errors, bankQuery } = this.form;
     const amount = this.money(text(this.amount), text(this.currency));
     const screen = this.payment.render({
       form: (busy) =>

@@ -277,11 +277,11 @@ export class PaymentController implements ReactiveController {
     const flow = afterSubmit();
     if (!statusUrl || !flow) return;
     const handlers: PollHandlers = {
-      final: ({ status, message }) => {
+      final: ({ status, message, review }) => {
         this.stopPolling();
-        if (this.apply({ type: 'completed', status, message })) {
+        if (this.apply({ type: 'completed', status, message, review })) {
           this.keepFlow();
-          emit(this.host, 'pay-complete', { paymentType, paymentReference, ...chargeOf(order), status, message });
+          emit(this.host, 'pay-complete', { paymentType, paymentReference, ...chargeOf(order), status, message, ...review });
         }
       },
       gaveUp: () => this.stopPolling(),

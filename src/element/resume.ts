@@ -17,7 +17,7 @@ export function keepFlow(name: string, state: FlowState, key: string): void {
   if (state.kind === 'complete') {
     const kept = recallAttempt(name);
     if (kept?.instructions.paymentReference === state.instructions.paymentReference) {
-      keepAttempt(name, { ...kept, status: state.status, message: state.message });
+      keepAttempt(name, { ...kept, status: state.status, message: state.message, review: state.review });
     }
     return;
   }
@@ -36,10 +36,10 @@ export function keepFlow(name: string, state: FlowState, key: string): void {
 }
 
 /** The screen a kept attempt shows again, its countdown where it was (`expiresInMs` as left now). */
-export function resumedState({ request, instructions, order, runsOutAt, status, message }: KeptAttempt, now = Date.now()): FlowState {
+export function resumedState({ request, instructions, order, runsOutAt, status, message, review }: KeptAttempt, now = Date.now()): FlowState {
   const left = order && runsOutAt !== undefined ? { ...order, expiresInMs: Math.max(0, runsOutAt - now) } : order;
   const shown = { request: request as SessionRequest, order: left };
-  if (status) return { kind: 'complete', ...shown, instructions, status, message };
+  if (status) return { kind: 'complete', ...shown, instructions, status, message, ...(review ? { review } : {}) };
   return instructions.paymentType === 'USSD' ? { kind: 'ussd', ...shown, instructions } : { kind: 'transfer', ...shown, instructions };
 }
 
@@ -52,11 +52,11 @@ export function orderAt(order: Order | undefined, now: string): Order | undefine
 export function resumeKept(payment: Resumable, host: HTMLElement, name: string): void {
   const kept = recallAttempt(name);
   if (!kept || !payment.resumed(resumedState(kept), kept.key)) return;
-  const { instructions, order, status } = kept;
+  const { instructions, order, status, review } = kept;
   emit(host, 'pay-resumed', {
     paymentType: instructions.paymentType,
     paymentReference: instructions.paymentReference,
     ...(order ? { amount: order.amount, currency: order.currency } : {}),
-    ...(status ? { status } : {}),
+    ...(status ? { status, ...review } : {}),
   });
 }

@@ -2,7 +2,6 @@
 // every 10 s after the first minute, giving up after 30 minutes. "I've sent the money" asks at once,
 // with `recheck=1`, and the schedule goes on from there. Part of what runs after a submit.
 import { fetchStatus, type StatusAnswer, type StatusQuery } from './client.js';
-import type { FinalStatus } from '../contract/rules.js';
 
 const MINUTE = 60_000;
 
@@ -16,8 +15,8 @@ export function nextPollDelay(elapsedMs: number): number | undefined {
 const STATUS_TIMEOUT_MS = 15_000;
 
 export type PollHandlers = {
-  /** `status-url` said SUCCESS or FAILED; polling has stopped. */
-  final: (answer: StatusAnswer & { status: FinalStatus }) => void;
+  /** `status-url` said SUCCESS or FAILED, or gave a reason to tell the customer; polling has stopped. */
+  final: (answer: StatusAnswer) => void;
   /** The schedule gave up. */
   gaveUp: () => void;
   /** `check` changed. */
@@ -70,8 +69,8 @@ export function pollStatus(statusUrl: string, query: StatusQuery, handlers: Poll
       handlers.timed(answer.now);
       handlers.timed = undefined;
     }
-    if (answer && answer.status !== 'PENDING') {
-      handlers.final(answer as StatusAnswer & { status: FinalStatus });
+    if (answer && (answer.status !== 'PENDING' || answer.review)) {
+      handlers.final(answer);
       return undefined;
     }
     if (recheck) setCheck(answer ? 'pending' : 'failed');

@@ -32,6 +32,7 @@ export type {
   FulfilmentLease,
   Initiation,
   Payment,
+  PaymentReview,
   PaymentState,
   PaymentStore,
   StoredReply,

@@ -9,6 +9,7 @@ import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
 import { withDeadline } from './http/deadline.js';
 import { createEmitter, errorName } from './http/emitter.js';
 import { fulfil, owesFulfilment, type FulfilEvent, type PaymentHook } from './fulfil.js';
+import { needsReview, reviewFor, type NeedsReviewEvent } from './review.js';
 import type { Payment, PaymentStore } from './stores/types.js';
 
 export type { PaidContext, PaymentHook } from './fulfil.js';
@@ -26,6 +27,7 @@ export type SettleEvent =
       expected: { amount: string; currency: string };
       received: { amount: number | undefined; currency: string | undefined };
     }
+  | NeedsReviewEvent
   | { type: 'code-reported'; paymentReference: string; code: string; report: NonNullable<QueryAnswer['report']> }
   | { type: 'internal-error'; where: 'onFailed'; paymentReference: string; detail: string }
   | FulfilEvent;
@@ -146,8 +148,9 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
   const undecided = target === 'mismatch' ? 'mismatch' : 'open';
   let current = entry;
   for (let attempt = 1; ; attempt += 1) {
-    const next = movedEntry(current, target, answer.code, now());
+    const next = movedEntry(current, target, answer, now());
     if (!next) return { kind: 'already-settled', payment: await fulfilIfOwed(current, context) };
+    const marked = next.review !== undefined && next.review !== current.review;
     let written: boolean;
     let lostReply = false;
     try {
@@ -159,12 +162,15 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
     }
     if (written) {
       const stored = { ...next, version: current.version + 1 };
+      if (marked) context.emit(needsReview(stored));
       if (stored.state === 'PENDING') return unsettled(undecided, stored);
+      // Only the review was recorded on a settled entry.
+      if (stored.state === current.state) return { kind: 'already-settled', payment: await fulfilIfOwed(stored, context) };
       return { kind: 'settled', payment: await afterMove(current, stored, context) };
     }
-    // A lost race matters only to a write that would settle the payment: a mere record of this
-    // check (still PENDING) may lose to whoever wrote meanwhile.
-    if (next.state === 'PENDING') return unsettled(lostReply ? 'busy' : undecided, current);
+    // A lost race matters only to a write that would settle the payment or mark it for review: a
+    // mere record of this check (still PENDING) may lose to whoever wrote meanwhile.
+    if (next.state === 'PENDING' && !marked) return unsettled(lostReply ? 'busy' : undecided, current);
     if (attempt === MAX_ATTEMPTS) return unsettled('busy', current);
     let reread: Payment | undefined;
     try {
@@ -182,12 +188,17 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
 
 /**
  * The entry as `target` moves it, or undefined when no write is due: a settled entry stays as it
- * is, but for FAILED → SUCCESS on a verified payment for the ledger's amount and currency.
+ * is, but for FAILED → SUCCESS on a verified payment for the ledger's amount and currency, and for
+ * a review it does not have yet.
  */
-function movedEntry(current: Payment, target: ReturnType<typeof targetState>, code: string, time: number): Payment | undefined {
+function movedEntry(current: Payment, target: ReturnType<typeof targetState>, answer: QueryAnswer, time: number): Payment | undefined {
   const lateSuccess = current.state === 'FAILED' && target === 'SUCCESS';
-  if (current.state !== 'PENDING' && !lateSuccess) return undefined;
-  const next: Payment = { ...current, state: target === 'mismatch' ? 'PENDING' : target, checkedAt: time, gatewayCode: code };
+  const review = reviewFor(current, target === 'mismatch' ? 'mismatch' : lateSuccess ? 'late' : undefined, answer, time);
+  if (current.state !== 'PENDING' && !lateSuccess) return review && { ...current, review };
+  const next: Payment = { ...current, state: target === 'mismatch' ? 'PENDING' : target, checkedAt: time, gatewayCode: answer.code };
+  if (review) next.review = review;
+  // Paid in full in the end: nothing left for a person to look at.
+  if (next.state === 'SUCCESS' && !lateSuccess) delete next.review;
   if (next.state === 'PENDING') return next;
   next.updatedAt = time;
   delete next.stale;

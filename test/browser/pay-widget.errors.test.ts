@@ -64,6 +64,12 @@ type FailureCase = {
   code: PayErrorCode;
   /** What the gateway or endpoint said, shown beside our explanation and reported in pay-error. */
   gatewayMessage?: string;
+  /**
+   * For a server error code the widget knows: its own words, shown and reported instead of
+   * SHOWN[code], and `hidden`, the server's text, which is not shown.
+   */
+  says?: string;
+  hidden?: string;
   retryable: boolean;
   attributes?: Record<string, string>;
 };
@@ -105,7 +111,8 @@ const failures: FailureCase[] = [
     paymentType: 'TRANSFER',
     respond: () => json(errorBody('gateway_timeout', 'The bank did not answer in time'), 502),
     code: 'gateway',
-    gatewayMessage: 'The bank did not answer in time',
+    says: SHOWN.timeout,
+    hidden: 'The bank did not answer in time',
     retryable: true,
   },
   {
@@ -216,18 +223,20 @@ describe('<pay-widget>', () => {
         expect(detail).to.deep.equal({
           paymentType: failure.paymentType,
           code: failure.code,
-          message: failure.gatewayMessage ?? SHOWN[failure.code],
+          message: failure.says ?? failure.gatewayMessage ?? SHOWN[failure.code],
           retryable: failure.retryable,
         });
         expect(calls).to.have.length(1);
         expect(initiated).to.equal(0);
         expect(heading(el)!.textContent).to.equal(ERROR_TITLE);
-        expect(text(el)).to.contain(SHOWN[failure.code]);
+        const shown = failure.says ?? SHOWN[failure.code];
+        expect(text(el)).to.contain(shown);
         if (failure.gatewayMessage) expect(text(el)).to.contain(failure.gatewayMessage);
+        if (failure.hidden) expect(text(el)).not.to.contain(failure.hidden);
         expect(part(el, 'dial-code')).to.equal(null);
         expect(part(el, 'account-number')).to.equal(null);
         expect(part(el, 'form')).to.equal(null);
-        expect(root(el).querySelector('[role="status"]')!.textContent).to.equal(`${ERROR_TITLE}. ${SHOWN[failure.code]}`);
+        expect(root(el).querySelector('[role="status"]')!.textContent).to.equal(`${ERROR_TITLE}. ${shown}`);
         expect(Boolean(button(el, 'Try again')), 'a retry button exactly when retryable').to.equal(failure.retryable);
         expect(button(el, 'Edit details')).to.not.equal(undefined);
         expect(focused(el)).to.equal(heading(el));
@@ -285,9 +294,10 @@ describe('<pay-widget>', () => {
       expect(detail).to.deep.equal({
         paymentType: 'USSD',
         code: 'validation',
-        message: 'Some details were refused',
+        message: SHOWN.validation,
         retryable: false,
       });
+      expect(text(el), 'the server’s summary gives way to the widget’s own').not.to.contain('Some details were refused');
       const items = [...root(el).querySelectorAll('li')].map((item) => item.textContent);
       expect(items).to.deep.equal(['This email address is blocked for payments', 'This number is not registered with a bank']);
       expect(button(el, 'Try again')).to.equal(undefined);
@@ -570,7 +580,8 @@ describe('<pay-widget>', () => {
         const refused = await submitUntil(el, 'pay-error');
 
         expect(refused.detail.retryable).to.equal(false);
-        expect(text(el)).to.contain('The provider refused this merchant account.');
+        expect(text(el)).to.contain(SHOWN.gateway);
+        expect(text(el), 'a code the widget knows: its own words only').not.to.contain('The provider refused this merchant account.');
         expect(button(el, 'Try again'), 'Try again cannot help').to.equal(undefined);
         await expect(el).to.be.accessible();
 

@@ -117,8 +117,9 @@ describe('<pay-widget>', () => {
       expect(el.timeout).to.equal(30_000);
     });
 
-    it("shows the server's 504 message and a retry that reuses the same Idempotency-Key", async () => {
+    it("says the server's 504 in the widget's own words, with a retry that reuses the same Idempotency-Key", async () => {
       const message = 'The payment could not be started in time. Please try again.';
+      const ours = 'The payment service took too long to answer. Try again.';
       const calls = stubFetch(
         route({
           session: (_, index) => (index === 0 ? json(errorBody('gateway_timeout', message), 504) : json(ussdEnvelope())),
@@ -128,9 +129,9 @@ describe('<pay-widget>', () => {
       await fillUssd(el);
       const { detail } = await submitUntil(el, 'pay-error');
 
-      expect(detail).to.include({ code: 'gateway', retryable: true, message });
-      expect(text(el)).to.contain(message);
-      expect(text(el)).not.to.contain('took too long');
+      expect(detail).to.include({ code: 'gateway', retryable: true, message: ours });
+      expect(text(el)).to.contain(ours);
+      expect(text(el), 'gateway_timeout is a code the widget knows: its words, in its language').not.to.contain(message);
       const initiated = nextEvent(el, 'pay-initiated');
       button(el, 'Try again')!.click();
       await initiated;

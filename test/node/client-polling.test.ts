@@ -67,6 +67,26 @@ describe('fetchStatus', () => {
     assert.deepEqual(await fetchStatus('/pay/status', { paymentReference: 'ORD-1' }, lookup), { status: 'PENDING', message: undefined, now: '2025-03-01T10:12:30.000Z' });
   });
 
+  it('reads a reason it knows with what was received, keeps only well-formed figures, and ignores a reason it does not know', async () => {
+    const lookup = { signal: new AbortController().signal, timeoutMs: 1_000 };
+    const read = async (body: Record<string, unknown>) => {
+      answer(() => Response.json(body));
+      return fetchStatus('/pay/status', { paymentReference: 'ORD-1' }, lookup);
+    };
+    assert.deepEqual(await read({ status: 'PENDING', reason: 'amount-mismatch', amountReceived: '9500', currencyReceived: 'USD' }), {
+      status: 'PENDING',
+      message: undefined,
+      review: { reason: 'amount-mismatch', amountReceived: '9500', currencyReceived: 'USD' },
+    });
+    assert.deepEqual(await read({ status: 'PENDING', reason: 'amount-mismatch', amountReceived: '9,500 naira', currencyReceived: 'USD' }), {
+      status: 'PENDING',
+      message: undefined,
+      review: { reason: 'amount-mismatch' },
+    });
+    assert.deepEqual(await read({ status: 'SUCCESS', reason: 'after-expiry' }), { status: 'SUCCESS', message: undefined, review: { reason: 'after-expiry' } });
+    assert.deepEqual(await read({ status: 'PENDING', reason: 'toString' }), { status: 'PENDING', message: undefined });
+  });
+
   it("sends the order's status token beside the reference, encoded", async () => {
     answer(() => Response.json({ status: 'PENDING' }));
     const lookup = { signal: new AbortController().signal, timeoutMs: 1_000 };

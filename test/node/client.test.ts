@@ -108,7 +108,7 @@ describe('client', () => {
         { code: 'http', message: 'Try later', retryable: true },
       ],
       [
-        'a 400 with the contract’s body → http, not retryable',
+        'a 400 with the contract’s body → http, not retryable, the server’s words for a code the widget does not know',
         () => jsonResponse({ status: 'ERROR', error: { code: 'bad_request', message: 'No USD' } }, 400),
         { code: 'http', message: 'No USD', retryable: false },
       ],
@@ -120,12 +120,12 @@ describe('client', () => {
       [
         'a 429 → retryable',
         () => jsonResponse({ status: 'ERROR', error: { code: 'rate_limited', message: 'Slow down' } }, 429),
-        { code: 'http', message: 'Slow down', retryable: true },
+        { code: 'http', message: 'Slow down', retryable: true, says: 'rateLimited' },
       ],
       [
         'an error code starting with "gateway" → gateway',
         () => jsonResponse({ status: 'ERROR', error: { code: 'gateway_timeout', message: 'No answer' } }, 504),
-        { code: 'gateway', message: 'No answer', retryable: true },
+        { code: 'gateway', message: 'No answer', retryable: true, says: 'error-timeout' },
       ],
       [
         'a 422 with fields → validation with the fields',
@@ -139,7 +139,7 @@ describe('client', () => {
       [
         'the error code "validation" without fields → validation',
         () => jsonResponse({ status: 'ERROR', error: { code: 'validation', message: 'Check your details' } }, 400),
-        { code: 'validation', message: 'Check your details', retryable: false, fields: undefined },
+        { code: 'validation', message: 'Check your details', retryable: false, fields: undefined, says: 'error-validation' },
       ],
       [
         'an HTML error page → http, no message',

@@ -45,6 +45,7 @@ describe('a FAILED payment the gateway later confirms paid', () => {
     assert.equal(failed.length, 1);
     assert.deepEqual(events, [
       { type: 'verified', paymentReference: REFERENCE, state: 'SUCCESS', code: '00' },
+      { type: 'needs-review', paymentReference: REFERENCE, state: 'SUCCESS', reason: 'after-expiry' },
       { type: 'late-success', paymentReference: REFERENCE, amount: '5000.00', currency: 'NGN', previousCode: 'S12' },
       { type: 'fulfilled', paymentReference: REFERENCE, attempts: 1 },
     ]);
@@ -52,13 +53,14 @@ describe('a FAILED payment the gateway later confirms paid', () => {
     assert.equal(paid.length, 1, 'onPaid never runs again');
   });
 
-  it('stays FAILED, reporting amount-mismatch, when the gateway confirms another amount or currency', async () => {
+  it('stays FAILED, reporting amount-mismatch and marked for review, when the gateway confirms another amount or currency', async () => {
     for (const changes of [{ amount: 50 }, { currency: 'USD' }]) {
       const { payments, paid, events, result } = await failedThen(answer('00', changes));
       assert.equal(result.kind, 'already-settled', JSON.stringify(changes));
       assert.equal((await payments.get(REFERENCE))?.state, 'FAILED');
       assert.equal(paid.length, 0);
-      assert.deepEqual(events.map((event) => event.type), ['verified', 'amount-mismatch']);
+      assert.deepEqual(events.map((event) => event.type), ['verified', 'amount-mismatch', 'needs-review']);
+      assert.equal((await payments.get(REFERENCE))?.review?.reason, 'amount-mismatch');
     }
   });
 

@@ -73,11 +73,12 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     assert.equal(writes.filter(Boolean).length, 1);
   });
 
-  it('keeps every field it was given, including the lease and the fulfilment', async () => {
+  it('keeps every field it was given, including the lease, the fulfilment and the review', async () => {
     const store = await makeStore(clock);
     const payment = entry({ dueAt: time + 5, checks: 2, stale: false, checkedAt: 99, gatewayCode: 'S20' });
     await store.insert(payment);
-    const leased: Payment = { ...payment, state: 'SUCCESS', lease: { owner: 'me', until: time + 60_000 }, fulfilAttempts: 1 };
+    const review = { reason: 'after-expiry' as const, since: time, amountReceived: '4500', currencyReceived: 'USD' };
+    const leased: Payment = { ...payment, state: 'SUCCESS', lease: { owner: 'me', until: time + 60_000 }, fulfilAttempts: 1, review };
     assert.equal(await store.update(leased), true);
     assert.deepEqual(await store.get(payment.paymentReference), { ...leased, version: 2 });
     const fulfilled: Payment = { ...leased, version: 2, fulfilledAt: time, fulfilAttempts: 1 };

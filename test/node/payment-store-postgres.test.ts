@@ -85,18 +85,21 @@ describe('createPostgresStores on a real PostgreSQL', { skip, timeout: 120_000 }
     assert.equal(await payments.insert(entry()), true);
   });
 
-  it('deletes finished entries once their time is up, never one still owed work', async () => {
+  it('deletes finished entries once their time is up, never one still owed work or marked for review', async () => {
     let time = 1_000;
     const { payments } = await postgres.stores({ now: () => time, paymentTtlMs: 1_000 });
     const finished = entry({ state: 'FAILED', initiation: 'started' });
     const owed = entry({ state: 'SUCCESS', dueAt: 5 });
+    const reviewed = entry({ state: 'FAILED', initiation: 'started', review: { reason: 'amount-mismatch', since: 1, amountReceived: '4500' } });
     await payments.insert(finished);
     await payments.insert(owed);
+    await payments.insert(reviewed);
     time += 1_000;
     // A bounded sweep runs every hundredth insert.
-    for (let i = 0; i < 98; i++) await payments.insert(entry());
+    for (let i = 0; i < 97; i++) await payments.insert(entry());
     assert.equal(await payments.get(finished.paymentReference), undefined);
     assert.equal((await payments.get(owed.paymentReference))?.state, 'SUCCESS');
+    assert.equal((await payments.get(reviewed.paymentReference))?.review?.amountReceived, '4500');
   });
 
   it('refuses something that is not a pg Pool, and errors name no password', async () => {

@@ -164,7 +164,7 @@ describe('createStatusHandler({ payments })', () => {
     assert.deepEqual(paid, []);
     assert.deepEqual(
       events.map((event) => event.type),
-      ['verified', 'amount-mismatch', 'unverified'],
+      ['verified', 'amount-mismatch', 'needs-review', 'unverified'],
     );
   });
 

@@ -18,6 +18,21 @@ export const enAfterSubmit = {
   stillWaiting: 'Still waiting? Do not pay again. If money has left your account, give the shop this payment reference: {reference}',
   pasteInPhone: 'Copy the code, then paste it in your Phone app',
   includesFee: 'includes {fee} fee',
+  'amount-mismatchTitle': 'Wrong amount received',
+  'amount-mismatchText': 'We received {received} of {amount}.',
+  'amount-mismatchUnknown': 'We received a payment of a different amount.',
+  'after-expiryTitle': 'Your payment arrived late',
+  'after-expiryText': 'Your payment arrived after the time to pay had run out.',
+  reviewNext: 'Do not pay again. The shop has been told and will contact you; keep this reference: {reference}',
+  share: 'Share the details',
+  copyAll: 'Copy all',
+  validUntil: 'Valid until {time}',
+  declined: 'Your bank declined the payment. Try another bank or another way to pay.',
+  refused: 'The shop could not start this payment. If you already paid, do not pay again.',
+  orderChanged: 'The order changed. Reload the page to pay the new amount.',
+  duplicate: 'This payment was already started. Check your bank app before paying again.',
+  rateLimited: 'Too many payment attempts. Wait a minute, then try again.',
+  busy: 'The payment service is busy. Try again in a moment.',
 };
 
 export type AfterSubmitMessages = typeof enAfterSubmit;

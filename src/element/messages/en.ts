@@ -19,6 +19,7 @@ export const en = {
   bankSearch: 'Search banks',
   bankChoose: 'Choose your bank',
   noBankMatches: 'No bank matches “{query}”',
+  payByTransfer: 'Pay by bank transfer instead',
   pay: 'Pay {amount}',
   payNoAmount: 'Continue',
   fullNameRequired: 'Enter your full name',

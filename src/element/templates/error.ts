@@ -6,11 +6,14 @@ import type { Messages } from '../messages/index.js';
 /** The ways on: try the same attempt again, or back to the form. */
 export type ErrorActions = { retry(): void; edit(): void };
 
+/** The failure in the widget's words: its own for a server code it knows, else for the kind of failure. */
+export const failureText = (m: Messages, { says, code }: PayFailure): string => m[says ?? `error-${code}`];
+
 export function errorTemplate(m: Messages, failure: PayFailure, actions: ErrorActions): TemplateResult {
   return html`<section part="result" class="error">
     <h2 tabindex="-1">${m.errorTitle}</h2>
-    <p>${m[`error-${failure.code}`]}</p>
-    ${failure.message ? html`<p class="muted">${failure.message}</p>` : nothing}
+    <p>${failureText(m, failure)}</p>
+    ${failure.message && !failure.says ? html`<p class="muted">${failure.message}</p>` : nothing}
     ${failure.fields
       ? html`<ul>
           ${Object.values(failure.fields).map((message) => html`<li>${message}</li>`)}

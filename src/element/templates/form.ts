@@ -105,11 +105,15 @@ function fieldError(field: CustomerField, error: string | undefined) {
   return error ? html`<p part="error" id="${field}-error">${error}</p>` : nothing;
 }
 
-/** The bank list, with a search box when it is long; the chosen bank stays listed whatever the search. */
-function bankPicker({ messages: m, errors, values, banks, bankQuery }: FormView, actions: FormActions): TemplateResult {
+/**
+ * The bank list, with a search box when it is long; the chosen bank stays listed whatever the
+ * search. A search that names no bank (one without a USSD code: UBA, Opay, Kuda) offers a transfer.
+ */
+function bankPicker({ messages: m, errors, values, banks, bankQuery, offered }: FormView, actions: FormActions): TemplateResult {
   const error = errors.bankCode;
   const selected = values.bankCode;
-  const shown = banks.filter((bank) => bank.code === selected || bankMatches(bank, bankQuery));
+  const matches = banks.filter((bank) => bankMatches(bank, bankQuery));
+  const shown = banks.filter((bank) => bank.code === selected || matches.includes(bank));
   return html`<div part="field">
     <label part="label" for="bankCode">${m.bankCode}</label>
     ${banks.length > SEARCHABLE_BANKS
@@ -137,7 +141,12 @@ function bankPicker({ messages: m, errors, values, banks, bankQuery }: FormView,
       <option value="" ?selected=${!selected} ${picked(!selected)}>${m.bankChoose}</option>
       ${shown.map((bank) => html`<option value=${bank.code} ?selected=${bank.code === selected} ${picked(bank.code === selected)}>${bank.name}</option>`)}
     </select>
-    ${shown.length ? nothing : html`<p class="muted">${format(m.noBankMatches, { query: bankQuery })}</p>`}
+    ${matches.length
+      ? nothing
+      : html`<p class="muted">${format(m.noBankMatches, { query: bankQuery })}</p>
+          ${offered.includes('TRANSFER')
+            ? html`<button type="button" value="TRANSFER" @click=${actions.typeChange}>${m.payByTransfer}</button>`
+            : nothing}`}
     ${fieldError('bankCode', error)}
   </div>`;
 }

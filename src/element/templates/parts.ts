@@ -84,6 +84,23 @@ export function copyableValue(
   </div>`;
 }
 
+/** A line of the shared instructions: `Term: value`, or the value alone; left out without a value. */
+export type ShareLine = [term: string, value: string | undefined];
+
+/**
+ * Sends the instructions to whoever pays (a relative, another phone): the share sheet where the
+ * browser has the Web Share API, else "Copy all", which copies them (and fires pay-copy, field
+ * `instructions`) and says so on the button.
+ */
+export function shareButton({ messages: m, copies, copy }: ResultView, lines: ShareLine[]): TemplateResult {
+  const text = lines.flatMap(([term, value]) => (value ? [term ? `${term}: ${value}` : value] : [])).join('\n');
+  const sheet = typeof navigator.share === 'function';
+  const share = () => (sheet ? navigator.share({ text }).catch(() => {}) : copy('instructions', text));
+  const result = copies.instructions;
+  return html`<button type="button" @click=${share}>${sheet ? m.share : result === 'copied' ? m.copyDone : m.copyAll}</button>
+    ${result === 'failed' ? html`<p part="error">${m.copyFailed}</p>` : nothing}`;
+}
+
 /**
  * While `status-url` is asked: a waiting line ("Checking with your bank…" while the customer's own
  * check is out) and that check's answer; once it gave up, what to do. After LONG_WAIT_MS, not to pay

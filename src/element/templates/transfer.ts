@@ -6,7 +6,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
 import { format } from '../messages/index.js';
 import { countdownText } from '../wait-controller.js';
-import { copyableValue, details, feeNote, grouped, waiting, type ResultView } from './parts.js';
+import { copyableValue, details, feeNote, grouped, shareButton, waiting, type ResultView } from './parts.js';
 
 export function transferTemplate(view: ResultView, { instructions, order }: StateOf<'transfer'>): TemplateResult {
   const m = view.messages;
@@ -49,6 +49,18 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
       [m.walletName, instructions.walletName],
       [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
+    ${left === 0
+      ? nothing
+      : shareButton(view, [
+          ['', m.transferTitle],
+          [m.accountNumber, instructions.accountNumber],
+          [m.bankName, instructions.bankName],
+          [m.walletName, instructions.walletName],
+          [m.amount, view.charged(order)],
+          // The time on the customer's phone, hh:mm, as a relative reading it later needs it.
+          ['', order?.expiresAt && format(m.validUntil, { time: new Date(order.expiresAt).toTimeString().slice(0, 5) })],
+          [m.paymentReference, instructions.paymentReference],
+        ])}
     ${waiting(view, instructions.paymentReference)}
   </section>`;
 }

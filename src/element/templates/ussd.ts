@@ -4,13 +4,14 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
 import { dialLink, isIOS } from '../platform.js';
-import { chargedWithFee, copyableValue, details, grouped, waiting, type ResultView } from './parts.js';
+import { chargedWithFee, copyableValue, details, grouped, shareButton, waiting, type ResultView } from './parts.js';
 
 export function ussdTemplate(view: ResultView, { instructions, request, order }: StateOf<'ussd'>): TemplateResult {
   const m = view.messages;
   const code = instructions.ussdDialCode;
   const bankCode = request.paymentType === 'USSD' ? request.bankCode : undefined;
   const ios = isIOS();
+  const bankName = view.banks.find((bank) => bank.code === bankCode)?.name;
   return html`<section part="result">
     <h2 tabindex="-1">${m.ussdTitle}</h2>
     <p>${m.ussdSteps}</p>
@@ -18,9 +19,16 @@ export function ussdTemplate(view: ResultView, { instructions, request, order }:
     ${ios ? html`<p>${m.pasteInPhone}</p>` : nothing}
     <a class=${ios ? 'button' : 'button primary'} href=${dialLink(code)}>${m.dialNow}</a>
     ${details([
-      [m.bankName, view.banks.find((bank) => bank.code === bankCode)?.name],
+      [m.bankName, bankName],
       [m.amount, chargedWithFee(view, order)],
       [m.paymentReference, grouped(instructions.paymentReference)],
+    ])}
+    ${shareButton(view, [
+      ['', m.ussdTitle],
+      ['', code],
+      [m.bankName, bankName],
+      [m.amount, view.charged(order)],
+      [m.paymentReference, instructions.paymentReference],
     ])}
     ${waiting(view, instructions.paymentReference)}
   </section>`;

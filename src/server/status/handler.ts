@@ -1,6 +1,6 @@
 // The status endpoint (`status-url`): the status token check, then the ledger (re-querying a stale
 // PENDING and settling it, see ledger-reader.ts) or the merchant's own lookup, answered as
-// `{ status, amount?, currency?, message?, now }`.
+// `{ status, amount?, currency?, message?, reason?, amountReceived?, currencyReceived?, now }`.
 import { PAYMENT_REFERENCE } from '../../contract/rules.js';
 import { statusResponseSchema, type StatusResponse } from '../../contract/schemas.js';
 import type { Gateway } from '../gateway.js';
@@ -162,9 +162,8 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
     if (found === undefined || found === null) return errorReply('not_found', NOT_FOUND);
     const parsed = statusResponseSchema.safeParse(found);
     if (!parsed.success) return failed('lookup', new TypeError('lookup returned an invalid status'));
-    const { status, message, amount, currency } = parsed.data;
-    const money = { ...(amount === undefined ? {} : { amount }), ...(currency === undefined ? {} : { currency }) };
-    return jsonReply(200, { status, ...money, ...(message == null ? {} : { message }), now: new Date(now()).toISOString() });
+    const { message, ...answer } = parsed.data;
+    return jsonReply(200, { ...answer, ...(message == null ? {} : { message }), now: new Date(now()).toISOString() });
   }
 
   /** `lookup`, abandoned after `timeoutMs`: a hung database must not hold every poll open. */

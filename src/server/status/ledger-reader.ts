@@ -10,9 +10,9 @@ import { withDeadline } from '../http/deadline.js';
 import { errorName } from '../http/emitter.js';
 import { fulfil, fulfilmentFree } from '../fulfil.js';
 import { verifyAndSettle, type PaymentHook, type VerifyEvent } from '../settle.js';
-import type { Payment, PaymentStore } from '../stores/types.js';
+import type { Payment, PaymentReview, PaymentStore } from '../stores/types.js';
 
-type LedgerStatus = { status: Payment['state']; amount: string; currency: string };
+type LedgerStatus = { status: Payment['state']; amount: string; currency: string } & Partial<Omit<PaymentReview, 'since'>>;
 
 type LedgerReaderOptions = {
   payments: PaymentStore;
@@ -36,7 +36,10 @@ type LedgerReaderOptions = {
 /** `recheck`: the poll asks for a re-query now, due after `recheckFloorMs` instead of `recheckAfterMs`. */
 type ReadOptions = { recheck?: boolean };
 
-/** The ledger's state, amount and currency for a reference (undefined when unknown), re-queried when due. */
+/**
+ * The ledger's state, amount and currency for a reference (undefined when unknown), re-queried when
+ * due, with the reason (and what was received) when the entry is marked for review.
+ */
 export function createLedgerReader(
   options: LedgerReaderOptions,
 ): (paymentReference: string, read?: ReadOptions) => Promise<LedgerStatus | undefined> {
@@ -79,6 +82,7 @@ export function createLedgerReader(
     if (!entry) return undefined;
     if (fulfilmentDue(entry)) void fulfil(entry, { payments, onPaid: onPaid!, emit, now, leaseMs: options.leaseMs }).catch(() => {});
     const current = isDue(entry, read.recheck === true) ? await withinWait(recheck(entry).catch(() => entry), entry) : entry;
-    return { status: current.state, amount: current.amount, currency: current.currency };
+    const { since: _since, ...review } = current.review ?? {};
+    return { status: current.state, amount: current.amount, currency: current.currency, ...review };
   };
 }

@@ -73,6 +73,24 @@ export type PaymentState = 'PENDING' | 'SUCCESS' | 'FAILED';
  */
 export type Initiation = 'asking' | 'started' | 'refused' | 'unknown';
 
+/**
+ * What a person at the shop must look at, which no automatic step settles:
+ * - `amount-mismatch`: the gateway reported a payment of another amount or currency (or `SM_10`,
+ *   approved for part of it); the entry is not paid, `onPaid` does not run;
+ * - `after-expiry`: the gateway confirmed the payment paid after it had reported it failed or
+ *   expired; the entry is SUCCESS and `onPaid` runs as for any payment, with this on it.
+ * `amountReceived` and `currencyReceived` are the gateway's, when it said and they differ from the
+ * entry's. Stores keep an entry that has it and never expire it; a person removes it (an `update`
+ * without it) once dealt with.
+ */
+export type PaymentReview = {
+  reason: 'amount-mismatch' | 'after-expiry';
+  /** When it was first recorded, ms since the epoch. */
+  since: number;
+  amountReceived?: string;
+  currencyReceived?: string;
+};
+
 /** A fulfilment in progress: `onPaid` is running for `owner` until `until` (ms since the epoch). */
 export type FulfilmentLease = { owner: string; until: number };
 
@@ -111,12 +129,14 @@ export type Payment = {
   dueAt?: number;
   /** The reconciler's schedule ran out while the gateway still said pending: for a person to look at. */
   stale?: boolean;
+  /** Set when the gateway reported something a person must look at; such an entry never expires. */
+  review?: PaymentReview;
 };
 
 /**
  * The ledger. Every change is a compare-and-set on `version`, so two instances (or two requests in
  * one) never both settle a payment, and the reconciler's claims keep two sweepers off one entry.
- * Entries still owed work (`dueAt`) or unsettled are never expired.
+ * Entries still owed work (`dueAt`), unsettled, or marked for `review` are never expired.
  */
 export interface PaymentStore {
   get(paymentReference: string): Awaitable<Payment | undefined>;
