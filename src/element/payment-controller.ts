@@ -70,10 +70,8 @@ export class PaymentController implements ReactiveController {
   private cancelPrefetch: (() => void) | undefined;
   /** Set for BUSY_AFTER_MS after a submit from the form, while the form is still shown as it was. */
   private holdingForm: ReturnType<typeof setTimeout> | undefined;
-  /** The look for a kept attempt, made once, before the first render; a reset meanwhile abandons it. */
-  private recall: object | undefined;
-  /** A kept attempt was found and is being loaded to show. */
-  private recalling = false;
+  /** Whether the look for a kept attempt was made (once, before the first render). */
+  private recalled = false;
 
   constructor(
     private readonly host: PaymentHost,
@@ -102,7 +100,7 @@ export class PaymentController implements ReactiveController {
   }
 
   hostUpdate(): void {
-    this.recall ??= this.recallKept();
+    if (!this.recalled) this.recallKept();
     const { kind } = this.state;
     const shown = kind === 'submitting' && this.holdingForm ? 'form' : kind;
     if (shown === this.shown) return;
@@ -115,8 +113,7 @@ export class PaymentController implements ReactiveController {
   /** The screen for the state shown, as `@lit/task`'s `render` does for a task's status. */
   render<T>(screens: Screens<T>): T {
     const { state } = this;
-    // While a kept attempt is loading, the form shows busy: nothing typed there would last.
-    if (state.kind === 'form' || state.kind === 'submitting') return screens.form(this.shown === 'submitting' || this.recalling);
+    if (state.kind === 'form' || state.kind === 'submitting') return screens.form(this.shown === 'submitting');
     return (screens[state.kind] as (state: FlowState) => T)(state);
   }
 
@@ -154,8 +151,8 @@ export class PaymentController implements ReactiveController {
   reset(paymentType: PaymentType): void {
     this.stopWork();
     this.attempt = undefined;
-    // The kept attempt is forgotten, and one still being looked for is no longer shown.
-    this.recall = {};
+    // The kept attempt is forgotten (one still loading then finds nothing to show).
+    this.recalled = true;
     try {
       const name = this.keptName();
       if (name) sessionStorage.removeItem(name);
@@ -168,35 +165,30 @@ export class PaymentController implements ReactiveController {
     emit(this.host, 'pay-reset', { paymentType, paymentReference });
   }
 
-  /** Shows an attempt kept from before a reload (resume.ts), from the form only: its screen, then its status asked now. */
-  resumed(state: FlowState, key: string): boolean {
-    if (!this.apply({ type: 'resumed', state })) return false;
+  /** Shows an attempt kept from before a reload (resume.ts), from the form only: its screen, `pay-resumed`, then its status asked now. */
+  resumed(state: StateOf<'ussd' | 'transfer' | 'complete'>, key: string): void {
+    if (!this.apply({ type: 'resumed', state })) return;
     this.attempt = { key, body: '' };
-    if (state.kind === 'ussd' || state.kind === 'transfer') this.startPolling(state.instructions, state.order, true);
-    return true;
+    const { instructions, order } = state;
+    const ended = state.kind === 'complete' ? { status: state.status, ...state.review } : {};
+    emit(this.host, 'pay-resumed', { paymentType: instructions.paymentType, paymentReference: instructions.paymentReference, ...chargeOf(order), ...ended });
+    if (state.kind !== 'complete') this.startPolling(instructions, order, true);
   }
 
   /**
    * When this page's widget kept an attempt (and storage can be read), loads what runs after a submit
-   * and shows it again; the form shows busy meanwhile. What it returns marks the look as this one.
+   * and shows it again; the form shows meanwhile.
    */
-  private recallKept(): object {
-    const mine = {};
+  private recallKept(): void {
+    this.recalled = true;
     let name: string | undefined;
     try {
       name = this.keptName();
-      if (!name || !sessionStorage.getItem(name)) return mine;
+      if (!name || !sessionStorage.getItem(name)) return;
     } catch {
-      return mine; // storage refused (or no page, on a server): no resume
+      return; // storage refused (or no page, on a server): no resume
     }
-    this.recalling = true;
-    void loadAfterSubmit()
-      .then((flow) => this.recall === mine && flow.resumeKept(this, this.host, name), () => {})
-      .finally(() => {
-        this.recalling = false;
-        this.host.requestUpdate();
-      });
-    return mine;
+    void loadAfterSubmit().then((flow) => flow.resumeKept(this, name), () => {});
   }
 
   /** Where the attempt is kept in `sessionStorage`: this page and the widget's `keep`; undefined with `resume="off"`. */
