@@ -60,6 +60,7 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
     payments,
     idempotency: redis?.idempotency ?? createMemoryIdempotencyStore(),
     statusSecret: config.statusSecret,
+    transferValidityMs: config.transferValidityMs,
     publicOrigin: () => config.publicOrigin ?? listeningOrigin,
     sandbox,
     webhookLost,

@@ -1,7 +1,8 @@
 // The demo's settings from its environment: PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_SECRET_KEY (or
 // PAY_ACCESS_TOKEN) for a real gateway, PAY_PUBLIC_ORIGIN for the address it is reached at,
-// PAY_STATUS_SECRET for the statusTokens' key, REDIS_URL for the stores, and
-// PAY_RECONCILE_INTERVAL_MS for the reconciler's sweeps.
+// PAY_STATUS_SECRET for the statusTokens' key, REDIS_URL for the stores,
+// PAY_RECONCILE_INTERVAL_MS for the reconciler's sweeps, and PAY_TRANSFER_VALIDITY_MS for how long a
+// transfer's account is shown as valid (set it to a minute to watch the countdown run out).
 
 export type Env = Record<string, string | undefined>;
 export type Log = { info(message: string): void; warn(message: string): void };
@@ -19,6 +20,8 @@ type DemoConfig = {
   statusSecret: string | Uint8Array;
   /** PAY_RECONCILE_INTERVAL_MS: how long the reconciler waits after a sweep before the next. */
   reconcileIntervalMs: number;
+  /** PAY_TRANSFER_VALIDITY_MS: the session handler's transferValidityMs; undefined, its default (30 min). */
+  transferValidityMs: number | undefined;
 };
 
 /** Often enough to watch the reconciler close the loop, seldom enough to leave the log readable. */
@@ -30,17 +33,19 @@ export function readDemoConfig(env: Env, log: Log): DemoConfig {
     publicOrigin: publicOriginFrom(env.PAY_PUBLIC_ORIGIN, log),
     redisUrl: env.REDIS_URL?.trim() || undefined,
     statusSecret: env.PAY_STATUS_SECRET?.trim() || crypto.getRandomValues(new Uint8Array(32)),
-    reconcileIntervalMs: reconcileInterval(env.PAY_RECONCILE_INTERVAL_MS, log),
+    reconcileIntervalMs: milliseconds(env, 'PAY_RECONCILE_INTERVAL_MS', log, `sweeping every ${DEFAULT_RECONCILE_INTERVAL_MS / 1000} s`) ?? DEFAULT_RECONCILE_INTERVAL_MS,
+    transferValidityMs: milliseconds(env, 'PAY_TRANSFER_VALIDITY_MS', log, 'a transfer stays valid for the default 30 minutes'),
   };
 }
 
-function reconcileInterval(value: string | undefined, log: Log): number {
-  const trimmed = value?.trim();
-  if (!trimmed) return DEFAULT_RECONCILE_INTERVAL_MS;
+/** The variable `name` as a positive whole number of milliseconds; undefined (with a warning saying `otherwise` when it was set) if not. */
+function milliseconds(env: Env, name: string, log: Log, otherwise: string): number | undefined {
+  const trimmed = env[name]?.trim();
+  if (!trimmed) return undefined;
   const ms = Number(trimmed);
   if (Number.isInteger(ms) && ms > 0) return ms;
-  log.warn(`pay-widget demo: PAY_RECONCILE_INTERVAL_MS is not a positive whole number of milliseconds; sweeping every ${DEFAULT_RECONCILE_INTERVAL_MS / 1000} s.`);
-  return DEFAULT_RECONCILE_INTERVAL_MS;
+  log.warn(`pay-widget demo: ${name} is not a positive whole number of milliseconds; ${otherwise}.`);
+  return undefined;
 }
 
 function gatewaySettings(env: Env, log: Log): GatewaySettings | undefined {

@@ -33,6 +33,8 @@ type DemoRouteOptions = {
   payments: PaymentStore;
   idempotency: IdempotencyStore;
   statusSecret: string | Uint8Array;
+  /** How long a transfer's account is shown as valid (PAY_TRANSFER_VALIDITY_MS); the handler's default when undefined. */
+  transferValidityMs: number | undefined;
   /** Where the demo is reached (callbackUrl and redirectUrl); undefined until it is known. */
   publicOrigin: () => string | undefined;
   /** The in-process sandbox, when there is no real gateway: "the customer paid" needs it. */
@@ -72,8 +74,10 @@ export function createDemoRoutes(options: DemoRouteOptions): Record<string, Hand
     idempotency: options.idempotency,
     statusSecret: options.statusSecret,
     order: createDemoOrder(options.publicOrigin),
-    // The sandbox's 504 magic amount answers after 20 s: the handler gives up at 10 s.
+    // The sandbox's 504 magic amount answers after 20 s; the gateway client (createGateway's
+    // timeoutMs, 15 s) gives up first: 504 gateway_timeout about 15 s after Pay.
     timeoutMs: 10_000,
+    ...(options.transferValidityMs === undefined ? {} : { transferValidityMs: options.transferValidityMs }),
     onEvent: logged('session', (event) => {
       if (event.type === 'initiated') webhookLost?.started(event.paymentReference);
       loop.session(event);

@@ -1,5 +1,6 @@
 // The check's client for the merchant's back end: session, status and webhook requests with a
-// time limit, every answer read whole and kept (the secrets check reads them all afterwards).
+// time limit, every answer read up to MAX_ANSWER_BYTES and kept (the secrets check reads them all
+// afterwards).
 import type { SessionBody } from './requests.js';
 
 export type Reply = {
@@ -11,7 +12,12 @@ export type Reply = {
   json: unknown;
   /** Why there was no answer. */
   error?: string;
+  /** The answer was longer than MAX_ANSWER_BYTES: `text` is its start, and `json` undefined. */
+  cut?: true;
 };
+
+/** An answer is read this far at most: a back end cannot make the check hold an endless one. */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export type MerchantUrls = { sessionUrl: string; statusUrl?: string; webhookUrl?: string };
 
@@ -41,8 +47,8 @@ export function createMerchantClient(urls: MerchantUrls, timeoutMs: number): Mer
     let reply: Reply;
     try {
       const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-      const text = await response.text();
-      reply = { status: response.status, headers: response.headers, text, json: parseJson(text) };
+      const { text, cut } = await readLimited(response, MAX_ANSWER_BYTES);
+      reply = { status: response.status, headers: response.headers, text, json: cut ? undefined : parseJson(text), ...(cut ? { cut } : {}) };
     } catch (error) {
       const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describe(error);
       reply = { status: 0, headers: new Headers(), text: '', json: undefined, error: reason };
@@ -75,6 +81,35 @@ export function createMerchantClient(urls: MerchantUrls, timeoutMs: number): Mer
   };
 }
 
+/** The body's first `maxBytes` bytes as text; the rest is not read (the connection is dropped). */
+async function readLimited(response: Response, maxBytes: number): Promise<{ text: string; cut: boolean }> {
+  if (!response.body) return { text: '', cut: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return { text: new TextDecoder().decode(concat(chunks).subarray(0, maxBytes)), cut: true };
+    }
+  }
+  return { text: new TextDecoder().decode(concat(chunks)), cut: false };
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -90,5 +125,6 @@ function describe(error: unknown): string {
 
 /** `HTTP 404`, or why there was no answer: for failure messages. */
 export function answered(reply: Reply): string {
-  return reply.status === 0 ? `no answer (${reply.error})` : `HTTP ${reply.status}`;
+  if (reply.status === 0) return `no answer (${reply.error})`;
+  return reply.cut ? `HTTP ${reply.status} with an answer over ${MAX_ANSWER_BYTES / 1024 / 1024} MB (read no further)` : `HTTP ${reply.status}`;
 }

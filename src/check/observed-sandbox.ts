@@ -27,6 +27,8 @@ export type ObservedSandbox = {
   queries(paymentReference: string): number;
   /** Requests of any kind so far (the runner waits for the first). */
   requestCount(): number;
+  /** Which of the back end's settings the sandbox refused (its keys), the first time it did; undefined while none was. */
+  refusedSetting(): string | undefined;
   /** The keys and every token the sandbox issued: none may appear in the merchant's answers. */
   secrets(): readonly Secret[];
   /** Marks the payment paid in the sandbox, which posts its notification to the webhook URL. */
@@ -58,6 +60,7 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
   const tokens = new Set<string>();
   let requests = 0;
   let nextInitiation: { drop: true } | { fail: string } | undefined;
+  let refused: string | undefined;
 
   async function initiation(request: Request): Promise<ObservedAnswer> {
     const body = await request.clone().json().catch(() => undefined) as Record<string, unknown> | undefined;
@@ -75,11 +78,15 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
       return Response.json({ message: planned.fail, error: 'PROCESSING' }, { status: 500 });
     }
     const response = await sandbox(request);
+    if (response.status === 403) refused ??= `the sandbox refused the initiation's publicKey: set PAY_PUBLIC_KEY=${SANDBOX_PUBLIC_KEY}`;
     record.httpStatus = planned ? 'dropped' : response.status;
     return planned ? 'drop' : response;
   }
 
-  async function tokenIssued(response: Response): Promise<Response> {
+  async function tokenIssued(request: Request): Promise<Response> {
+    const sent = (await request.clone().json().catch(() => undefined)) as { key?: unknown } | undefined;
+    const response = await sandbox(request);
+    if (response.status === 400) refused ??= refusedKeys(sent?.key);
     const body = await response.clone().json().catch(() => undefined) as { data?: { EncryptedSecKey?: { encryptedKey?: unknown } } } | undefined;
     const token = body?.data?.EncryptedSecKey?.encryptedKey;
     if (typeof token === 'string') tokens.add(token);
@@ -92,7 +99,7 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
       requests += 1;
       const path = new URL(request.url).pathname;
       if (request.method === 'POST' && path.endsWith(INITIATE_PATH)) return initiation(request);
-      if (path.endsWith(TOKEN_PATH)) return tokenIssued(await sandbox(request));
+      if (path.endsWith(TOKEN_PATH)) return tokenIssued(request);
       const queried = QUERY_PATH_PATTERN.exec(path)?.[2];
       if (queried !== undefined) {
         const reference = safeDecode(queried);
@@ -103,6 +110,7 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
     initiations: () => seen,
     queries: (paymentReference) => queryCounts.get(paymentReference) ?? 0,
     requestCount: () => requests,
+    refusedSetting: () => refused,
     secrets: () => [
       { label: 'the secret key', value: SANDBOX_SECRET_KEY },
       { label: 'the public key', value: SANDBOX_PUBLIC_KEY },
@@ -118,6 +126,23 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
     failNextInitiation: (message) => void (nextInitiation = { fail: message }),
     close: () => sandbox.close(),
   };
+}
+
+/**
+ * Which setting is wrong when the sandbox refused `{"key":"SECRET.PUBLIC"}`: the secret key, the
+ * public key, both, or the two swapped. The keys sent are never repeated (they may be real ones).
+ */
+function refusedKeys(key: unknown): string {
+  const [secret, publicKey] = typeof key === 'string' ? [key.slice(0, key.indexOf('.')), key.slice(key.indexOf('.') + 1)] : [];
+  const wrong =
+    secret === SANDBOX_PUBLIC_KEY && publicKey === SANDBOX_SECRET_KEY
+      ? 'PAY_SECRET_KEY and PAY_PUBLIC_KEY are swapped'
+      : secret === SANDBOX_SECRET_KEY
+        ? `PAY_PUBLIC_KEY is wrong (set PAY_PUBLIC_KEY=${SANDBOX_PUBLIC_KEY})`
+        : publicKey === SANDBOX_PUBLIC_KEY
+          ? `PAY_SECRET_KEY is wrong (set PAY_SECRET_KEY=${SANDBOX_SECRET_KEY})`
+          : `PAY_SECRET_KEY and PAY_PUBLIC_KEY are both wrong (set them as printed above)`;
+  return `the sandbox refused the back end's keys: ${wrong}`;
 }
 
 function safeDecode(encoded: string): string {

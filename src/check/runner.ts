@@ -2,10 +2,10 @@
 // end must use, a wait until the back end reaches the sandbox, then every check in order.
 import { SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../sandbox/index.js';
 import { CHECKS } from './checks/index.js';
-import { answered, createMerchantClient, type MerchantClient, type MerchantUrls } from './merchant.js';
-import { createObservedSandbox, type ObservedSandbox } from './observed-sandbox.js';
-import { newKey, ussdRequest } from './requests.js';
+import { createMerchantClient, type MerchantUrls } from './merchant.js';
+import { createObservedSandbox } from './observed-sandbox.js';
 import { serveOnLoopback } from './serve.js';
+import { waitForBackEnd } from './setup.js';
 import { SkipCheck, type Check, type CheckContext, type CheckResult } from './types.js';
 
 export type CheckOptions = MerchantUrls & {
@@ -49,22 +49,6 @@ export async function runCheck(options: CheckOptions): Promise<{ gatewayUrl: str
   } finally {
     gateway.close();
     await served.close();
-  }
-}
-
-/** Sends a valid session request every 2 s until one reaches the sandbox; what went wrong when none did in time. */
-async function waitForBackEnd(merchant: MerchantClient, gateway: ObservedSandbox, waitMs: number, log: (line: string) => void): Promise<string | undefined> {
-  const deadline = Date.now() + waitMs;
-  let told = false;
-  for (;;) {
-    const before = gateway.requestCount();
-    const reply = await merchant.session(ussdRequest(), { key: newKey() });
-    if (gateway.requestCount() > before) return undefined;
-    const why = `a session request to ${merchant.urls.sessionUrl} got ${answered(reply)} and never reached the sandbox`;
-    if (Date.now() + 2_000 > deadline) return `${why}: start the back end with the settings above`;
-    if (!told) log(`Waiting for your back end to use the sandbox (${why})…`);
-    told = true;
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
   }
 }
 

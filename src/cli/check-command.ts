@@ -2,7 +2,7 @@
 // result as it comes and a summary, or with `--json` the results as JSON on stdout (the progress
 // then goes to stderr). Exit code 0 when every check passed, 1 when one failed, 2 for a usage error.
 import { parseArgs } from 'node:util';
-import { jsonReport, resultLines, summaryLine } from '../check/report.js';
+import { jsonReport, printable, resultLines, summaryLine } from '../check/report.js';
 import { runCheck, type CheckOptions } from '../check/runner.js';
 
 export const CHECK_USAGE = `Usage: pay-widget check --session-url URL [--status-url URL] [--webhook-url URL] [--origin URL] [--json]
@@ -18,7 +18,10 @@ webhook endpoints against the contract (README, "Your own back end").
   --origin URL        the origin of the page that hosts the widget, to check CORS
   --json              the results as JSON on stdout (for CI)
   --gateway-port PORT the sandbox's port (default: any free one), so your settings can stay put
-  --wait SECONDS      how long to wait for your back end to reach the sandbox (default 120)`;
+  --wait SECONDS      how long to wait for your back end to reach the sandbox (default 120)
+  --help, -h          this text
+
+Before the package is published: npx --package ./pay-widget-0.1.0.tgz pay-widget check …`;
 
 export type Io = { out: (line: string) => void; err: (line: string) => void };
 
@@ -26,6 +29,10 @@ class UsageError extends Error {}
 
 /** Runs `pay-widget check` with `args` (after `check`); resolves to the exit code. */
 export async function checkCommand(args: readonly string[], io: Io): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(CHECK_USAGE);
+    return 0;
+  }
   let options: CheckOptions & { json: boolean };
   try {
     options = readOptions(args);
@@ -38,7 +45,7 @@ export async function checkCommand(args: readonly string[], io: Io): Promise<num
   try {
     const { gatewayUrl, results } = await runCheck({ ...options, log: progress, onResult: (result) => resultLines(result).forEach((line) => progress(line)) });
     const setup = results.find((result) => result.name === 'setup');
-    if (setup) progress(`FAIL ${setup.problems[0]}`);
+    if (setup) progress(`FAIL ${printable(setup.problems[0] ?? '')}`);
     progress(summaryLine(results));
     if (options.json) io.out(jsonReport(gatewayUrl, results));
     return results.some((result) => result.status === 'fail') ? 1 : 0;

@@ -7,7 +7,9 @@ const io = { out: (line: string) => console.log(line), err: (line: string) => co
 
 if (command === 'check') {
   process.exitCode = await checkCommand(args, io);
+} else if (command === '--help' || command === '-h' || command === 'help') {
+  io.out(CHECK_USAGE);
 } else {
-  io.err(command === undefined || command === '--help' || command === '-h' ? CHECK_USAGE : `pay-widget: unknown command ${JSON.stringify(command)}\n\n${CHECK_USAGE}`);
-  process.exitCode = command === '--help' || command === '-h' ? 0 : 2;
+  io.err(command === undefined ? CHECK_USAGE : `pay-widget: unknown command ${JSON.stringify(command)}\n\n${CHECK_USAGE}`);
+  process.exitCode = 2;
 }

@@ -21,7 +21,10 @@ export function fileBesideScript(fileName: string, scriptUrl: string | undefined
   return new URL(fileName, base).href;
 }
 
+/** The address of `fileName` beside this script. */
+export const besideThisScript = (fileName: string): string => fileBesideScript(fileName, scriptUrl);
+
 /** Imports the ES module `fileName` from beside this script; `search` (e.g. `?retry=1`) makes it a new fetch. */
 export function importBesideScript<T>(fileName: string, search = ''): Promise<T> {
-  return import(/* @vite-ignore */ fileBesideScript(fileName, scriptUrl) + search);
+  return import(/* @vite-ignore */ besideThisScript(fileName) + search);
 }

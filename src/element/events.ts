@@ -9,6 +9,8 @@ export const PAY_ERROR_CODES = [
   'gateway',
   'invalid-response',
   'config',
+  /** The script tag's second file (pay-widget.after-submit.js) is not served beside it: serve the whole dist/ folder. */
+  'setup',
 ] as const;
 export type PayErrorCode = (typeof PAY_ERROR_CODES)[number];
 

@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from './css-text.js';
 
 /**
  * Public `--pay-widget-*` properties are read once, on `:host`, into private `--_*` ones; the

@@ -33,7 +33,7 @@ const text = (value: unknown): string => (value == null ? '' : String(value));
  * @fires {CustomEvent<PayInitiatedDetail>} pay-initiated - The gateway returned the dial code or the account.
  * @fires {CustomEvent<PayCopyDetail>} pay-copy - A value was copied.
  * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED, or a reason to tell the customer.
- * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed.
+ * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed; `detail.code`: validation, network, timeout, http, gateway, invalid-response, config, or setup (the script tag's second file is not served beside it: serve the whole dist/ folder).
  * @fires {CustomEvent<PayResetDetail>} pay-reset - Back to the form.
  * @fires {CustomEvent<PayResumedDetail>} pay-resumed - An attempt kept from before a reload shows again (`resume`).
  *

@@ -46,6 +46,7 @@ const BUSY_AFTER_MS = 100;
 /** What a submit meets when the session endpoint, or the code that talks to it, cannot be reached. */
 const NETWORK_FAILURE: PayFailure = { code: 'network', message: undefined, retryable: true };
 
+
 /** 128 random bits as hex, a new one per payment attempt. Not `randomUUID()`, which is missing outside secure contexts. */
 export function newIdempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -250,8 +251,9 @@ export class PaymentController implements ReactiveController {
     let flow;
     try {
       flow = await loadAfterSubmitWithin(timeoutMs);
-    } catch {
-      return failed(NETWORK_FAILURE);
+    } catch (error) {
+      // `setup`: the shop's server does not serve the script's second file, so trying again cannot help.
+      return failed((error as { code?: 'setup' }).code ? { code: 'setup', message: undefined, retryable: false } : NETWORK_FAILURE);
     }
     if (signal.aborted) return failed(NETWORK_FAILURE);
     const transport: Initiate = initiate ?? ((body, options) => flow.postSession(sessionUrl!, body, options));

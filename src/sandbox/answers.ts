@@ -29,6 +29,8 @@ type UssdPaymentsBody = {
 
 type TransferPaymentsBody = {
   paymentReference: string;
+  /** The amount the account takes, a number as in the gateway's published example (OAPI `InitiateTransferResponse`). */
+  amount: number;
   walletName: string;
   wallet: string;
   bankName: string;

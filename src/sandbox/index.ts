@@ -12,7 +12,9 @@
  * ```
  *
  * It moves no money, so it refuses to start where `NODE_ENV` is `production` (a TypeError from
- * `createSandboxGateway`) unless `allowInProduction: true` is passed, for a public demo.
+ * `createSandboxGateway`) unless `allowInProduction: true` is passed, for a public demo. Where
+ * NODE_ENV cannot be read (Deno with `--allow-env=PORT`) it is taken as production, and the
+ * TypeError says so.
  * It keeps at most `maxPayments` payments (default 10 000), forgetting the one settled longest ago
  * first and a pending one only when every payment kept is pending.
  *
@@ -27,12 +29,16 @@
  * | `503` | HTTP 503 with an empty body | 502 `gateway_error` |
  * | `504` | the payment is created, but the answer comes after `slowMs` (default 35 s) | 504 `gateway_timeout` |
  *
- * Other answers: 401 (missing or wrong bearer token; the `Bearer` scheme in any case), 403 (wrong
- * `publicKey`), 400 (a body that is not a JSON object, USSD without `bankCode`, TRANSFER with one;
+ * Other answers: 403 `{ message: "Header Token Missing", error: "PERMISSION" }` (no Authorization
+ * header, as the gateway answers), 401 (a bearer token it does not accept; the `Bearer` scheme in
+ * any case), 403 (wrong `publicKey`), 400 (a body that is not a JSON object, USSD without `bankCode`, TRANSFER with one;
  * `data.code` `S12` "Invalid/Missing parameters = …" naming each field missing or out of form: an
  * amount not above zero, an email that is not an address, a callbackUrl or redirectUrl that is not
  * http(s), a mobile number, currency (`NGN`) or country (`NG`) that cannot be one), 415 (not `application/json`), 404 (other paths), 405 (other methods), 409 (a
- * `paymentReference` reused for a different payment; the same payment again gets its first answer).
+ * `paymentReference` reused for a different payment; the same payment again gets its first answer
+ * with `retry: true`, a duplicate `S18` without). `retry` is taken as a boolean (what our client
+ * sends, as the gateway's iOS app does) or as the string `"true"`/`"false"` (every published
+ * example). A TRANSFER answer carries `payments.amount`, a number, as the published example does.
  *
  * Besides initiation (spec/gateway-companion.md):
  *

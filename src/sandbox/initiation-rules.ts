@@ -33,7 +33,7 @@ export function checkInitiation(raw: unknown, publicKey: string): CheckedInitiat
   });
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return refuse(400, 'The body must be a JSON object.');
   if ((raw as { publicKey?: unknown }).publicKey !== publicKey) return refuse(403, 'Invalid public key.');
-  const parsed = gatewayRequestSchema.safeParse(raw);
+  const parsed = gatewayRequestSchema.safeParse(withBooleanRetry(raw));
   const invalid = new Set(parsed.success ? [] : parsed.error.issues.map((issue) => String(issue.path[0] ?? 'body')));
   for (const [field, valid] of Object.entries(FIELD_RULES)) {
     const value = (raw as Record<string, unknown>)[field];
@@ -42,6 +42,15 @@ export function checkInitiation(raw: unknown, publicKey: string): CheckedInitiat
   if (!parsed.success || invalid.size > 0) return refuse(400, `Invalid/Missing parameters = ${[...invalid].join(', ')}`, 'S12');
   const ruleBroken = checkTypeRules(parsed.data, raw);
   return ruleBroken ? refuse(400, ruleBroken) : { ok: true, body: parsed.data };
+}
+
+/**
+ * `retry` as our client sends it (a boolean, as the gateway's iOS app does) or as every published
+ * example does (the string `"false"` or `"true"`): both mean the same to the sandbox.
+ */
+function withBooleanRetry(raw: object): object {
+  const retry = (raw as { retry?: unknown }).retry;
+  return retry === 'true' || retry === 'false' ? { ...raw, retry: retry === 'true' } : raw;
 }
 
 /** Spec 4.1 rules 1 and 2. */

@@ -54,6 +54,7 @@ export function createPaymentBook(options: PaymentBookOptions): PaymentBook {
         })
       : transferEnvelope({
           paymentReference: body.paymentReference,
+          amount: Number(body.amount),
           walletName: `${options.merchantName} / ${body.fullName}`,
           wallet: numbers.wallet,
           bankName: options.bankName,

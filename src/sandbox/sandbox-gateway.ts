@@ -3,6 +3,7 @@
 import { requireMethod } from '../server/http/checks.js';
 import { optionChecks } from '../server/options.js';
 import type { PaymentStatus, StatusResponse } from '../contract/schemas.js';
+import { productionRefusal } from './environment.js';
 import { failure, notificationBody } from './answers.js';
 import { createPaymentBook } from './payments.js';
 import { initiateRoute } from './routes/initiate.js';
@@ -154,14 +155,8 @@ function dispatcher(routes: readonly SandboxRoute[], latencyMs: number | undefin
 /** Options the types allow but that cannot work, refused when created rather than on the first request or delivery. */
 function assertOptions(options: SandboxGatewayOptions): void {
   const checks = optionChecks('createSandboxGateway');
-  // Read without assuming Node: the sandbox also runs on workers, where `process` may not exist.
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  if (env?.NODE_ENV === 'production' && options.allowInProduction !== true) {
-    checks.fail(
-      'refusing to start with NODE_ENV=production: the sandbox moves no money and answers every payment with made-up ' +
-        'instructions. Use createGateway with your real keys in production, or pass allowInProduction: true for a public demo.',
-    );
-  }
+  const refusal = options.allowInProduction === true ? undefined : productionRefusal();
+  if (refusal) checks.fail(refusal);
   checks.absoluteUrl('webhookUrl', options.webhookUrl);
   checks.positiveMs('tokenTtlMs', options.tokenTtlMs);
   checks.nonNegativeMs('latencyMs', options.latencyMs);

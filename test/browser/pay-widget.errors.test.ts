@@ -47,6 +47,7 @@ const SHOWN = {
   'invalid-response': 'The payment service sent an answer we could not read.',
   validation: 'Some details need correcting.',
   config: 'This payment form is not set up correctly. Please tell the merchant.',
+  setup: 'This payment form is not set up correctly. Please tell the shop.', // script-tag-without-second-file.test.ts
 } satisfies Record<PayErrorCode, string>;
 
 /** A body stream that fails while it is read. */

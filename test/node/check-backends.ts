@@ -1,6 +1,7 @@
 // Back ends for the check's own tests: ours (the package's handlers, in memory, pointed at the
 // check's sandbox) served on 127.0.0.1, and the same with one rule broken on purpose, one per check.
 import { getRequestListener } from '@hono/node-server';
+import express from 'express';
 import { SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
 import {
   createGateway,
@@ -21,13 +22,19 @@ const STATUS_SECRET = 'check-test-status-secret-0123456789abcdef';
 /** What each broken back end gets wrong. */
 export type Breakage =
   | 'forgets-unfinished-attempts'
-  | 'trusts-page-amount' | 'non-atomic-claims' | 'webhook-trusts-body' | 'status-without-token' | 'leaks-key-in-error' | 'no-cors';
+  | 'trusts-page-amount' | 'non-atomic-claims' | 'webhook-trusts-body' | 'status-without-token' | 'leaks-key-in-error' | 'no-cors'
+  // Set-up mistakes that stop every check: the check names them before running any.
+  | 'json-parser-first' | 'wrong-secret-key' | 'wrong-public-key' | 'throwing-resolver';
 
 type Handler = (request: Request) => Promise<Response>;
 
 /** The package's handlers against `gatewayUrl`, with `breakage` if any; served, and their URLs. */
 export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, gatewayUrl: string, breakage?: Breakage) {
-  const gateway = createGateway({ baseUrl: gatewayUrl, publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY });
+  const gateway = createGateway({
+    baseUrl: gatewayUrl,
+    publicKey: breakage === 'wrong-public-key' ? 'pk_live_mistyped' : SANDBOX_PUBLIC_KEY,
+    secretKey: breakage === 'wrong-secret-key' ? 'sk_live_0123456789' : SANDBOX_SECRET_KEY,
+  });
   const ledger = createMemoryPaymentStore();
   const forgets = breakage === 'forgets-unfinished-attempts';
   const payments = breakage === 'non-atomic-claims' ? nonAtomicLedger(ledger) : forgets ? notFoundByKey(ledger) : ledger;
@@ -41,15 +48,18 @@ export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, 
       payments,
       idempotency,
       statusSecret: STATUS_SECRET,
-      order: async (request) => ({
-        // A random reference is safe only while the key's first order is remembered (our ledger then refuses the second).
-        ...(forgets ? { paymentReference: `random-${crypto.randomUUID()}` } : {}),
-        amount: breakage === 'trusts-page-amount' && request.amount ? request.amount : '5000.00',
-        currency: 'NGN',
-        country: 'NG',
-        callbackUrl: 'http://127.0.0.1/callback',
-        redirectUrl: 'http://127.0.0.1/thanks',
-      }),
+      order: async (request) => {
+        if (breakage === 'throwing-resolver') throw new Error('cart service down');
+        return {
+          // A random reference is safe only while the key's first order is remembered (our ledger then refuses the second).
+          ...(forgets ? { paymentReference: `random-${crypto.randomUUID()}` } : {}),
+          amount: breakage === 'trusts-page-amount' && request.amount ? request.amount : '5000.00',
+          currency: 'NGN',
+          country: 'NG',
+          callbackUrl: 'http://127.0.0.1/callback',
+          redirectUrl: 'http://127.0.0.1/thanks',
+        };
+      },
       ...cors,
     });
   // Non-atomic stores fail only across instances (one handler joins its own duplicates): two, taking turns.
@@ -58,9 +68,9 @@ export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, 
   const status = breakage === 'status-without-token' ? statusWithoutToken(payments) : createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid, ...cors });
   const webhook = createWebhookHandler({ gateway: breakage === 'webhook-trusts-body' ? believing(gateway, payments) : gateway, payments, onPaid });
   const routes: Record<string, Handler> = { '/pay/session': session, '/pay/status': status, '/pay/webhook': webhook };
-  const origin = await servers.listen(
-    getRequestListener((request) => routes[new URL(request.url).pathname]?.(request) ?? new Response('Not found', { status: 404 })),
-  );
+  const listener = getRequestListener((request) => routes[new URL(request.url).pathname]?.(request) ?? new Response('Not found', { status: 404 }));
+  // The commonest Express mistake: express.json() for the whole app, before the package's handlers.
+  const origin = await servers.listen(breakage === 'json-parser-first' ? express().use(express.json()).use(listener) : listener);
   return { sessionUrl: `${origin}/pay/session`, statusUrl: `${origin}/pay/status`, webhookUrl: `${origin}/pay/webhook` };
 }
 
@@ -69,7 +79,9 @@ function takingTurns(handlers: Handler[]): Handler {
   return (request) => handlers[turn++ % handlers.length]!(request);
 }
 
-const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+// Long enough that two of the check's ten simultaneous requests meet inside it even on a loaded machine
+// (at 20 ms the requests sometimes arrived one after the other, and the race the check looks for never ran).
+const pause = () => new Promise((resolve) => setTimeout(resolve, 250));
 
 /** A claim that checks, waits, then takes: two requests at once both get it. */
 function nonAtomicClaims(store: IdempotencyStore): IdempotencyStore {

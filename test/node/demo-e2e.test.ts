@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { startDemo, type RunningDemo } from '../../demo/server.js';
+import { repoRoot } from './consumer-app.js';
 import { CHROMIUM_FLAGS, findChromium, missingChromiumMessage } from '../../scripts/ensure-chromium.mjs';
 
 /** How long to wait for one thing to appear; the status poll runs about every 2 s. */
@@ -159,6 +160,36 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     const events = await loggedEvents();
     assert.ok(events.includes('pay-type-change') && events.includes('pay-reset'), events.join(', '));
     assert.equal(events.filter((name) => name === 'pay-complete').length, 2);
+  });
+
+  it('is axe-clean after both payments, the logs’ scrolling reachable by keyboard, and the "webhook lost" checkbox beside its label (issue 27)', async () => {
+    await page.addScriptTag({ path: join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js') });
+    const violations = await page.evaluate(async () => {
+      const { violations } = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe.run();
+      return violations.map(({ id, nodes }) => `${id}: ${nodes.map((node) => JSON.stringify(node.target)).join(' ')}`);
+    });
+    assert.deepEqual(violations, []);
+    for (const log of ['#event-log', '#server-log']) {
+      const scroller = await page.$eval(log, (list) => {
+        const region = list.closest('[tabindex="0"]');
+        return region && { role: region.getAttribute('role'), label: region.getAttribute('aria-label') };
+      });
+      assert.ok(scroller, `${log} is inside a region that takes keyboard focus`);
+      assert.equal(scroller.role, 'log');
+      assert.ok(scroller.label);
+    }
+    // No function declared inside: tsx would name it with a helper the page does not have.
+    const { box, label } = await page.$eval('#webhook-lost', (input) => ({
+      box: input.getBoundingClientRect().toJSON() as DOMRect,
+      label: input.closest('label')!.querySelector('strong')!.getBoundingClientRect().toJSON() as DOMRect,
+    }));
+    assert.ok(box.width < 40, `the checkbox is a box, not a full-width field (${box.width} px)`);
+    assert.ok(Math.abs(box.top + box.height / 2 - (label.top + label.height / 2)) < 8 && box.right <= label.left, 'beside its label, on one line');
+  });
+
+  it('offers all six languages', async () => {
+    const offered = await page.$$eval('#panel-locale option', (options) => options.map((option) => (option as HTMLOptionElement).value));
+    assert.deepEqual(offered.sort(), ['en', 'fr', 'ha', 'ig', 'pcm', 'yo']);
   });
 
   it('stayed on 127.0.0.1 and threw nothing', () => {

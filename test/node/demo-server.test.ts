@@ -121,6 +121,21 @@ describe('demo: createDemoBackend', () => {
     assert.match(warnings[0] ?? '', /PAY_PUBLIC_ORIGIN/);
   });
 
+  it('PAY_TRANSFER_VALIDITY_MS sets how long a transfer’s account is shown as valid (issue 27); a bad value warns and keeps 30 minutes', async () => {
+    const expiresIn = async (env: Record<string, string>, warn: (line: string) => void = () => {}) => {
+      const backend = await createDemoBackend(env, { info: () => {}, warn });
+      const before = Date.now();
+      const order = (await initiate(await serve(backend))) as { expiresAt?: string };
+      return Date.parse(order.expiresAt!) - before;
+    };
+    const minute = await expiresIn({ PAY_TRANSFER_VALIDITY_MS: '60000' });
+    assert.ok(minute > 55_000 && minute <= 61_000, `${minute} ms`);
+    const warnings: string[] = [];
+    const fallback = await expiresIn({ PAY_TRANSFER_VALIDITY_MS: 'soon' }, (line) => void warnings.push(line));
+    assert.ok(fallback > 29 * 60_000 && fallback <= 30 * 60_000 + 1_000, `${fallback} ms`);
+    assert.deepEqual(warnings, ['pay-widget demo: PAY_TRANSFER_VALIDITY_MS is not a positive whole number of milliseconds; a transfer stays valid for the default 30 minutes.']);
+  });
+
   it('closes the loop over the socket: the customer paid → webhook → ledger → onPaid once → status SUCCESS', async () => {
     const backend = await createDemoBackend({}, quiet);
     const origin = await serve(backend);

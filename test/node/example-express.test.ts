@@ -1,108 +1,86 @@
 // examples/express as a newcomer runs it: the packed package installed with the example's files into
-// a fresh folder outside the repository, started with `npm start` against the in-process sandbox,
-// and driven over 127.0.0.1: session, replay, status, "the customer paid" through the webhook to
-// onPaid once, and the caller's address given to beforeInitiate. Run after `npm run build`.
+// a fresh folder outside the repository, started with `npm run sandbox` against the in-process
+// sandbox, and driven over 127.0.0.1: the page and the script's folder, the payment loop (session,
+// replay, status, "the customer paid" through the webhook to onPaid once, the caller's address given
+// to beforeInitiate), then a customer paying on the page in headless Chromium. The sandbox only when
+// asked for (issue 24, defect 7): `npm start` without the gateway's variables, or with some of them,
+// stops with one line; /pay/simulate answers only on this machine. Run after `npm run build`.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { access } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createConsumerApp, packPackage, repoRoot } from './consumer-app.js';
-import { freePort } from './loopback.js';
-import { statusBody, USSD_REQUEST } from './server-fixtures.js';
-
-/** Only a failure waits this long: generous for a loaded 2-core machine. */
-const WAIT_MS = 30_000;
+import { payInTheBrowser } from './pay-in-browser.js';
+import { paymentLoop } from './payment-loop.js';
+import { runToExit, startServer } from './started-server.js';
 
 const closers: (() => Promise<void>)[] = [];
-let origin: string;
-let output = '';
-let server: ChildProcess;
-
-/** Resolves once the server's output matches `pattern`; fails after WAIT_MS with what it printed. */
-async function printed(pattern: RegExp): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const match = output.match(pattern);
-    if (match) return match;
-    if (Date.now() > deadline || server.exitCode !== null) assert.fail(`the example never printed ${pattern}; it printed:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+let app: string;
 
 before(async () => {
   const pack = await packPackage();
   closers.push(pack.close);
-  const app = await createConsumerApp(pack.tarball, 'example-express', ['express', '@hono/node-server'], join(repoRoot, 'examples', 'express'));
-  closers.push(app.close);
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  const { PATH, HOME } = process.env;
-  server = spawn('npm', ['start'], { cwd: app.dir, env: { PATH, HOME, PORT: String(port), HOST: '127.0.0.1' }, detached: true });
-  server.stdout!.on('data', (chunk: Buffer) => (output += chunk));
-  server.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-  closers.push(async () => {
-    if (server.exitCode !== null) return;
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    process.kill(-server.pid!, 'SIGTERM'); // npm and the node it started
-    await exited;
-  });
-  await printed(/listening on http:\/\/127\.0\.0\.1:\d+ \(sandbox gateway\)/);
+  const consumer = await createConsumerApp(pack.tarball, 'example-express', ['express', '@hono/node-server', 'libsql'], join(repoRoot, 'examples', 'express'));
+  closers.push(consumer.close);
+  app = consumer.dir;
 });
 
 after(async () => {
   for (const close of closers.reverse()) await close().catch(() => undefined);
 });
 
-function session(key: string): Promise<Response> {
-  return fetch(`${origin}/pay/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': key },
-    body: JSON.stringify(USSD_REQUEST),
-  });
-}
+const startRefused = (env: Record<string, string>) => runToExit(app, 'start', env);
 
-describe('examples/express, installed from the packed package and started with npm start', () => {
-  it('serves the page and the script-tag build', async () => {
-    const page = await fetch(`${origin}/`);
-    assert.equal(page.status, 200);
-    assert.match(await page.text(), /<pay-widget session-url="\/pay\/session" status-url="\/pay\/status"/);
-    const script = await fetch(`${origin}/pay-widget.js`);
-    assert.equal(script.status, 200);
-    assert.match(await script.text(), /pay-widget/);
-  });
-
-  it('runs the payment loop against the sandbox: session, replay, status, the webhook to onPaid once', async () => {
-    const first = await session('example-express-0001');
-    const text = await first.text();
-    assert.equal(first.status, 200, text);
-    const body = JSON.parse(text) as { data: { payments: { ussdDailCode?: string } }; order: { paymentReference: string; amount: string; currency: string; statusToken: string } };
-    assert.deepEqual([body.order.amount, body.order.currency], ['5000.00', 'NGN'], 'the server’s amount, not the page’s');
-    assert.match(text, /\*000\*058\*/, 'USSD instructions');
-
-    const replay = await session('example-express-0001');
-    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
-    assert.equal(await replay.text(), text, 'a replay gets the same answer');
-
-    const reference = body.order.paymentReference;
-    const statusUrl = `${origin}/pay/status?paymentReference=${encodeURIComponent(reference)}&statusToken=${encodeURIComponent(body.order.statusToken)}`;
-    assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'PENDING', amount: '5000.00', currency: 'NGN' });
-
-    const paid = await fetch(`${origin}/pay/simulate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ paymentReference: reference }),
-    });
-    assert.equal(paid.status, 204);
-    await printed(new RegExp(`webhook \\{"type":"paid","paymentReference":"${reference}"`));
-    await printed(new RegExp(`paid ${reference} 5000.00 NGN`));
-    assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
-    assert.equal(output.split(`paid ${reference} `).length - 1, 1, 'onPaid ran once');
+describe('examples/express, installed from the packed package', () => {
+  it('npm run sandbox: the page, the script’s whole folder, the payment loop, and a customer paying in a browser', async () => {
+    const server = await startServer(app, 'sandbox', /listening on http:\/\/127\.0\.0\.1:\d+ \(sandbox gateway\)/);
+    try {
+      const page = await fetch(`${server.origin}/`);
+      assert.equal(page.status, 200);
+      const html = await page.text();
+      assert.match(html, /<pay-widget session-url="\/pay\/session" status-url="\/pay\/status"/);
+      const script = html.match(/<script src="([^"]+)"><\/script>/)![1]!;
+      assert.equal((await fetch(new URL(script, server.origin))).status, 200);
+      // The files the script loads from beside itself are served from the same folder.
+      for (const file of ['pay-widget.after-submit.js', 'pay-widget.yo.js']) {
+        assert.equal((await fetch(new URL(file, new URL(script, server.origin)))).status, 200, file);
+      }
+      await paymentLoop(server);
+      await payInTheBrowser(server);
+      await access(join(app, '.data', 'ledger.db')); // the durable ledger, in the app's folder
+    } finally {
+      await server.close();
+    }
   });
 
-  it('gives beforeInitiate the caller’s address, 127.0.0.1', async () => {
-    assert.equal((await session('example-express-0002')).status, 200);
-    const addresses = [...output.matchAll(/^session from (.*)$/gm)].map((match) => match[1]);
-    assert.ok(addresses.length >= 2, output);
-    assert.deepEqual(new Set(addresses), new Set(['127.0.0.1']));
+  it('npm start with no gateway variables refuses to run the sandbox, in one line', async () => {
+    const { code, output } = await startRefused({});
+    assert.equal(code, 1);
+    assert.equal(output.trim(), 'pay-widget example: no gateway: set PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY for the real one, or run npm run sandbox (PAY_SANDBOX=1) for the offline sandbox');
+  });
+
+  it('a mistyped gateway variable stops the server with one line naming it, never a sandbox', async () => {
+    const { code, output } = await startRefused({ PAY_BASE_URL: 'https://seerbitapi.com', PAY_PUBLIC_KEY: 'pk', PAY_SECERT_KEY: 'sk' });
+    assert.equal(code, 1);
+    assert.equal(output.trim(), 'pay-widget example: PAY_SECRET_KEY not set: the real gateway needs PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY (or unset them all and run npm run sandbox)');
+    const both = await startRefused({ PAY_SANDBOX: '1', PAY_BASE_URL: 'https://seerbitapi.com', PAY_PUBLIC_KEY: 'pk', PAY_SECRET_KEY: 'sk' });
+    assert.equal(both.code, 1);
+    assert.match(both.output, /^pay-widget example: PAY_SANDBOX=1 \(or npm run sandbox\) with the gateway variables set: choose one/);
+  });
+
+  it('PAY_SANDBOX=1 on every interface: /pay/simulate answers only on this machine', async (t) => {
+    const outside = Object.values(networkInterfaces()).flat().find((address) => address && address.family === 'IPv4' && !address.internal);
+    if (!outside) return t.skip('this machine has no address but loopback');
+    const server = await startServer(app, 'start', /listening on http:\/\/0\.0\.0\.0:\d+ \(sandbox gateway\)/, { env: { PAY_SANDBOX: '1', HOST: '0.0.0.0' } });
+    try {
+      const simulate = (origin: string) => fetch(`${origin}/pay/simulate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"paymentReference":"pw-unknown"}' });
+      const remote = await simulate(server.origin.replace('127.0.0.1', outside.address));
+      assert.equal(remote.status, 403);
+      assert.match(await remote.text(), /answers only on this machine/);
+      assert.equal((await simulate(server.origin)).status, 404, 'from 127.0.0.1 it answers (an unknown reference)');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -32,7 +32,7 @@ export async function paymentLoop(server: StartedServer): Promise<void> {
   const statusUrl = `${server.origin}/pay/status?paymentReference=${encodeURIComponent(reference)}&statusToken=${encodeURIComponent(body.order.statusToken)}`;
   assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'PENDING', amount: '5000.00', currency: 'NGN' });
 
-  const paid = await fetch(`${server.origin}/pay/simulate`, { method: 'POST', body: JSON.stringify({ paymentReference: reference }) });
+  const paid = await fetch(`${server.origin}/pay/simulate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paymentReference: reference }) });
   assert.equal(paid.status, 204);
   await server.printed(new RegExp(`webhook \\{"type":"paid","paymentReference":"${reference}"`));
   await server.printed(new RegExp(`paid ${reference} 5000.00 NGN`));

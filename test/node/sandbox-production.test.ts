@@ -2,6 +2,7 @@
 // the real gateway where money is meant to move.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { productionRefusal } from '../../src/sandbox/environment.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, type SandboxGateway } from '../../src/sandbox/index.js';
 import { initiationBody } from './gateway-fixtures.js';
 
@@ -38,6 +39,19 @@ describe('createSandboxGateway in production (issue 16 item 10)', () => {
     assert.equal(typeof allowed, 'function');
     process.env.NODE_ENV = 'development';
     assert.equal(typeof createSandboxGateway(), 'function');
+  });
+
+  it('an environment it may not read (Deno with --allow-env=PORT) is taken as production, said in one line (issue 27)', () => {
+    const notCapable = () => {
+      throw Object.assign(new Error('Requires env access to "NODE_ENV", run again with the --allow-env flag'), { name: 'NotCapable' });
+    };
+    const refusal = productionRefusal(notCapable);
+    assert.equal(
+      refusal,
+      'could not read NODE_ENV (NotCapable: e.g. Deno without --allow-env=NODE_ENV), so it is taken as production: refusing to start, as the sandbox moves no money. Allow reading NODE_ENV, or pass allowInProduction: true for a public demo.',
+    );
+    assert.equal(productionRefusal(() => undefined), undefined, 'no NODE_ENV (workers): not production');
+    assert.equal(productionRefusal(() => 'test'), undefined);
   });
 });
 

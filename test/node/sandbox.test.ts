@@ -59,8 +59,16 @@ async function failure(response: Response, status: number): Promise<string> {
 describe('createSandboxGateway: authentication and rules', () => {
   const sandbox = createSandboxGateway();
 
-  it('answers 401 without a bearer token or with a wrong one', async () => {
-    for (const authorization of ['', `Basic ${SANDBOX_ACCESS_TOKEN}`, 'Bearer sk_wrong', `Bearer ${SANDBOX_ACCESS_TOKEN}x`]) {
+  it('answers 403 "Header Token Missing" without an Authorization header, in the gateway’s shape (issue 27)', async () => {
+    for (const url of [URL_, 'https://sandbox.test/api/v3/payments/query/ref-none']) {
+      const response = await sandbox(new Request(url, url === URL_ ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(gatewayBody('USSD')) } : {}));
+      assert.equal(response.status, 403, url);
+      assert.deepEqual(await response.json(), { message: 'Header Token Missing', error: 'PERMISSION' });
+    }
+  });
+
+  it('answers 401 with a bearer token it does not accept', async () => {
+    for (const authorization of [`Basic ${SANDBOX_ACCESS_TOKEN}`, 'Bearer sk_wrong', `Bearer ${SANDBOX_ACCESS_TOKEN}x`]) {
       const response = await send(sandbox, gatewayBody('USSD'), { headers: { authorization } });
       assert.equal(response.headers.get('www-authenticate'), 'Bearer');
       await failure(response, 401);
@@ -193,6 +201,23 @@ describe('createSandboxGateway: spec-shaped answers', () => {
     assert.equal(await (await send(sandbox, { ...body, retry: true })).text(), first);
     await failure(await send(sandbox, { ...body, amount: '99' }), 409);
     await failure(await send(sandbox, { ...body, amount: '99', retry: true }), 409);
+  });
+
+  it('takes retry as the published examples send it, the string "false" or "true", as it takes the boolean (issue 27)', async () => {
+    const sandbox = createSandboxGateway();
+    const body = gatewayBody('TRANSFER', { retry: 'false' });
+    const first = await send(sandbox, body);
+    assert.equal(first.status, 200);
+    const firstText = await first.text();
+    assert.equal(await (await send(sandbox, { ...body, retry: 'true' })).text(), firstText, 'the same account again');
+    const duplicate = (await (await send(sandbox, body)).json()) as { data: { code: string } };
+    assert.equal(duplicate.data.code, 'S18', '"false" on a used reference: a duplicate, as false is');
+    assert.match(await failure(await send(sandbox, { ...gatewayBody('USSD'), retry: 'yes' }), 400), /retry/);
+  });
+
+  it('answers TRANSFER with payments.amount, a number, as the gateway’s published example does (issue 27)', async () => {
+    const answer = (await (await send(createSandboxGateway(), gatewayBody('TRANSFER', { amount: '20.50' }))).json()) as { data: { payments: { amount: unknown } } };
+    assert.equal(answer.data.payments.amount, 20.5);
   });
 });
 

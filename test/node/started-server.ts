@@ -17,7 +17,7 @@ export type StartedServer = {
 };
 
 export type StartOptions = {
-  /** More environment variables for the server. */
+  /** More environment variables for the server (HOST too: 127.0.0.1 unless given). */
   env?: Record<string, string>;
   /** How long to wait for `ready` (a script that builds first takes longer); WAIT_MS by default. */
   readyWaitMs?: number;
@@ -27,7 +27,7 @@ export type StartOptions = {
 export async function startServer(dir: string, script: string, ready: RegExp, options: StartOptions = {}): Promise<StartedServer> {
   const port = await freePort();
   const { PATH, HOME } = process.env;
-  const env = { PATH, HOME, ...options.env, PORT: String(port), HOST: '127.0.0.1' };
+  const env = { PATH, HOME, HOST: '127.0.0.1', ...options.env, PORT: String(port) };
   const child = spawn('npm', ['run', '--silent', script], { cwd: dir, env, detached: true });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk));
@@ -58,4 +58,17 @@ export async function startServer(dir: string, script: string, ready: RegExp, op
     throw error;
   }
   return server;
+}
+
+/** Runs `npm run <script>` in `dir` with `env`, expecting it to stop by itself: its exit code and what it printed. */
+export async function runToExit(dir: string, script: string, env: Record<string, string> = {}, waitMs = WAIT_MS): Promise<{ code: number | null; output: string }> {
+  const { PATH, HOME } = process.env;
+  const child = spawn('npm', ['run', '--silent', script], { cwd: dir, env: { PATH, HOME, HOST: '127.0.0.1', PORT: String(await freePort()), ...env }, detached: true });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGTERM'), waitMs);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  return { code, output };
 }

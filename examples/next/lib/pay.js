@@ -1,39 +1,49 @@
 // The merchant's payment handlers for the route handlers in app/pay/: the session, status and
 // webhook handlers, the ledger and the gateway, made once per server process on the first request
 // (not when the module loads: `next build` loads every route module, where the keys may be absent).
-// With no configuration they run against the in-process sandbox gateway; set PAY_BASE_URL,
-// PAY_PUBLIC_KEY and PAY_SECRET_KEY to use the real gateway.
+// Against the real gateway when PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_SECRET_KEY are set; against the
+// in-process sandbox gateway only when asked for (lib/gateway-mode.js; instrumentation.js stops a
+// server started with neither).
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import {
   createGateway,
-  createMemoryPaymentStore,
   createSessionHandler,
   createStatusHandler,
   createWebhookHandler,
   forwardedFor,
 } from 'pay-widget/server';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from 'pay-widget/sandbox';
+import { createSqliteStores } from 'pay-widget/server/sqlite';
+import { gatewayMode } from './gateway-mode.js';
+
+/** The ledger and the idempotency records, in one SQLite file under the app's folder (`next start` runs there). */
+const LEDGER_FILE = join(process.cwd(), '.data', 'ledger.db');
+
+// A route handler gets no socket: `next start` puts the caller's address in X-Forwarded-For,
+// appended to by each proxy in front of it. One proxy of yours (nginx, a load balancer, Vercel):
+// trustedProxies: 1. Reached directly, `next start` keeps an X-Forwarded-For the client wrote.
+export const clientAddress = forwardedFor({ trustedProxies: 1 });
 
 function createPayments() {
   const { PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY } = process.env;
   // Where customers and the gateway reach this server (a tunnel or your domain in production);
   // `next start` sets PORT to the port it listens on.
   const publicOrigin = process.env.PAY_PUBLIC_ORIGIN ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
-  const real = Boolean(PAY_BASE_URL && PAY_PUBLIC_KEY && PAY_SECRET_KEY);
+  const { mode, error } = gatewayMode(process.env);
+  if (error) throw new Error(error);
 
   // Sandbox mode: the gateway runs in this process and posts its webhooks to our own /pay/webhook.
-  // `next start` runs with NODE_ENV=production, where the sandbox refuses to start unless allowed:
-  // only `npm run sandbox` allows it, so a deployment missing its keys fails instead of taking
-  // payments that move no money.
-  const sandbox = real
-    ? undefined
-    : createSandboxGateway({ webhookUrl: `${publicOrigin}/pay/webhook`, allowInProduction: process.env.npm_lifecycle_event === 'sandbox' });
-  const gateway = real
-    ? createGateway({ baseUrl: PAY_BASE_URL, publicKey: PAY_PUBLIC_KEY, secretKey: PAY_SECRET_KEY })
-    : createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch });
+  // Asked for explicitly, so it may run under `next start`'s NODE_ENV=production.
+  const sandbox = mode === 'sandbox' ? createSandboxGateway({ webhookUrl: `${publicOrigin}/pay/webhook`, allowInProduction: true }) : undefined;
+  const gateway = sandbox
+    ? createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch })
+    : createGateway({ baseUrl: PAY_BASE_URL, publicKey: PAY_PUBLIC_KEY, secretKey: PAY_SECRET_KEY });
 
-  // The ledger: one entry per payment the gateway accepted. Use createRedisStores for several instances.
-  const payments = createMemoryPaymentStore();
+  // The ledger (one entry per payment the gateway accepted) and the idempotency records, durable in
+  // LEDGER_FILE; several processes on this machine may share it. Use createRedisStores or
+  // createPostgresStores for several machines.
+  const { idempotency, payments } = createSqliteStores(LEDGER_FILE);
   // Signs the status token the widget polls with; set it so tokens survive a restart.
   const statusSecret = process.env.PAY_STATUS_SECRET ?? randomBytes(32).toString('base64');
 
@@ -50,6 +60,7 @@ function createPayments() {
   const session = createSessionHandler({
     gateway,
     payments,
+    idempotency,
     statusSecret,
     allowedOrigins,
     // Decided here, whatever the page showed: the widget's amount is only a hint.
@@ -60,10 +71,7 @@ function createPayments() {
       callbackUrl: `${publicOrigin}/pay/callback`,
       redirectUrl: `${publicOrigin}/`,
     }),
-    // A route handler gets no socket: `next start` puts the caller's address in X-Forwarded-For,
-    // appended to by each proxy in front of it. One proxy of yours (nginx, a load balancer, Vercel):
-    // trustedProxies: 1. Reached directly, `next start` keeps an X-Forwarded-For the client wrote.
-    clientAddress: forwardedFor({ trustedProxies: 1 }),
+    clientAddress,
     // Rate limits and fraud rules go here.
     beforeInitiate: ({ clientAddress }) => console.log(`session from ${clientAddress}`),
     onEvent: (event) => console.log('session', JSON.stringify(event)),

@@ -18,7 +18,8 @@ const listed = (header: string | null, name: string) => header !== null && heade
 function expectAllowed(reply: Reply, origin: string, what: string, report: CheckReport): boolean {
   const allowed = reply.headers.get('access-control-allow-origin');
   if (allowed === origin) return true;
-  report.fail(`${what} from ${origin} got ${answered(reply)} with Access-Control-Allow-Origin ${JSON.stringify(allowed)}; send exactly ${origin}`);
+  if (allowed === null) report.fail(`${what} from ${origin} got ${answered(reply)} with Access-Control-Allow-Origin absent: list ${origin} in the handlers' allowedOrigins`);
+  else report.fail(`${what} from ${origin} got ${answered(reply)} with Access-Control-Allow-Origin ${JSON.stringify(allowed)}; send exactly ${origin} (the handlers' allowedOrigins)`);
   return false;
 }
 

@@ -64,6 +64,7 @@ export const en = {
   'error-gateway': 'The payment provider could not start this payment.',
   'error-invalid-response': 'The payment service sent an answer we could not read.',
   'error-config': 'This payment form is not set up correctly. Please tell the merchant.',
+  'error-setup': 'This payment form is not set up correctly. Please tell the shop.',
   retry: 'Try again',
   edit: 'Edit details',
   startOver: 'Make another payment',

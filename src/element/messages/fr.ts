@@ -60,6 +60,7 @@ export const messages: Messages = {
   'error-gateway': 'Le prestataire de paiement n’a pas pu lancer ce paiement.',
   'error-invalid-response': 'Le service de paiement a envoyé une réponse illisible.',
   'error-config': 'Ce formulaire de paiement est mal configuré. Contactez le commerçant.',
+  'error-setup': 'Ce formulaire de paiement est mal configuré. Prévenez la boutique.',
   retry: 'Réessayer',
   edit: 'Modifier',
   startOver: 'Effectuer un autre paiement',

@@ -63,6 +63,7 @@ export const messages: Messages = {
   'error-gateway': 'Kamfanin biya bai iya fara wannan biyan ba.',
   'error-invalid-response': 'Sabis ɗin biya ya aiko da amsar da ba mu iya karantawa ba.',
   'error-config': 'Ba a saita wannan fom ɗin biya daidai ba. Ku sanar da ɗan kasuwar.',
+  'error-setup': 'Ba a saita wannan fom ɗin biya daidai ba. Ku sanar da shagon.',
   retry: 'Sake gwadawa',
   edit: 'Gyara bayanai',
   startOver: 'Yi wani biya',

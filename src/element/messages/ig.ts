@@ -64,6 +64,7 @@ export const messages: Messages = {
   'error-gateway': 'Ụlọ ọrụ ịkwụ ụgwọ enweghị ike ịmalite ịkwụ ụgwọ a.',
   'error-invalid-response': 'Ọrụ ịkwụ ụgwọ zitere azịza anyị na-enweghị ike ịgụ.',
   'error-config': 'Edozighị fọm ịkwụ ụgwọ a nke ọma. Biko gwa onye na-ere ahịa.',
+  'error-setup': 'Edozighị fọm ịkwụ ụgwọ a nke ọma. Biko gwa ụlọ ahịa ahụ.',
   retry: 'Nwaa ọzọ',
   edit: 'Dezie nkọwa',
   startOver: 'Kwụọ ụgwọ ọzọ',

@@ -64,6 +64,7 @@ export const messages: Messages = {
   'error-gateway': 'Di payment company no fit start dis payment.',
   'error-invalid-response': 'Di payment service send answer wey we no fit read.',
   'error-config': 'Dem never set dis payment form well. Abeg tell di business.',
+  'error-setup': 'Dem never set dis payment form well. Abeg tell di shop.',
   retry: 'Try am again',
   edit: 'Change details',
   startOver: 'Make anoda payment',

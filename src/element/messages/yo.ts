@@ -63,6 +63,7 @@ export const messages: Messages = {
   'error-gateway': 'Ilé-iṣẹ́ ìsanwó kò lè bẹ̀rẹ̀ ìsanwó yìí.',
   'error-invalid-response': 'Iṣẹ́ ìsanwó náà fi èsì tí a kò lè kà ránṣẹ́.',
   'error-config': 'A kò ṣètò fọ́ọ̀mù ìsanwó yìí dáadáa. Jọ̀ọ́ sọ fún olùtajà.',
+  'error-setup': 'A kò ṣètò fọ́ọ̀mù ìsanwó yìí dáadáa. Jọ̀ọ́ sọ fún ilé ìtajà náà.',
   retry: 'Tún gbìyànjú',
   edit: 'Ṣàtúnṣe àlàyé',
   startOver: 'San owó míì',

@@ -21,7 +21,7 @@ export function initiateRoute(context: SandboxContext): SandboxRoute {
 }
 
 async function initiate(context: SandboxContext, request: Request): Promise<Response> {
-  if (!authorised(context, request)) return unauthorised();
+  if (!authorised(context, request)) return unauthorised(request);
   const wrongType = requireJson(request);
   if (wrongType) return problemAnswer(wrongType);
   const read = await readJsonBody(request, { maxBytes: MAX_BODY_BYTES });

@@ -12,7 +12,7 @@ export function queryRoute(context: SandboxContext): SandboxRoute {
       return encodedReference === undefined ? undefined : [encodedReference];
     },
     handle(request, [encodedReference]) {
-      if (!authorised(context, request)) return unauthorised();
+      if (!authorised(context, request)) return unauthorised(request);
       let reference: string;
       try {
         reference = decodeURIComponent(encodedReference!);

@@ -3,7 +3,7 @@
 // fails one of the shared checks of server/http/checks.ts.
 import { ERROR_STATUS } from '../../server/http/reply.js';
 import type { RequestProblem } from '../../server/http/checks.js';
-import { failure } from '../answers.js';
+import { failure, labelledError } from '../answers.js';
 import type { PaymentBook } from '../payments.js';
 import type { SandboxTokens } from '../tokens.js';
 
@@ -34,7 +34,12 @@ export function authorised(context: SandboxContext, request: Request): boolean {
   return context.tokens.accepts(BEARER.exec(request.headers.get('authorization') ?? '')?.[1]);
 }
 
-export function unauthorised(): Response {
+/**
+ * No Authorization header at all: 403 "Header Token Missing" in the gateway's `{ message, error }`
+ * shape (OAPI `403Response1`); a token it does not accept: 401, which a client renews its token on.
+ */
+export function unauthorised(request: Request): Response {
+  if (!request.headers.get('authorization')) return labelledError(403, 'Header Token Missing', 'PERMISSION');
   return failure(401, 'Missing or invalid access token.', { headers: { 'www-authenticate': 'Bearer' } });
 }
 
