@@ -18,6 +18,7 @@ const EVENTS: Record<PayEventName, true> = {
   'pay-complete': true,
   'pay-error': true,
   'pay-reset': true,
+  'pay-resumed': true,
 };
 
 const THEME_PROPERTIES = [

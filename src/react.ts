@@ -19,6 +19,7 @@ export const PayWidget = createComponent({
     onPayComplete: event('pay-complete'),
     onPayError: event('pay-error'),
     onPayReset: event('pay-reset'),
+    onPayResumed: event('pay-resumed'),
   },
   displayName: 'PayWidget',
 });

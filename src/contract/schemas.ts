@@ -150,6 +150,11 @@ export const orderSchema = z.object({
   fee: z.optional(z.string().check(z.regex(HINT_PATTERNS.amount))),
   /** TRANSFER: until when the customer is told the account is valid, ISO 8601 in UTC (`Date.parse` reads it). */
   expiresAt: z.optional(z.iso.datetime()),
+  /**
+   * With `expiresAt`: the time left, in ms, as the server's clock measured it when it answered. The
+   * widget counts down from it with a monotonic clock, never the phone's (which may be hours off).
+   */
+  expiresInMs: z.optional(z.number().check(z.nonnegative())),
 });
 export type Order = z.infer<typeof orderSchema>;
 
@@ -183,6 +188,8 @@ export const statusResponseSchema = z.object({
   /** With `amount-mismatch`, when known: what the gateway reported received, in `currencyReceived` if given, else `currency`. */
   amountReceived: z.optional(z.string().check(z.regex(AMOUNT))),
   currencyReceived: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/))),
+  /** The server's clock when it answered, ISO 8601 in UTC: a resumed countdown reads `expiresAt` against it. */
+  now: z.optional(z.iso.datetime()),
 });
 export type StatusResponse = z.infer<typeof statusResponseSchema>;
 

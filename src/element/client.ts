@@ -87,7 +87,8 @@ function readOrder(body: unknown, { paymentReference }: Instructions): Order | u
     fail({ code: 'invalid-response', message: undefined, retryable: false });
   }
   if (!matchesPatterns(order, ORDER_PATTERNS) || !(Number(order!.amount) > 0)) return undefined;
-  const { amount, currency, statusToken, fee, expiresAt } = order as Order;
+  const { amount, currency, statusToken, fee, expiresAt, expiresInMs } = order as Order;
+  const expires = typeof expiresAt === 'string' && Date.parse(expiresAt) > 0;
   return {
     paymentReference,
     amount,
@@ -95,12 +96,17 @@ function readOrder(body: unknown, { paymentReference }: Instructions): Order | u
     ...(typeof statusToken === 'string' && statusToken ? { statusToken } : {}),
     // A fee is shown only as part of a larger amount; an unreadable one or expiry is left out, not guessed.
     ...(typeof fee === 'string' && AMOUNT.test(fee) && +fee > 0 && +fee < +amount ? { fee } : {}),
-    ...(typeof expiresAt === 'string' && Date.parse(expiresAt) > 0 ? { expiresAt } : {}),
+    ...(expires ? { expiresAt } : {}),
+    // The time left as the server measured it, which the countdown trusts over the phone's clock.
+    ...(expires && typeof expiresInMs === 'number' && expiresInMs >= 0 ? { expiresInMs } : {}),
   };
 }
 
-/** `review` when the answer gave a `reason` the widget knows, with what was received when well formed. */
-export type StatusAnswer = { status: PaymentStatus; message: string | undefined; review?: StatusReview | undefined };
+/**
+ * `review` when the answer gave a `reason` the widget knows, with what was received when well formed;
+ * `now`, the server's clock when it answered (ISO 8601), when it said.
+ */
+export type StatusAnswer = { status: PaymentStatus; message: string | undefined; review?: StatusReview | undefined; now?: string | undefined };
 
 /** Which payment to ask about: its reference and, when the session's order gave one, its status token. */
 export type StatusQuery = { paymentReference: string; statusToken?: string | undefined };
@@ -126,7 +132,8 @@ export async function fetchStatus(
     const status = body?.status;
     if (!response.ok || !status || !PAYMENT_STATUSES.includes(status)) throw new Error(`status ${response.status}`);
     const review = readReview(body);
-    return { status, message: typeof body.message === 'string' ? body.message : undefined, ...(review ? { review } : {}) };
+    const now = typeof body.now === 'string' ? { now: body.now } : {};
+    return { status, message: typeof body.message === 'string' ? body.message : undefined, ...(review ? { review } : {}), ...now };
   } finally {
     cutoff.dispose();
   }

@@ -1,15 +1,17 @@
-// The time the result screens count with: now, and a tick every so often. One module-wide clock, so
-// that tests can put a controlled one in place (`useClock`) and move it as they need.
+// The time the result screens count with: a monotonic reading in milliseconds (`performance.now()`,
+// which the phone's clock being wrong, or set while the customer is away, does not move), and a
+// tick every so often. One module-wide clock, so that tests can put a controlled one in place
+// (`useClock`) and move it as they need. Only differences between two readings mean anything.
 
 export type Clock = {
-  /** Milliseconds since the epoch, as `Date.now()`. */
+  /** Milliseconds on a monotonic clock, as `performance.now()`. */
   now(): number;
   /** Calls `tick` every `ms` until the returned function is called. */
   every(ms: number, tick: () => void): () => void;
 };
 
 const systemClock: Clock = {
-  now: () => Date.now(),
+  now: () => performance.now(),
   every(ms, tick) {
     const id = setInterval(tick, ms);
     return () => clearInterval(id);

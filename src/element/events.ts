@@ -36,6 +36,8 @@ export type PayCompleteDetail = PayEventBase & PayAmount & Partial<StatusReview>
 };
 export type PayErrorDetail = PayEventBase & { code: PayErrorCode; message: string; retryable: boolean };
 export type PayResetDetail = PayEventBase;
+/** An attempt kept from before a reload shown again; `status` (and `reason`, as in `pay-complete`) once it had ended. */
+export type PayResumedDetail = PayEventBase & PayAmount & Partial<StatusReview> & { paymentReference: string; status?: PaymentStatus };
 
 export type PayEventMap = {
   'pay-ready': CustomEvent<PayReadyDetail>;
@@ -46,6 +48,7 @@ export type PayEventMap = {
   'pay-complete': CustomEvent<PayCompleteDetail>;
   'pay-error': CustomEvent<PayErrorDetail>;
   'pay-reset': CustomEvent<PayResetDetail>;
+  'pay-resumed': CustomEvent<PayResumedDetail>;
 };
 export type PayEventName = keyof PayEventMap;
 export type PayEventDetail<K extends PayEventName> = PayEventMap[K]['detail'];

@@ -9,7 +9,9 @@
 //                      ▼  │
 //                     error ─edit─► form
 //
-// `reset` returns to the form from anywhere. An event that does not apply to the current state is
+// `reset` returns to the form from anywhere; `resumed` leaves it for the screen of an attempt kept
+// from before a reload, whose account's time left `timed` reads again against the server's
+// clock. An event that does not apply to the current state is
 // ignored (the same state object comes back), which is what makes a double submit harmless.
 import type { PayErrorCode } from './events.js';
 import type { Messages } from './messages/index.js';
@@ -60,7 +62,11 @@ export type FlowEvent =
   | { type: 'retry' }
   | { type: 'edit' }
   | { type: 'completed'; status: PaymentStatus; message: string | undefined; review?: StatusReview | undefined }
-  | { type: 'reset' };
+  | { type: 'reset' }
+  /** An attempt kept from before a reload (resume.ts), shown again from the form. */
+  | { type: 'resumed'; state: FlowState }
+  /** A resumed transfer's order, its time left read again against the server's clock (resume.ts). */
+  | { type: 'timed'; order: Order | undefined };
 
 export const initialState: FlowState = { kind: 'form' };
 
@@ -89,6 +95,10 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
         : state;
     case 'reset':
       return state.kind === 'form' ? state : initialState;
+    case 'resumed':
+      return state.kind === 'form' ? event.state : state;
+    case 'timed':
+      return state.kind === 'transfer' ? { ...state, order: event.order } : state;
   }
 }
 

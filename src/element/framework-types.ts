@@ -24,6 +24,8 @@ export type PayWidgetProperties = {
   timeout?: number | string;
   disabled?: boolean;
   colorScheme?: 'light' | 'dark' | 'auto';
+  /** `off`: a reload shows the form, not the attempt kept from before it. */
+  resume?: 'on' | 'off';
 };
 
 type KebabCase<S extends string> = S extends `${infer Head}${infer Tail}`

@@ -35,6 +35,7 @@ const text = (value: unknown): string => (value == null ? '' : String(value));
  * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED, or a reason to tell the customer.
  * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed; `detail.code`: validation, network, timeout, http, gateway, invalid-response, config, or setup (the script tag's second file is not served beside it: serve the whole dist/ folder).
  * @fires {CustomEvent<PayResetDetail>} pay-reset - Back to the form.
+ * @fires {CustomEvent<PayResumedDetail>} pay-resumed - An attempt kept from before a reload shows again (`resume`).
  *
  * @slot header - Above the form and the results.
  * @slot footer - Below them.
@@ -89,6 +90,7 @@ export class PayWidget extends LitElement {
     timeout: { type: Number },
     disabled: { type: Boolean, reflect: true },
     colorScheme: { attribute: 'color-scheme', reflect: true }, // reflected: the styles read the attribute
+    resume: {},
     banks: { attribute: false }, // this and the next two: properties only
     messages: { attribute: false },
     initiate: { attribute: false },
@@ -116,6 +118,7 @@ export class PayWidget extends LitElement {
   timeout: number | string = 30_000;
   disabled = false;
   colorScheme?: 'light' | 'dark' | 'auto'; // forced; unset or `auto`: the page's (pay-widget.styles.ts)
+  resume: 'on' | 'off' | '' = ''; // `off`: a reload shows the form, not the attempt kept in sessionStorage (resume.ts)
 
   banks: readonly Bank[] = DEFAULT_BANKS;
   messages: Partial<Messages> = {};
@@ -132,16 +135,14 @@ export class PayWidget extends LitElement {
     statusUrl: this.statusUrl || undefined,
     describe: (failure) => (failure.says ? undefined : failure.message) ?? failureText(this.localization.messages, failure),
     onShow: () => this.onShow(),
+    keep: this.resume === 'off' ? undefined : `${this.sessionUrl} ${text(this.paymentReference)} ${text(this.amount)} ${text(this.currency)}`,
   }));
   private readonly form = new FormController(this, () => ({ messages: this.localization.messages, fields: this.visibleFields() }));
   /** The copy buttons' state, the result screens' clock and the QR code: made with the first result screen, from what runs after a submit. */
   private results: { copies: InstanceType<AfterSubmitModule['CopyController']>; wait: ResultView['wait']; qr: InstanceType<AfterSubmitModule['QrController']> } | undefined;
 
   private readonly formActions: FormActions = {
-    submit: (event) => {
-      event.preventDefault();
-      this.submit();
-    },
+    submit: (event) => (event.preventDefault(), this.submit()),
     typeChange: (event) => {
       this.paymentType = (event.target as HTMLInputElement).value;
       if (event.type === 'click') this.focusOnUpdate = 'first'; // "Pay by bank transfer instead", gone once pressed

@@ -1,15 +1,17 @@
 // Drives the flow machine for an element: runs the initiation, keeps the idempotency key of the
 // current attempt, polls `status-url`, fires the asynchronous events, and decides which screen shows
 // (`render`): a submit leaves the form as it is for BUSY_AFTER_MS before it shows busy. The element
-// only renders the screens and forwards the customer's actions. The client and the poller come with
-// what runs after a submit (load-after-submit.ts), which it starts loading once connected.
+// only renders the screens and forwards the customer's actions. It keeps the attempt in
+// sessionStorage once the gateway gave instructions and shows it again after a reload (resume.ts).
+// The client, the poller and the resume come with what runs after a submit (load-after-submit.ts),
+// which it starts loading once connected (at once when there is an attempt to resume).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Initiate } from './client.js';
 import { emit, type PayAmount } from './events.js';
 import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure, type StateOf } from './flow.js';
-import { afterSubmit, loadAfterSubmitWithin, prefetchAfterSubmit } from './load-after-submit.js';
+import { afterSubmit, loadAfterSubmit, loadAfterSubmitWithin, prefetchAfterSubmit } from './load-after-submit.js';
 import type { Instructions, Order, PaymentType, SessionRequest } from '../contract/schemas.js';
-import type { Poll } from './status-poller.js';
+import type { Poll, PollHandlers } from './status-poller.js';
 
 export type PaymentHost = ReactiveControllerHost & HTMLElement;
 
@@ -23,6 +25,8 @@ export type PaymentConfig = {
   describe: (failure: PayFailure) => string;
   /** Called in the host's update when another screen shows (`shown` has changed). */
   onShow: () => void;
+  /** What names this widget's kept attempt besides the page (its `session-url` and hints); undefined: nothing is kept (`resume="off"`). */
+  keep: string | undefined;
 };
 
 /** The screens, one function each, as `render` takes them. */
@@ -67,6 +71,8 @@ export class PaymentController implements ReactiveController {
   private cancelPrefetch: (() => void) | undefined;
   /** Set for BUSY_AFTER_MS after a submit from the form, while the form is still shown as it was. */
   private holdingForm: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the look for a kept attempt was made (once, before the first render). */
+  private recalled = false;
 
   constructor(
     private readonly host: PaymentHost,
@@ -95,6 +101,7 @@ export class PaymentController implements ReactiveController {
   }
 
   hostUpdate(): void {
+    if (!this.recalled) this.recallKept();
     const { kind } = this.state;
     const shown = kind === 'submitting' && this.holdingForm ? 'form' : kind;
     if (shown === this.shown) return;
@@ -145,10 +152,56 @@ export class PaymentController implements ReactiveController {
   reset(paymentType: PaymentType): void {
     this.stopWork();
     this.attempt = undefined;
+    // The kept attempt is forgotten (one still loading then finds nothing to show).
+    this.recalled = true;
+    try {
+      const name = this.keptName();
+      if (name) sessionStorage.removeItem(name);
+    } catch {
+      // Nothing kept (storage refused, or `resume="off"`).
+    }
     if (this.state.kind === 'form') return;
     const paymentReference = paymentReferenceOf(this.state);
     this.apply({ type: 'reset' });
     emit(this.host, 'pay-reset', { paymentType, paymentReference });
+  }
+
+  /** Shows an attempt kept from before a reload (resume.ts), from the form only: its screen, `pay-resumed`, then its status asked now. */
+  resumed(state: StateOf<'ussd' | 'transfer' | 'complete'>, key: string): void {
+    if (!this.apply({ type: 'resumed', state })) return;
+    this.attempt = { key, body: '' };
+    const { instructions, order } = state;
+    const ended = state.kind === 'complete' ? { status: state.status, ...state.review } : {};
+    emit(this.host, 'pay-resumed', { paymentType: instructions.paymentType, paymentReference: instructions.paymentReference, ...chargeOf(order), ...ended });
+    if (state.kind !== 'complete') this.startPolling(instructions, order, true);
+  }
+
+  /**
+   * When this page's widget kept an attempt (and storage can be read), loads what runs after a submit
+   * and shows it again; the form shows meanwhile.
+   */
+  private recallKept(): void {
+    this.recalled = true;
+    let name: string | undefined;
+    try {
+      name = this.keptName();
+      if (!name || !sessionStorage.getItem(name)) return;
+    } catch {
+      return; // storage refused (or no page, on a server): no resume
+    }
+    void loadAfterSubmit().then((flow) => flow.resumeKept(this, name), () => {});
+  }
+
+  /** Where the attempt is kept in `sessionStorage`: this page and the widget's `keep`; undefined with `resume="off"`. */
+  private keptName(): string | undefined {
+    const { keep } = this.config();
+    return keep === undefined ? undefined : `pay-widget ${location.pathname} ${keep}`;
+  }
+
+  /** Keeps the attempt where it is now (resume.ts), for a reload to find. */
+  private keepFlow(): void {
+    const name = this.keptName();
+    if (name && this.attempt) afterSubmit()?.keepFlow(name, this.state, this.attempt.key);
   }
 
   /** Returns whether the event moved the flow. */
@@ -170,7 +223,8 @@ export class PaymentController implements ReactiveController {
     if (!this.apply(event)) return;
 
     if (event.type === 'initiated') {
-      // Polling starts first, so that a listener calling reset() stops it.
+      // Kept and polling first, so that a listener calling reset() forgets and stops them.
+      this.keepFlow();
       this.startPolling(event.instructions, event.order);
       emit(this.host, 'pay-initiated', { ...event.instructions, ...chargeOf(event.order) });
     } else if (event.type === 'failed') {
@@ -211,20 +265,24 @@ export class PaymentController implements ReactiveController {
     }
   }
 
-  private startPolling({ paymentType, paymentReference }: Instructions, order: Order | undefined): void {
+  /** `resumed`: a kept attempt shown again, asked about at once, its countdown read against the server's clock. */
+  private startPolling({ paymentType, paymentReference }: Instructions, order: Order | undefined, resumed = false): void {
     const { statusUrl } = this.config();
     const flow = afterSubmit();
     if (!statusUrl || !flow) return;
-    this.poll = flow.pollStatus(statusUrl, { paymentReference, statusToken: order?.statusToken }, {
+    const handlers: PollHandlers = {
       final: ({ status, message, review }) => {
         this.stopPolling();
         if (this.apply({ type: 'completed', status, message, review })) {
+          this.keepFlow();
           emit(this.host, 'pay-complete', { paymentType, paymentReference, ...chargeOf(order), status, message, ...review });
         }
       },
       gaveUp: () => this.stopPolling(),
       changed: () => this.host.requestUpdate(),
-    });
+      timed: resumed ? (now) => this.apply({ type: 'timed', order: flow.orderAt(order, now) }) : undefined,
+    };
+    this.poll = flow.pollStatus(statusUrl, { paymentReference, statusToken: order?.statusToken }, handlers, resumed);
   }
 
   private stopPolling(): void {

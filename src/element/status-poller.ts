@@ -21,6 +21,8 @@ export type PollHandlers = {
   gaveUp: () => void;
   /** `check` changed. */
   changed: () => void;
+  /** The first answer that says the server's time (`now`): a resumed countdown reads its expiry against it. */
+  timed?: ((now: string) => void) | undefined;
 };
 
 /**
@@ -40,8 +42,8 @@ export type Poll = {
   readonly check: PaidCheck;
 };
 
-/** Starts asking; returns the handle that stops it or asks at once. */
-export function pollStatus(statusUrl: string, query: StatusQuery, handlers: PollHandlers): Poll {
+/** Starts asking (`atOnce`: the first look-up now, as for a resumed payment); returns the handle that stops it or asks at once. */
+export function pollStatus(statusUrl: string, query: StatusQuery, handlers: PollHandlers, atOnce = false): Poll {
   const started = Date.now();
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -63,6 +65,10 @@ export function pollStatus(statusUrl: string, query: StatusQuery, handlers: Poll
       // A failed look-up is not an answer: keep asking until the schedule gives up.
     }
     if (controller.signal.aborted) return undefined;
+    if (answer?.now && Date.parse(answer.now) > 0 && handlers.timed) {
+      handlers.timed(answer.now);
+      handlers.timed = undefined;
+    }
     if (answer && (answer.status !== 'PENDING' || answer.review)) {
       handlers.final(answer);
       return undefined;
@@ -87,6 +93,7 @@ export function pollStatus(statusUrl: string, query: StatusQuery, handlers: Poll
     poll.check = check;
     handlers.changed();
   };
-  schedule();
+  if (atOnce) void check(false);
+  else schedule();
   return poll;
 }

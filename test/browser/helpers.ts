@@ -10,6 +10,10 @@ import { useClock, type Clock } from '../../src/element/clock.js';
 
 export type { PayWidget };
 
+// The runner reuses its tabs, and a tab's sessionStorage outlives a test file: each file starts with
+// no payment kept for a reload (issue 26) by the one before.
+sessionStorage.clear();
+
 // ─── Fixture ──────────────────────────────────────────────────────────────────────────────────────
 
 export const SESSION_URL = '/pay/session';
@@ -341,6 +345,8 @@ export function restoreAll(): void {
   restoreClipboard();
   restoreTimers();
   restoreDevice();
+  // The attempts widgets kept for a reload (issue 26): each test starts on a fresh page.
+  sessionStorage.clear();
 }
 
 // ─── The customer's device (src/element/platform.ts) ─────────────────────────────────────────────

@@ -61,6 +61,12 @@ describe('fetchStatus', () => {
     assert.equal(requested[0]!.init.method ?? 'GET', 'GET');
   });
 
+  it("passes on the server's now, when the answer says it (issue 26: a resumed countdown reads its expiry against it)", async () => {
+    answer(() => Response.json({ status: 'PENDING', now: '2025-03-01T10:12:30.000Z' }));
+    const lookup = { signal: new AbortController().signal, timeoutMs: 1_000 };
+    assert.deepEqual(await fetchStatus('/pay/status', { paymentReference: 'ORD-1' }, lookup), { status: 'PENDING', message: undefined, now: '2025-03-01T10:12:30.000Z' });
+  });
+
   it('reads a reason it knows with what was received, keeps only well-formed figures, and ignores a reason it does not know', async () => {
     const lookup = { signal: new AbortController().signal, timeoutMs: 1_000 };
     const read = async (body: Record<string, unknown>) => {

@@ -16,7 +16,7 @@ import type { LoopStep } from '../../demo/loop-log.js';
 import type { SessionRequest } from '../../src/contract/schemas.js';
 import { SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
 import { startRedisServer } from './redis-server.js';
-import { readError } from './server-fixtures.js';
+import { readError, statusBody } from './server-fixtures.js';
 
 const CUSTOMER = { paymentType: 'TRANSFER', fullName: 'Ada Obi', email: 'ada@example.com', mobileNumber: '08012345678' } as const;
 const quiet = { info: (_line: string) => {}, warn: (_line: string) => {} };
@@ -145,7 +145,7 @@ describe('demo: createDemoBackend', () => {
     const order = await initiate(origin);
     const { paymentReference, statusToken } = order;
     const statusUrl = `${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}&statusToken=${statusToken}`;
-    assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'PENDING', amount: '5000.00', currency: 'NGN' });
+    assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'PENDING', amount: '5000.00', currency: 'NGN' });
 
     const simulate = await fetch(`${origin}${DEMO_PATHS.simulate}`, {
       method: 'POST',
@@ -157,7 +157,7 @@ describe('demo: createDemoBackend', () => {
     assert.deepEqual(await simulate.json(), { paymentReference, status: 'SUCCESS', message: 'Simulated by the demo: the customer approved the payment.' });
 
     await stepOf(backend, 'on-paid', paymentReference);
-    assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
+    assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
     await stepOf(backend, 'status-answered', paymentReference);
     const kinds = backend.steps().filter((step) => step.paymentReference === paymentReference).map((step) => `${step.source}:${step.kind}`);
     assert.deepEqual(kinds, [
@@ -212,7 +212,7 @@ describe('demo: createDemoBackend', () => {
 
     ahead = 61_000;
     await stepOf(backend, 'on-paid', paymentReference);
-    assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
+    assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
     const kinds = backend.steps().filter((step) => step.paymentReference === paymentReference).map((step) => `${step.source}:${step.kind}`);
     // Every try of the webhook (the sandbox retries after 2 s) is lost.
     assert.deepEqual(kinds.slice(0, 3), ['session:initiated', 'sandbox:customer', 'sandbox:webhook-lost']);

@@ -41,7 +41,7 @@ describe('PaymentController.render', () => {
     error: (state) => `error ${state.failure.code}`,
   };
   it('picks the screen of the state, the form while it is submitting', () => {
-    const payment = new PaymentController(host, () => ({ initiate: undefined, sessionUrl: undefined, timeoutMs: 1, statusUrl: undefined, describe: () => '', onShow() {} }));
+    const payment = new PaymentController(host, () => ({ initiate: undefined, sessionUrl: undefined, timeoutMs: 1, statusUrl: undefined, describe: () => '', onShow() {}, keep: undefined }));
     assert.equal(payment.render(screens), 'form');
     const request = { paymentType: 'USSD' } as never;
     payment.state = { kind: 'submitting', request };

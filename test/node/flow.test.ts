@@ -12,6 +12,7 @@ import {
   type PayFailure,
 } from '../../src/element/flow.js';
 import type { Order, SessionRequest, TransferInstructions, UssdInstructions } from '../../src/contract/schemas.js';
+import { orderAt } from '../../src/element/resume.js';
 
 const request: SessionRequest = {
   paymentType: 'USSD',
@@ -57,6 +58,8 @@ const events: Record<FlowEvent['type'], FlowEvent> = {
   edit: { type: 'edit' },
   completed: { type: 'completed', status: 'SUCCESS', message: 'Paid' },
   reset: { type: 'reset' },
+  resumed: { type: 'resumed', state: { kind: 'ussd', request, instructions: ussd, order } },
+  timed: { type: 'timed', order: { ...order, expiresAt: '2025-03-01T10:30:00.000Z', expiresInMs: 60_000 } },
 };
 
 /** The (state, event) pairs that move the flow; every other pair must be ignored. */
@@ -68,6 +71,8 @@ const moves: Record<FlowEvent['type'], FlowState['kind'][]> = {
   edit: ['error'],
   completed: ['ussd', 'transfer'],
   reset: ['submitting', 'ussd', 'transfer', 'complete', 'error'],
+  resumed: ['form'],
+  timed: ['transfer'],
 };
 
 describe('flow', () => {
@@ -180,5 +185,26 @@ describe('flow', () => {
         assert.equal(paymentReferenceOf(states[kind]), undefined, kind);
       }
     });
+  });
+
+  it('goes form → the kept screen on resumed (issue 26), and nowhere else', () => {
+    const kept: FlowState = { kind: 'transfer', request, instructions: transfer, order };
+    assert.equal(transition(states.form, { type: 'resumed', state: kept }), kept);
+    assert.equal(transition(states.ussd, { type: 'resumed', state: kept }), states.ussd);
+  });
+
+  it("takes a resumed transfer's order read again against the server's clock on timed", () => {
+    const timed = transition(states.transfer, events.timed);
+    assert.deepEqual(timed, { ...states.transfer, order: (events.timed as { order: Order }).order });
+  });
+});
+
+describe('resume.ts: orderAt', () => {
+  it("reads a kept transfer account's time left against the server's now, never below 0", () => {
+    const expiring = { paymentReference: 'ORD-2', amount: '7250', currency: 'NGN', expiresAt: '2025-03-01T10:30:00.000Z', expiresInMs: 1 };
+    assert.equal(orderAt(expiring, '2025-03-01T10:12:30.000Z')?.expiresInMs, 17.5 * 60_000);
+    assert.equal(orderAt(expiring, '2025-03-01T11:00:00.000Z')?.expiresInMs, 0);
+    const noExpiry = { paymentReference: 'ORD-1', amount: '7250', currency: 'NGN' };
+    assert.equal(orderAt(noExpiry, '2025-03-01T11:00:00.000Z'), noExpiry);
   });
 });

@@ -34,12 +34,12 @@ describe('custom-elements.json', () => {
       names(element.attributes),
       [
         'amount', 'color-scheme', 'country', 'currency', 'disabled', 'email', 'full-name', 'locale', 'mobile-number',
-        'payment-reference', 'payment-type', 'payment-types', 'session-url', 'status-url', 'timeout',
+        'payment-reference', 'payment-type', 'payment-types', 'resume', 'session-url', 'status-url', 'timeout',
       ],
     );
   });
 
-  it('lists the eight events with their typed details', () => {
+  it('lists the nine events with their typed details', () => {
     const events = Object.fromEntries((element.events ?? []).map((event) => [event.name, event.type?.text]));
     assert.deepEqual(events, {
       'pay-ready': 'CustomEvent<PayReadyDetail>',
@@ -50,6 +50,7 @@ describe('custom-elements.json', () => {
       'pay-complete': 'CustomEvent<PayCompleteDetail>',
       'pay-error': 'CustomEvent<PayErrorDetail>',
       'pay-reset': 'CustomEvent<PayResetDetail>',
+      'pay-resumed': 'CustomEvent<PayResumedDetail>',
     });
   });
 

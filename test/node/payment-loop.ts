@@ -4,7 +4,7 @@
 // amount, the sandbox's "customer paid" (/pay/simulate) → onPaid once through the webhook, and the
 // caller's address given to beforeInitiate.
 import assert from 'node:assert/strict';
-import { USSD_REQUEST } from './server-fixtures.js';
+import { statusBody, USSD_REQUEST } from './server-fixtures.js';
 import type { StartedServer } from './started-server.js';
 
 function session(server: StartedServer, key: string): Promise<Response> {
@@ -30,13 +30,13 @@ export async function paymentLoop(server: StartedServer): Promise<void> {
 
   const reference = body.order.paymentReference;
   const statusUrl = `${server.origin}/pay/status?paymentReference=${encodeURIComponent(reference)}&statusToken=${encodeURIComponent(body.order.statusToken)}`;
-  assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'PENDING', amount: '5000.00', currency: 'NGN' });
+  assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'PENDING', amount: '5000.00', currency: 'NGN' });
 
   const paid = await fetch(`${server.origin}/pay/simulate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paymentReference: reference }) });
   assert.equal(paid.status, 204);
   await server.printed(new RegExp(`webhook \\{"type":"paid","paymentReference":"${reference}"`));
   await server.printed(new RegExp(`paid ${reference} 5000.00 NGN`));
-  assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
+  assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
   assert.equal(server.output().split(`paid ${reference} `).length - 1, 1, 'onPaid ran once');
 
   const addresses = [...server.output().matchAll(/^session from (.*)$/gm)].map((match) => match[1]);

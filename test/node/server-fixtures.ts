@@ -212,3 +212,24 @@ const statusTokens = createStatusTokens(STATUS_SECRET, { who: 'test' });
 export function statusTokenFor(paymentReference: string): Promise<string> {
   return statusTokens.sign(paymentReference);
 }
+
+/**
+ * A status answer's body without its `now` (the server's clock, issue 26: server-time-left.test.ts),
+ * which it checks is there, in ISO 8601 UTC, so that tests compare the rest exactly.
+ */
+export async function statusBody(response: Response): Promise<Record<string, unknown>> {
+  const { now, ...rest } = (await response.json()) as Record<string, unknown>;
+  assert.match(String(now), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'the answer says the server’s time');
+  return rest;
+}
+
+/**
+ * A session answer's body without `order.expiresInMs` (the TRANSFER account's time left, measured
+ * as each answer leaves, so a replay's differs by the time between them: server-time-left.test.ts),
+ * for comparing the rest of a replay exactly.
+ */
+export function withoutTimeLeft(text: string): string {
+  const body = JSON.parse(text) as { order?: { expiresInMs?: number } };
+  if (body.order) delete body.order.expiresInMs;
+  return JSON.stringify(body);
+}

@@ -31,8 +31,8 @@ describe('createSessionHandler: the server’s amount and a status token in the 
     assert.equal(response.status, 200);
     const { order } = (await response.json()) as Success;
     assert.equal(calls[0]!.body.amount, '2500.00');
-    const unsigned = { ...order, statusToken: undefined, expiresAt: undefined }; // a TRANSFER's expiresAt: session-order-extras.test.ts
-    assert.deepEqual(unsigned, { paymentReference: 'order-42', amount: '2500.00', currency: 'NGN', statusToken: undefined, expiresAt: undefined });
+    const unsigned = { ...order, statusToken: undefined, expiresAt: undefined, expiresInMs: undefined }; // a TRANSFER's validity: session-order-extras.test.ts
+    assert.deepEqual(unsigned, { paymentReference: 'order-42', amount: '2500.00', currency: 'NGN', statusToken: undefined, expiresAt: undefined, expiresInMs: undefined });
     assert.match(order.statusToken!, /^\d+\.[\w-]{43}$/);
   });
 

@@ -34,7 +34,7 @@ describe('createSessionHandler: secrets in their encoded forms', () => {
     assert.doesNotMatch(text, /M-991|22212345678|request/);
     const answered = JSON.parse(text.split('\n')[0]!);
     // A TRANSFER's validity (session-order-extras.test.ts) is the server's own, not the gateway's words.
-    const order = { paymentReference: 'order-42', amount: '2500.00', currency: 'NGN', expiresAt: answered.order.expiresAt };
+    const order = { paymentReference: 'order-42', amount: '2500.00', currency: 'NGN', expiresAt: answered.order.expiresAt, expiresInMs: answered.order.expiresInMs };
     assert.deepEqual(answered, { status: 'SUCCESS', data: { code: '00', message: 'ok', payments }, order });
   });
 

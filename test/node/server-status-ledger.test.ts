@@ -22,7 +22,7 @@ import {
 } from '../../src/server/index.js';
 import { createRedisStores } from '../../src/server/stores/redis.js';
 import { startRedisServer } from './redis-server.js';
-import { delay, ORDER, post, readError, STATUS_SECRET, statusTokenFor, USSD_REQUEST } from './server-fixtures.js';
+import { delay, ORDER, post, readError, STATUS_SECRET, statusBody, statusTokenFor, USSD_REQUEST } from './server-fixtures.js';
 
 const STATUS_URL = 'https://shop.test/pay/status';
 const REFERENCE = 'order-77';
@@ -71,7 +71,7 @@ describe('createStatusHandler({ payments })', () => {
     const handler = createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid: () => {} });
     const response = await handler(await poll());
     assert.equal(response.status, 200);
-    assert.deepEqual(await response.json(), { status: 'PENDING', amount: '2500.00', currency: 'NGN' });
+    assert.deepEqual(await statusBody(response), { status: 'PENDING', amount: '2500.00', currency: 'NGN' });
     assert.deepEqual(queried, [], 'a payment initiated just now is not re-queried');
     await readError(await handler(await poll('order-unknown')), 404, 'not_found');
   });
@@ -101,7 +101,7 @@ describe('createStatusHandler({ payments })', () => {
     const options = { statusSecret: STATUS_SECRET, payments, gateway, onPaid: () => {}, recheckAfterMs: 60_000 };
     const instances = [createStatusHandler(options), createStatusHandler(options)];
     const answers = await Promise.all(Array.from({ length: 20 }, async (_, i) => instances[i % 2]!(await poll())));
-    for (const response of answers) assert.deepEqual(await response.json(), { status: 'PENDING', amount: '2500.00', currency: 'NGN' });
+    for (const response of answers) assert.deepEqual(await statusBody(response), { status: 'PENDING', amount: '2500.00', currency: 'NGN' });
     assert.equal(queried.length, 1);
     // The interval has not passed: the next polls read the ledger only.
     await Promise.all(Array.from({ length: 5 }, async () => instances[0]!(await poll())));
@@ -129,7 +129,7 @@ describe('createStatusHandler({ payments })', () => {
     const first = await Promise.all(Array.from({ length: 10 }, async () => handler(await poll())));
     const statuses = await Promise.all(first.map(async (response) => ((await response.json()) as { status: string }).status));
     assert.ok(statuses.includes('SUCCESS'), statuses.join());
-    assert.deepEqual(await (await handler(await poll())).json(), { status: 'SUCCESS', amount: '2500.00', currency: 'NGN' });
+    assert.deepEqual(await statusBody(await handler(await poll())), { status: 'SUCCESS', amount: '2500.00', currency: 'NGN' });
     assert.equal(paid.length, 1);
     assert.equal(paid[0]?.state, 'SUCCESS');
     assert.equal(paid[0]?.amount, '2500.00');
@@ -259,7 +259,7 @@ describe('the status re-query and the webhook racing for one payment', () => {
       const polls = await Promise.all(Array.from({ length: 4 }, async () => status(await poll(paymentReference, statusToken))));
       for (const response of polls) assert.equal(response.status, 200);
       await sandbox.webhooksSettled();
-      const final = (await (await status(await poll(paymentReference, statusToken))).json()) as { status: string; amount: string };
+      const final = await statusBody(await status(await poll(paymentReference, statusToken)));
       assert.deepEqual(final, { status: 'SUCCESS', amount: ORDER.amount, currency: ORDER.currency });
     }
     for (const reference of references) assert.equal(paid.get(reference), 1, `onPaid once for ${reference}`);
@@ -293,7 +293,7 @@ describe('the status re-query on a ledger in Redis, two instances', { timeout: 6
       // onPaid runs in the background of the poll that settled it (issue 15): wait for it to finish.
       for (let wait = 0; wait < 200 && (await ledgers[0]!.get(REFERENCE))?.fulfilledAt === undefined; wait += 1) await delay(10);
       assert.equal(paid.length, 1);
-      assert.deepEqual(await (await instances[1]!(await poll())).json(), { status: 'SUCCESS', amount: '2500.00', currency: 'NGN' });
+      assert.deepEqual(await statusBody(await instances[1]!(await poll())), { status: 'SUCCESS', amount: '2500.00', currency: 'NGN' });
     } finally {
       for (const client of clients) client.destroy();
       await redis.stop();

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { statusResponseSchema, type StatusResponse } from '../../src/contract/schemas.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { createSessionHandler, createStatusHandler, type StatusEvent, type StatusLookup } from '../../src/server/index.js';
-import { ORDER, post, readError, STATUS_SECRET, statusTokenFor, TRANSFER_REQUEST } from './server-fixtures.js';
+import { ORDER, post, readError, STATUS_SECRET, statusBody, statusTokenFor, TRANSFER_REQUEST } from './server-fixtures.js';
 
 const STATUS_URL = 'https://shop.test/api/pay/status';
 const PAYMENTS: Record<string, StatusResponse> = {
@@ -119,7 +119,7 @@ describe('createStatusHandler', () => {
       const query = `?paymentReference=${encodeURIComponent(paymentReference)}&statusToken=${order.statusToken}`;
       const response = await status(await get(query));
       assert.equal(response.status, 200, paymentReference);
-      assert.deepEqual(await response.json(), { status: 'PENDING' });
+      assert.deepEqual(await statusBody(response), { status: 'PENDING' });
     }
   });
 

@@ -14,7 +14,7 @@ import {
   type StatusHandlerOptions,
   type StatusLookupContext,
 } from '../../src/server/index.js';
-import { STATUS_SECRET, statusTokenFor } from './server-fixtures.js';
+import { STATUS_SECRET, statusBody, statusTokenFor } from './server-fixtures.js';
 
 const NOW = Date.UTC(2025, 2, 1, 10, 0, 0);
 const REFERENCE = 'order-18';
@@ -50,7 +50,7 @@ async function setUp(t: TestContext, ageMs: number, options: Partial<StatusHandl
     const flag = recheck ? '&recheck=1' : '';
     const response = await handler(new Request(`https://shop.test/pay/status?paymentReference=${REFERENCE}&statusToken=${token}${flag}`));
     assert.equal(response.status, 200);
-    return (await response.json()) as { status: string };
+    return (await statusBody(response)) as { status: string };
   };
   return { poll, queries: () => queries, advance: (ms: number) => t.mock.timers.tick(ms) };
 }

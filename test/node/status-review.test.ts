@@ -16,7 +16,7 @@ import {
 } from '../../src/server/index.js';
 import { createRedisStores } from '../../src/server/stores/redis.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
-import { STATUS_SECRET, statusTokenFor } from './server-fixtures.js';
+import { STATUS_SECRET, statusBody, statusTokenFor } from './server-fixtures.js';
 
 const REFERENCE = 'order-review-1';
 const DAY = 24 * 60 * 60 * 1000;
@@ -67,7 +67,7 @@ function statusEndpoint(payments: PaymentStore, first: QueryOutcome) {
     const url = `https://shop.test/pay/status?paymentReference=${REFERENCE}&statusToken=${await statusTokenFor(REFERENCE)}&recheck=1`;
     const response = await handler(new Request(url));
     assert.equal(response.status, 200);
-    return response.json();
+    return statusBody(response);
   };
   return { poll, events, onPaid, onFailed, answer: (next: QueryOutcome) => (outcome = next) };
 }

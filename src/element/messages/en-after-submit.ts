@@ -8,6 +8,7 @@ export const enAfterSubmit = {
   validFor: 'Valid for {time}',
   minutesLeft: '{minutes} minutes left to make the transfer',
   oneMinuteLeft: '1 minute left to make the transfer',
+  secondsLeft: '{seconds} seconds left to make the transfer',
   accountExpired: 'This account has expired. Do not transfer to it; get a new one.',
   newAccount: 'Get a new account',
   sentMoney: 'I’ve sent the money',

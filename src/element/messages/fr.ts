@@ -69,6 +69,7 @@ export const messages: Messages = {
   validFor: 'Valable encore {time}',
   minutesLeft: 'Il reste {minutes} minutes pour faire le virement',
   oneMinuteLeft: 'Il reste 1 minute pour faire le virement',
+  secondsLeft: 'Il reste {seconds} secondes pour faire le virement',
   accountExpired: 'Ce compte a expiré. N’y virez rien ; demandez-en un nouveau.',
   newAccount: 'Obtenir un nouveau compte',
   sentMoney: 'J’ai envoyé l’argent',

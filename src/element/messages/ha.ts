@@ -72,6 +72,7 @@ export const messages: Messages = {
   validFor: 'Yana aiki na {time}',
   minutesLeft: 'Saura minti {minutes} ku yi tura',
   oneMinuteLeft: 'Saura minti 1 ku yi tura',
+  secondsLeft: 'Saura daƙiƙa {seconds} ku yi tura',
   accountExpired: 'Lokacin wannan asusu ya ƙare. Kada ku tura kuɗi zuwa gare shi; ku karɓi sabo.',
   newAccount: 'Karɓi sabon asusu',
   sentMoney: 'Na tura kuɗin',

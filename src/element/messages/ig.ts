@@ -73,6 +73,7 @@ export const messages: Messages = {
   validFor: 'Ọ dị irè maka {time}',
   minutesLeft: 'Nkeji {minutes} fọdụrụ ka ị zipu ego',
   oneMinuteLeft: 'Nkeji 1 fọdụrụ ka ị zipu ego',
+  secondsLeft: 'Sekọnd {seconds} fọdụrụ ka ị zipu ego',
   accountExpired: 'Oge akaụntụ a agwụla. Ezipula ego na ya; nweta ọhụrụ.',
   newAccount: 'Nweta akaụntụ ọhụrụ',
   sentMoney: 'Ezipụla m ego ahụ',

@@ -73,6 +73,7 @@ export const messages: Messages = {
   validFor: 'E still dey work for {time}',
   minutesLeft: '{minutes} minutes remain make you transfer',
   oneMinuteLeft: '1 minute remain make you transfer',
+  secondsLeft: '{seconds} seconds remain make you transfer',
   accountExpired: 'Dis account don expire. No send money enter am; collect new one.',
   newAccount: 'Collect new account',
   sentMoney: 'I don send di money',

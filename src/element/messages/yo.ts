@@ -72,6 +72,7 @@ export const messages: Messages = {
   validFor: 'Ó wúlò fún {time}',
   minutesLeft: 'Ìṣẹ́jú {minutes} ló kù láti fi owó ránṣẹ́',
   oneMinuteLeft: 'Ìṣẹ́jú 1 ló kù láti fi owó ránṣẹ́',
+  secondsLeft: 'Ìṣẹ́jú-àáyá {seconds} ló kù láti fi owó ránṣẹ́',
   accountExpired: 'Àkáǹtì yìí ti parí. Má ṣe fi owó ránṣẹ́ sí i; gba òmíràn.',
   newAccount: 'Gba àkáǹtì tuntun',
   sentMoney: 'Mo ti fi owó ránṣẹ́',

@@ -1,7 +1,7 @@
 // The transfer screen: the account to send to, with its bank (the bank app asks for both), how to
 // send (the exact amount, this payment only), how long the account is valid when the server said
-// (and, once it has run out, a new one), and, when the server said, the exact amount with the fee
-// it includes.
+// (and, once it has run out, a new one, the old account struck through and no longer copyable),
+// and, when the server said, the exact amount with the fee it includes.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
 import { format } from '../messages/index.js';
@@ -24,13 +24,15 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
         ? html`<p part="error">${m.accountExpired}</p>
             <button class="primary" type="button" @click=${view.renew}>${m.newAccount}</button>`
         : html`<p role="timer"><strong>${format(m.validFor, { time: countdownText(left) })}</strong></p>`}
-    ${copyableValue(
-      view,
-      'accountNumber',
-      html`<span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span><br /><strong>${instructions.bankName}</strong>`,
-      instructions.accountNumber,
-      m.copyAccountNumber,
-    )}
+    ${left === 0
+      ? nothing
+      : copyableValue(
+          view,
+          'accountNumber',
+          html`<span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span><br /><strong>${instructions.bankName}</strong>`,
+          instructions.accountNumber,
+          m.copyAccountNumber,
+        )}
     ${order
       ? copyableValue(
           view,
@@ -41,6 +43,9 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
         )
       : nothing}
     ${details([
+      // Once run out, the account is no longer offered: struck through among the details, with its bank, nothing to copy.
+      [m.accountNumber, left === 0 ? html`<s class="muted">${instructions.accountNumber}</s>` : undefined],
+      [m.bankName, left === 0 ? instructions.bankName : undefined],
       [m.walletName, instructions.walletName],
       [m.paymentReference, grouped(instructions.paymentReference)],
     ])}

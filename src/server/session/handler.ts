@@ -20,6 +20,7 @@ import { checkSessionOptions, transferTerms, type SessionHandlerOptions } from '
 import { NOT_SET_UP, sessionError } from './outcomes.js';
 import { createSessionReplies, type SessionReplies } from './replies.js';
 import { attemptWithoutKey, paymentSteps, type PaymentContext } from './steps.js';
+import { withTimeLeft } from './time-left.js';
 import { validateSessionRequest } from './validate.js';
 
 /** `env` is what the server adapter passes beside the request (read by `clientAddress`). */
@@ -106,7 +107,7 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     });
   }
 
-  return corsEndpoint(cors, handle, {
+  return corsEndpoint(cors, async (request, env) => withTimeLeft(await handle(request, env), transfer.now()), {
     crashed: (error) => replies.internal('handler', error),
     refused: (reply) => emit({ type: 'rejected', status: reply.status, code: 'origin_not_allowed' }),
   });

@@ -123,7 +123,11 @@ export type SessionHandlerOptions = {
    * transfer is settled by the gateway's answer.
    */
   transferValidityMs?: number;
-  /** The clock, in ms since the epoch, for the ledger entries it writes; default `Date.now`. For tests. */
+  /**
+   * The server's clock, in milliseconds since the epoch; default `Date.now`. The ledger entries it
+   * writes, `order.expiresAt` and the time left sent with it (`order.expiresInMs`) are read from it
+   * (tests move it).
+   */
   now?: () => number;
 };
 
@@ -163,7 +167,10 @@ export function checkSessionOptions(options: SessionHandlerOptions): void {
   }
 }
 
-/** TRANSFER's terms with their defaults: the `walletDaysActive` sent, and the validity the customer is told. */
-export function transferTerms(options: SessionHandlerOptions): { walletDaysActive: string; validityMs: number } {
-  return { walletDaysActive: options.walletDaysActive ?? '1', validityMs: options.transferValidityMs ?? 30 * 60 * 1000 };
+/** TRANSFER's terms with their defaults: the `walletDaysActive` sent, the validity the customer is told, and the clock that counts it. */
+export type TransferTerms = { walletDaysActive: string; validityMs: number; now: () => number };
+
+
+export function transferTerms(options: SessionHandlerOptions): TransferTerms {
+  return { walletDaysActive: options.walletDaysActive ?? '1', validityMs: options.transferValidityMs ?? 30 * 60 * 1000, now: options.now ?? Date.now };
 }

@@ -25,7 +25,8 @@ export type SessionOutcome = GatewayOutcome | { kind: 'foreign-reference'; httpS
 /**
  * The session-endpoint contract's `order`: what the server charges (`fee`, when the resolver gave
  * one, is part of `amount`), the token for `status-url`, and for TRANSFER until when the customer
- * is told the account is valid (`expiresAt`, ISO 8601 in UTC).
+ * is told the account is valid (`expiresAt`, ISO 8601 in UTC) with the time left as this server
+ * measured it when the answer left (`expiresInMs`, stamped by time-left.ts).
  */
 export type OrderSummary = {
   paymentReference: string;
@@ -34,6 +35,7 @@ export type OrderSummary = {
   statusToken?: string;
   fee?: string;
   expiresAt?: string;
+  expiresInMs?: number;
 };
 
 /** The longest gateway message passed to `onEvent`, counted after redaction. */

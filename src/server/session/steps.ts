@@ -34,6 +34,7 @@ import {
   type OrderSummary,
   type SessionOutcome,
 } from './outcomes.js';
+import type { TransferTerms } from './options.js';
 import type { SessionReplies } from './replies.js';
 
 type OrderResult = { ok: true; order: ResolvedOrder } | { ok: false; reply: Reply };
@@ -63,8 +64,8 @@ export type PaymentContext = {
   gateway: Pick<Gateway, 'initiate' | 'publicKey'>;
   redactor: Redactor;
   emit: (event: SessionEvent) => void;
-  /** TRANSFER: the account's days sent to the gateway, and how long the customer is told it is valid. */
-  transfer: { walletDaysActive: string; validityMs: number };
+  /** TRANSFER: the account's days sent to the gateway, how long the customer is told it is valid, and the clock. */
+  transfer: TransferTerms;
   now: () => number;
   /** Set once the handler has warned that no `beforeInitiate` limits the payments started. */
   warned: { noRateLimit: boolean };
@@ -209,7 +210,7 @@ async function askGateway(input: PaymentStepsInput, entered: EnteredPayment, pro
     ...('httpStatus' in outcome ? { httpStatus: outcome.httpStatus } : {}),
     ...(detail ? { detail } : {}),
   });
-  const summary = orderSummary(order, body.paymentType, context.transfer.validityMs);
+  const summary = orderSummary(order, body.paymentType, context.transfer);
   if (outcome.kind === 'success' && context.statusTokens) {
     summary.statusToken = await context.statusTokens.sign(order.paymentReference);
   }
@@ -217,14 +218,14 @@ async function askGateway(input: PaymentStepsInput, entered: EnteredPayment, pro
 }
 
 /** The success body's `order`; a TRANSFER account's validity counts from this answer. */
-function orderSummary(order: ResolvedOrder, paymentType: SessionRequest['paymentType'], validityMs: number): OrderSummary {
+function orderSummary(order: ResolvedOrder, paymentType: SessionRequest['paymentType'], { validityMs, now }: TransferTerms): OrderSummary {
   const { paymentReference, amount, currency, fee } = order;
   return {
     paymentReference,
     amount,
     currency,
     ...(fee === undefined ? {} : { fee }),
-    ...(paymentType === 'TRANSFER' ? { expiresAt: new Date(Date.now() + validityMs).toISOString() } : {}),
+    ...(paymentType === 'TRANSFER' ? { expiresAt: new Date(now() + validityMs).toISOString() } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // The status endpoint (`status-url`): the status token check, then the ledger (re-querying a stale
 // PENDING and settling it, see ledger-reader.ts) or the merchant's own lookup, answered as
-// `{ status, amount?, currency?, message?, reason?, amountReceived?, currencyReceived? }`.
+// `{ status, amount?, currency?, message?, reason?, amountReceived?, currencyReceived?, now }`.
 import { PAYMENT_REFERENCE } from '../../contract/rules.js';
 import { statusResponseSchema, type StatusResponse } from '../../contract/schemas.js';
 import type { Gateway } from '../gateway.js';
@@ -110,6 +110,11 @@ export type StatusHandlerOptions = {
    * 5 000 ms. A re-query still running at half of it leaves the answer PENDING and goes on.
    */
   timeoutMs?: number;
+  /**
+   * The server's clock, in milliseconds since the epoch; default `Date.now`. Every answer says its
+   * time as `now` (a resumed widget counts the account's validity from it, not the phone's clock).
+   */
+  now?: () => number;
 };
 
 const METHODS = 'GET, HEAD, OPTIONS';
@@ -125,12 +130,13 @@ class LookupTimeoutError extends Error {
 const NOT_FOUND = 'No payment has this reference.';
 
 /**
- * The widget's `status-url`: `GET ?paymentReference=…&statusToken=…` → `{ status, amount, currency }`
+ * The widget's `status-url`: `GET ?paymentReference=…&statusToken=…` → `{ status, amount, currency, now }`
  * from the ledger (`{ status, message? }` from a `lookup`). Checks the token before anything is read.
  */
 export function createStatusHandler(options: StatusHandlerOptions): (request: Request) => Promise<Response> {
   const tokens = createStatusTokens(options?.statusSecret as StatusSecret, { who: 'createStatusHandler' });
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const now = options.now ?? Date.now;
   // The gateway's answers are text from outside: scrubbed before they are reported.
   const emit = scrubbedEmitter(options.onEvent, options.gateway, [options.statusSecret]);
   const lookup = checkedLookup(options, timeoutMs, emit);
@@ -163,7 +169,7 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
     const parsed = statusResponseSchema.safeParse(found);
     if (!parsed.success) return failed('lookup', new TypeError('lookup returned an invalid status'));
     const { message, ...answer } = parsed.data;
-    return jsonReply(200, { ...answer, ...(message == null ? {} : { message }) });
+    return jsonReply(200, { ...answer, ...(message == null ? {} : { message }), now: new Date(now()).toISOString() });
   }
 
   /** `lookup`, abandoned after `timeoutMs`: a hung database must not hold every poll open. */

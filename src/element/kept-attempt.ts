@@ -1,0 +1,60 @@
+// The attempt kept in `sessionStorage` once the gateway gave its instructions, so that a reload, a
+// discarded tab or an app switch can show it again (resume.ts): the idempotency key, the screen
+// (the instructions, the server's order with its reference, amount, status token and expiry, and
+// once known how it ended), and when the account runs out on the phone's clock. Of the customer, only the payment type and
+// the bank picked for USSD, which the screen names: no name, e-mail or number. Storage that throws
+// (blocked, private browsing, a full quota) keeps nothing and says nothing: the widget works as
+// before, without resume. Part of what runs after a submit.
+import type { FlowState } from './flow.js';
+
+/** A screen the attempt can show again: its instructions, and how it ended once `status-url` said. */
+export type KeptScreen = Extract<FlowState, { instructions: unknown }>;
+
+export type KeptAttempt = {
+  /** This shape's version: a record of another (an older widget's, another script's) is dropped. */
+  v: typeof VERSION;
+  /** The attempt's `Idempotency-Key`. */
+  key: string;
+  /** The screen, its request cut down to the payment type and the USSD bank. */
+  state: KeptScreen;
+  /** When the transfer account runs out, on the phone's clock (`Date.now()` + the server's time left when it arrived). */
+  runsOutAt?: number | undefined;
+  /** When it was kept, on the phone's clock. */
+  keptAt: number;
+};
+
+const VERSION = 1;
+
+/** An attempt is dropped this long after its account ran out (or, without one, after it was kept): the status polling has given up by then. */
+export const KEPT_FOR_MS = 30 * 60_000;
+
+export function keepAttempt(name: string, attempt: KeptAttempt): void {
+  try {
+    sessionStorage.setItem(name, JSON.stringify(attempt));
+  } catch {
+    // Blocked (reading sessionStorage throws), refused or full: nothing is kept, and a reload shows the form as before.
+  }
+}
+
+export function forgetAttempt(name: string): void {
+  try {
+    sessionStorage.removeItem(name);
+  } catch {
+    // Nothing could be kept either.
+  }
+}
+
+/** The attempt kept under `name`, unless there is none, it is unreadable or it is long over (then it is dropped). */
+export function recallAttempt(name: string, now = Date.now()): KeptAttempt | undefined {
+  let kept: Partial<KeptAttempt> | null = null;
+  try {
+    const text = sessionStorage.getItem(name);
+    if (!text) return undefined;
+    kept = JSON.parse(text);
+  } catch {
+    // Unreadable (or storage refused): dropped below.
+  }
+  if (kept?.v === VERSION && now - (kept.runsOutAt ?? kept.keptAt!) < KEPT_FOR_MS) return kept as KeptAttempt;
+  forgetAttempt(name);
+  return undefined;
+}

@@ -1,0 +1,45 @@
+// Resume after a reload, a discarded tab or an app switch: the payment controller keeps the attempt
+// it is at (kept-attempt.ts) when the gateway gives instructions and when `status-url` says how it
+// ended, and a widget for the same page, `session-url` and hints shows it again at once: the same
+// dial code or account, the countdown where it was, the status asked now, `pay-resumed` fired. No
+// session request is sent: it is the same payment. Part of what runs after a submit.
+import type { FlowState } from './flow.js';
+import { keepAttempt, recallAttempt, type KeptAttempt, type KeptScreen } from './kept-attempt.js';
+import { timeLeftOf } from './wait-controller.js';
+import type { Order, SessionRequest } from '../contract/schemas.js';
+
+/** What resumes: the payment controller, which shows a state only from its form. */
+export type Resumable = { resumed(state: KeptScreen, key: string): void };
+
+/** Keeps the screen `state` shows under `name` (the instructions when they come, how it ended once it has). */
+export function keepFlow(name: string, state: FlowState, key: string): void {
+  if (!('instructions' in state)) return;
+  const { request } = state;
+  const left = timeLeftOf(state.order);
+  const now = Date.now();
+  const bankCode = request.paymentType === 'USSD' ? request.bankCode : undefined;
+  keepAttempt(name, {
+    v: 1,
+    key,
+    state: { ...state, request: { paymentType: request.paymentType, bankCode } as SessionRequest },
+    runsOutAt: left === undefined ? undefined : now + left,
+    keptAt: now,
+  });
+}
+
+/** The screen a kept attempt shows again, its countdown where it was (`expiresInMs` as left now). */
+export function resumedState({ state, runsOutAt }: KeptAttempt, now = Date.now()): KeptScreen {
+  const { order } = state;
+  return order && runsOutAt !== undefined ? { ...state, order: { ...order, expiresInMs: Math.max(0, runsOutAt - now) } } : state;
+}
+
+/** A resumed transfer's order, its time left read against the server's `now` (a status answer's) instead of the phone's clock. */
+export function orderAt(order: Order | undefined, now: string): Order | undefined {
+  return order?.expiresAt ? { ...order, expiresInMs: Math.max(0, Date.parse(order.expiresAt) - Date.parse(now)) } : order;
+}
+
+/** Shows the attempt kept under `name` again (the payment controller fires `pay-resumed`), when there is one and the widget still shows its form. */
+export function resumeKept(payment: Resumable, name: string): void {
+  const kept = recallAttempt(name);
+  if (kept) payment.resumed(resumedState(kept), kept.key);
+}

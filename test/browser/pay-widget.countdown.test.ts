@@ -1,0 +1,152 @@
+/**
+ * Issue 26: the transfer account's countdown on the server's clock, and the account once it has run
+ * out. The session answer's `order.expiresInMs` is the time left as the server measured it; the
+ * widget counts from its arrival on a monotonic clock (the controlled clock of clock.ts here), so a
+ * phone whose clock is wrong (`Date.now` moved below) still shows the right time. The status
+ * schedule's timers are held: nothing waits on the wall clock.
+ */
+import { expect } from '@open-wc/testing';
+import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
+import { en as enBuiltIn } from '../../src/element/messages/en.js';
+import { messages as ha } from '../../src/element/messages/ha.js';
+import {
+  button,
+  controlledClock,
+  fillTransfer,
+  holdTimers,
+  json,
+  nextEvent,
+  orderFor,
+  part,
+  parts,
+  restoreAll,
+  root,
+  route,
+  STATUS_URL,
+  stubFetch,
+  submitUntil,
+  text,
+  TRANSFER_PAYMENTS,
+  transferEnvelope,
+  widget,
+} from './helpers.js';
+
+const en = { ...enBuiltIn, ...enAfterSubmit };
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const timer = (el: HTMLElement) => el.shadowRoot!.querySelector('[role="timer"]');
+
+const realDateNow = Date.now;
+/** The phone's clock, `skew` ms off the server's (which is this machine's). */
+function phoneClockOff(skew: number): void {
+  Date.now = () => realDateNow() + skew;
+}
+
+/** The account as the server gives it: valid 30 minutes from the server's now; `expiresInMs` unless a hand-written back end leaves it out. */
+function serverOrder({ withTimeLeft = true } = {}) {
+  const order = { ...orderFor(TRANSFER_PAYMENTS), expiresAt: new Date(realDateNow() + 30 * MINUTE).toISOString() };
+  return withTimeLeft ? { ...order, expiresInMs: 30 * MINUTE } : order;
+}
+
+async function transferScreen(order: object, attributes: Record<string, string> = {}) {
+  const calls = stubFetch(route({ session: () => json(transferEnvelope(TRANSFER_PAYMENTS, order)), status: () => json({ status: 'PENDING' }) }));
+  const el = await widget({ 'session-url': '/pay/session', ...attributes });
+  await fillTransfer(el);
+  await submitUntil(el, 'pay-initiated');
+  return { el, calls };
+}
+
+let clock: ReturnType<typeof controlledClock>;
+
+describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
+  before(async function () {
+    this.timeout(30_000);
+    // @ts-expect-error axe-core's browser build has no module types; it registers window.axe.
+    await import('axe-core/axe.min.js');
+  });
+  afterEach(() => {
+    Date.now = realDateNow;
+    clock.restore();
+    restoreAll();
+  });
+
+  for (const [phone, skew] of [
+    ['35 minutes fast', 35 * MINUTE],
+    ['2 hours slow', -2 * HOUR],
+  ] as const) {
+    it(`shows the account valid for 30:00, and counts it down, on a phone ${phone}`, async () => {
+      phoneClockOff(skew);
+      clock = controlledClock(Date.now()); // the widget's clock reads the phone's time where it trusts it
+      const { el } = await transferScreen(serverOrder());
+      expect(timer(el)?.textContent).to.equal('Valid for 30:00');
+      expect(text(el)).not.to.contain(en.accountExpired);
+      clock.advance(61_000);
+      await el.updateComplete;
+      expect(timer(el)?.textContent).to.equal('Valid for 28:59');
+    });
+  }
+
+  it('gives a valid new account on a phone 35 minutes fast, after the first ran out', async () => {
+    phoneClockOff(35 * MINUTE);
+    clock = controlledClock(Date.now());
+    const { el, calls } = await transferScreen(serverOrder());
+    clock.advance(30 * MINUTE);
+    await el.updateComplete;
+    const again = nextEvent(el, 'pay-initiated');
+    button(el, en.newAccount)!.click();
+    await again;
+    await el.updateComplete;
+    expect(calls.filter((call) => call.url.pathname === '/pay/session')).to.have.length(2);
+    expect(timer(el)?.textContent).to.equal('Valid for 30:00');
+  });
+
+  it('falls back on expiresAt against the phone’s clock when a hand-written back end sends no expiresInMs', async () => {
+    clock = controlledClock(Date.now());
+    const { el } = await transferScreen(serverOrder({ withTimeLeft: false }));
+    expect(timer(el)?.textContent).to.match(/^Valid for (30:00|29:59)$/);
+  });
+
+  it('speaks the time left in the widget’s language (Hausa here)', async () => {
+    clock = controlledClock(Date.now());
+    const { el } = await transferScreen({ ...serverOrder(), expiresInMs: 95_000 }, { locale: 'ha' });
+    const live = root(el).querySelector('[role="status"]')!;
+    const spoken: string[] = [];
+    new MutationObserver(() => live.textContent && spoken.push(live.textContent)).observe(live, { childList: true, characterData: true, subtree: true });
+    for (let second = 0; second < 66; second++) {
+      clock.advance(1_000);
+      await el.updateComplete;
+      await el.updateComplete;
+    }
+    expect(spoken.slice(-3)).to.deep.equal([
+      ha.minutesLeft.replace('{minutes}', '2'),
+      ha.oneMinuteLeft,
+      ha.secondsLeft.replace('{seconds}', '30'),
+    ]);
+  });
+
+  it('once run out: the account struck through, not copyable, not large; "I’ve sent the money" still checks; a new account offered', async () => {
+    const timers = holdTimers();
+    clock = controlledClock(Date.now());
+    const { el, calls } = await transferScreen(serverOrder(), { 'status-url': STATUS_URL });
+    expect(part(el, 'account-number')!.textContent).to.equal(TRANSFER_PAYMENTS.accountNumber);
+    clock.advance(30 * MINUTE);
+    await el.updateComplete;
+
+    expect(text(el)).to.contain(en.accountExpired);
+    expect(part(el, 'account-number'), 'no longer shown large').to.equal(null);
+    const struck = root(el).querySelector('dd s');
+    expect(struck?.textContent, 'still there to compare, struck through').to.equal(TRANSFER_PAYMENTS.accountNumber);
+    expect(getComputedStyle(struck!).textDecorationLine).to.equal('line-through');
+    expect(button(el, en.copyAccountNumber), 'no copy button for the account').to.equal(undefined);
+    expect(parts(el, 'copy-button').map((b) => b.textContent!.trim())).not.to.include(en.copyAccountNumber);
+    expect(button(el, en.newAccount)).to.exist;
+    await expect(el).to.be.accessible();
+
+    const sent = button(el, en.sentMoney)!;
+    sent.click();
+    await el.updateComplete;
+    const rechecks = calls.filter((call) => call.url.pathname === STATUS_URL && call.url.searchParams.get('recheck') === '1');
+    expect(rechecks, 'a transfer made just before expiry may still arrive').to.have.length(1);
+    expect(timers.pending()).to.be.greaterThan(0);
+  });
+});

@@ -1,0 +1,297 @@
+/**
+ * Issue 26: the customer leaves the page to pay and comes back to a reloaded tab. A reload is a new
+ * <pay-widget> with the same page, `session-url` and hints, the old one gone, sessionStorage kept
+ * (as a reload, a discarded tab or an app switch leaves it). Requests are counted: a resume sends no
+ * session request. The status schedule's timers are held; the widget's clock is controlled and
+ * the phone's (`Date.now`) moved where a test says.
+ */
+import { expect, waitUntil } from '@open-wc/testing';
+import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
+import { en as enBuiltIn } from '../../src/element/messages/en.js';
+import type { PayEventMap } from '../../src/index.js';
+import {
+  controlledClock,
+  fillTransfer,
+  fillUssd,
+  heading,
+  holdTimers,
+  json,
+  nextEvent,
+  orderFor,
+  part,
+  restoreAll,
+  route,
+  SESSION_URL,
+  STATUS_URL,
+  stubFetch,
+  submitUntil,
+  text,
+  TRANSFER_PAYMENTS,
+  transferEnvelope,
+  USSD_PAYMENTS,
+  ussdEnvelope,
+  widget,
+  type FetchCall,
+  type PayWidget,
+} from './helpers.js';
+
+const en = { ...enBuiltIn, ...enAfterSubmit };
+const MINUTE = 60_000;
+const PAGE = { 'session-url': SESSION_URL, 'status-url': STATUS_URL, amount: '5000', currency: 'NGN', 'payment-reference': 'cart-42' };
+const timer = (el: PayWidget) => el.shadowRoot!.querySelector('[role="timer"]');
+
+const realDateNow = Date.now;
+/** The server's clock, this machine's, moved by the test. */
+let serverOffset = 0;
+const serverNow = () => realDateNow() + serverOffset;
+/** Moves the phone's clock (`Date.now`) `ms` off this machine's. */
+const phoneClock = (ms: number) => (Date.now = () => realDateNow() + ms);
+
+/** The session endpoint as our server answers: the account valid 30 minutes from its now, and the time left it measured. */
+const transferBody = () =>
+  transferEnvelope(TRANSFER_PAYMENTS, { ...orderFor(TRANSFER_PAYMENTS), expiresAt: new Date(serverNow() + 30 * MINUTE).toISOString(), expiresInMs: 30 * MINUTE });
+
+type StatusAnswer = 'PENDING' | 'SUCCESS';
+function backEnd(status: () => StatusAnswer = () => 'PENDING') {
+  const calls = stubFetch(
+    route({
+      session: (call) => json(JSON.parse(call.body!).paymentType === 'USSD' ? ussdEnvelope() : transferBody()),
+      status: () => json({ status: status(), now: new Date(serverNow()).toISOString() }),
+    }),
+  );
+  const sessions = () => calls.filter((call: FetchCall) => call.url.pathname === SESSION_URL).length;
+  const statuses = () => calls.filter((call: FetchCall) => call.url.pathname === STATUS_URL).length;
+  return { calls, sessions, statuses };
+}
+
+/** The page loads again: the widget goes, a new one with the same attributes comes; resolves with it and its `pay-resumed`, if any. */
+async function reload(old: PayWidget, attributes: Record<string, string> = PAGE) {
+  old.remove();
+  const events: PayEventMap['pay-resumed'][] = [];
+  const listen = (event: Event) => events.push(event as PayEventMap['pay-resumed']);
+  document.addEventListener('pay-resumed', listen);
+  const el = await widget(attributes);
+  await new Promise((done) => setTimeout(done, 50)); // what runs after a submit, loaded
+  await el.updateComplete;
+  document.removeEventListener('pay-resumed', listen);
+  return { el, resumed: events };
+}
+
+let clock: ReturnType<typeof controlledClock>;
+let errors: unknown[];
+const onError = (event: ErrorEvent | PromiseRejectionEvent) => errors.push('reason' in event ? event.reason : event.error);
+
+describe('<pay-widget> resumes after a reload (issue 26)', () => {
+  before(async function () {
+    this.timeout(30_000);
+    // @ts-expect-error axe-core's browser build has no module types; it registers window.axe.
+    await import('axe-core/axe.min.js');
+  });
+  beforeEach(() => {
+    clock = controlledClock(performance.now());
+    serverOffset = 0;
+    errors = [];
+    addEventListener('error', onError);
+    addEventListener('unhandledrejection', onError);
+  });
+  afterEach(() => {
+    removeEventListener('error', onError);
+    removeEventListener('unhandledrejection', onError);
+    Date.now = realDateNow;
+    clock.restore();
+    restoreAll();
+  });
+
+  it('shows the same dial code again, asks the status at once, fires pay-resumed, and sends no second session request', async () => {
+    const timers = holdTimers();
+    const api = backEnd();
+    const first = await widget(PAGE);
+    await fillUssd(first);
+    await submitUntil(first, 'pay-initiated');
+    expect(api.sessions()).to.equal(1);
+    const statusesBefore = api.statuses();
+
+    const { el, resumed } = await reload(first);
+    expect(heading(el)?.textContent).to.equal(en.ussdTitle);
+    expect(part(el, 'dial-code')?.textContent).to.equal(USSD_PAYMENTS.ussdDailCode);
+    expect(text(el)).to.contain('₦7,250.00').and.to.contain('GTBank');
+    expect(resumed.map((event) => event.detail)).to.deep.equal([
+      { paymentType: 'USSD', paymentReference: USSD_PAYMENTS.paymentReference, amount: '7250', currency: 'NGN' },
+    ]);
+    expect(api.sessions(), 'no second session request').to.equal(1);
+    expect(api.statuses(), 'the status asked at once, no timer fired').to.equal(statusesBefore + 1);
+    expect(timers.pending(2_000), 'and polled on').to.equal(1);
+    await expect(el).to.be.accessible();
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('shows the same account again with its countdown where it was, corrected by the server’s clock, and no second session request', async () => {
+    holdTimers();
+    const api = backEnd();
+    const first = await widget(PAGE);
+    await fillTransfer(first);
+    await submitUntil(first, 'pay-initiated');
+    expect(timer(first)?.textContent).to.equal('Valid for 30:00');
+
+    // 10 minutes in the bank app.
+    serverOffset = 10 * MINUTE;
+    phoneClock(10 * MINUTE);
+    const { el, resumed } = await reload(first);
+    expect(part(el, 'account-number')?.textContent).to.equal(TRANSFER_PAYMENTS.accountNumber);
+    expect(resumed.map((event) => event.detail.paymentReference)).to.deep.equal([TRANSFER_PAYMENTS.paymentReference]);
+    expect(timer(el)?.textContent).to.equal('Valid for 20:00');
+    expect(api.sessions()).to.equal(1);
+
+    // 2 minutes more, and the phone's clock set back an hour meanwhile: the server's now puts it right.
+    phoneClock(12 * MINUTE - 60 * MINUTE);
+    serverOffset = 12 * MINUTE;
+    const second = await reload(el);
+    await waitUntil(() => timer(second.el)?.textContent === 'Valid for 18:00', `the server's clock wins: ${timer(second.el)?.textContent}`);
+    clock.advance(1_000);
+    await second.el.updateComplete;
+    expect(timer(second.el)?.textContent).to.equal('Valid for 17:59');
+    expect(api.sessions()).to.equal(1);
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('shows a payment that completed meanwhile as complete, and once complete, again after the next reload', async () => {
+    holdTimers();
+    let paid = false;
+    const api = backEnd(() => (paid ? 'SUCCESS' : 'PENDING'));
+    const first = await widget(PAGE);
+    await fillUssd(first);
+    await submitUntil(first, 'pay-initiated');
+
+    paid = true; // the customer paid in the dialler; the tab was discarded meanwhile
+    first.remove();
+    const completed = new Promise<PayEventMap['pay-complete']>((done) => document.addEventListener('pay-complete', (event) => done(event as PayEventMap['pay-complete']), { once: true }));
+    const el = await widget(PAGE);
+    expect((await completed).detail.status).to.equal('SUCCESS');
+    await el.updateComplete;
+    expect(heading(el)?.textContent).to.equal(en.SUCCESSTitle);
+    expect(api.sessions()).to.equal(1);
+
+    const statuses = api.statuses();
+    const again = await reload(el);
+    expect(heading(again.el)?.textContent, 'still complete, never the form').to.equal(en.SUCCESSTitle);
+    expect(again.resumed[0]?.detail.status).to.equal('SUCCESS');
+    expect(api.statuses(), 'nothing left to ask').to.equal(statuses);
+    expect(part(again.el, 'dial-code')).to.equal(null);
+  });
+
+  it('forgets the attempt on reset() and on a new payment: the next reload shows the form', async () => {
+    holdTimers();
+    backEnd();
+    const first = await widget(PAGE);
+    await fillUssd(first);
+    await submitUntil(first, 'pay-initiated');
+    first.reset();
+    await first.updateComplete;
+    const { el, resumed } = await reload(first);
+    expect(part(el, 'form')).to.exist;
+    expect(resumed).to.deep.equal([]);
+    expect(sessionStorage.length).to.equal(0);
+  });
+
+  it('resumes only for the same session-url and hints', async () => {
+    holdTimers();
+    backEnd();
+    const first = await widget(PAGE);
+    await fillUssd(first);
+    await submitUntil(first, 'pay-initiated');
+    for (const other of [{ amount: '6000' }, { 'payment-reference': 'cart-43' }, { currency: 'USD' }, { 'session-url': '/other/session' }]) {
+      const { el, resumed } = await reload(first, { ...PAGE, ...other });
+      expect(part(el, 'form'), JSON.stringify(other)).to.exist;
+      expect(resumed).to.deep.equal([]);
+      el.remove();
+    }
+  });
+
+  it('drops an attempt whose account ran out long ago', async () => {
+    holdTimers();
+    backEnd();
+    const first = await widget(PAGE);
+    await fillTransfer(first);
+    await submitUntil(first, 'pay-initiated');
+    phoneClock(61 * MINUTE);
+    const { el, resumed } = await reload(first);
+    expect(part(el, 'form')).to.exist;
+    expect(resumed).to.deep.equal([]);
+    expect(sessionStorage.length).to.equal(0);
+  });
+
+  it('drops what it cannot read under its name (not JSON, another shape), and shows the form', async () => {
+    const api = backEnd();
+    const name = `pay-widget ${location.pathname} ${PAGE['session-url']} ${PAGE['payment-reference']} ${PAGE.amount} ${PAGE.currency}`;
+    for (const garbage of ['{not json', '{"key":"k","keptAt":1,"instructions":{"paymentType":"USSD"},"request":{"paymentType":"USSD"}}', 'null']) {
+      sessionStorage.setItem(name, garbage);
+      const el = await widget(PAGE);
+      await new Promise((done) => setTimeout(done, 50));
+      await el.updateComplete;
+      expect(part(el, 'form'), garbage).to.exist;
+      expect(sessionStorage.getItem(name), garbage).to.equal(null);
+      el.remove();
+    }
+    expect(api.calls).to.deep.equal([]);
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('keeps nothing with resume="off"', async () => {
+    holdTimers();
+    const api = backEnd();
+    const first = await widget({ ...PAGE, resume: 'off' });
+    await fillUssd(first);
+    await submitUntil(first, 'pay-initiated');
+    expect(sessionStorage.length).to.equal(0);
+    const { el } = await reload(first, { ...PAGE, resume: 'off' });
+    expect(part(el, 'form')).to.exist;
+    expect(api.sessions()).to.equal(1);
+  });
+
+  describe('where storage is refused, works as before, without resume, and nothing throws', () => {
+    const refusals: [string, () => () => void][] = [
+      [
+        'sessionStorage blocked (reading it throws)',
+        () => {
+          const original = Object.getOwnPropertyDescriptor(window, 'sessionStorage')!;
+          Object.defineProperty(window, 'sessionStorage', { configurable: true, get: () => { throw new DOMException('The operation is insecure.', 'SecurityError'); } });
+          return () => Object.defineProperty(window, 'sessionStorage', original);
+        },
+      ],
+      [
+        'a full quota (writing throws)',
+        () => {
+          const setItem = Storage.prototype.setItem;
+          Storage.prototype.setItem = () => { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };
+          return () => (Storage.prototype.setItem = setItem);
+        },
+      ],
+    ];
+    for (const [refusal, refuse] of refusals) {
+      it(refusal, async () => {
+        holdTimers();
+        const api = backEnd();
+        const undo = refuse();
+        try {
+          const first = await widget(PAGE);
+          await fillTransfer(first);
+          const initiated = nextEvent(first, 'pay-initiated');
+          await submitUntil(first, 'pay-initiated');
+          await initiated.catch(() => {});
+          expect(part(first, 'account-number')?.textContent).to.equal(TRANSFER_PAYMENTS.accountNumber);
+          first.reset();
+          await first.updateComplete;
+          await fillTransfer(first);
+          await submitUntil(first, 'pay-initiated');
+          const { el, resumed } = await reload(first);
+          expect(part(el, 'form')).to.exist;
+          expect(resumed).to.deep.equal([]);
+          expect(api.sessions()).to.equal(2);
+        } finally {
+          undo();
+        }
+        expect(errors).to.deep.equal([]);
+      });
+    }
+  });
+});
