@@ -48,7 +48,7 @@ let clock: ReturnType<typeof controlledClock>;
 
 /** A result in `locale` once its strings have arrived: USSD or a transfer whose account is valid 30 minutes, both with a fee. */
 async function result(locale: string, type: 'USSD' | 'TRANSFER', status: () => Response | Promise<Response>): Promise<PayWidget> {
-  const order = (payments: { paymentReference: string }) => ({ ...orderFor(payments), fee: '107.5', expiresAt: new Date(clock.now() + 30 * MINUTE).toISOString() });
+  const order = (payments: { paymentReference: string }) => ({ ...orderFor(payments), fee: '107.5', expiresAt: new Date(Date.now() + 30 * MINUTE).toISOString(), expiresInMs: 30 * MINUTE });
   const envelope = type === 'USSD' ? ussdEnvelope(USSD_PAYMENTS, order(USSD_PAYMENTS)) : transferEnvelope(TRANSFER_PAYMENTS, order(TRANSFER_PAYMENTS));
   stubFetch(route({ session: () => json(envelope), status }));
   const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL, locale });

@@ -74,7 +74,7 @@ async function ussd(locale: string, status?: () => Response | Promise<Response>)
 }
 
 export async function transfer(locale: string, status?: () => Response | Promise<Response>): Promise<PayWidget> {
-  const order = { ...orderFor(LONG_TRANSFER), fee: '107.5', expiresAt: new Date(clock.now() + 30 * MINUTE).toISOString() };
+  const order = { ...orderFor(LONG_TRANSFER), fee: '107.5', expiresAt: new Date(Date.now() + 30 * MINUTE).toISOString(), expiresInMs: 30 * MINUTE };
   const el = await widgetIn(locale, status, () => json(transferEnvelope(LONG_TRANSFER, order)));
   await fillTransfer(el);
   await submitUntil(el, 'pay-initiated');

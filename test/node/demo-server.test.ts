@@ -287,7 +287,7 @@ describe('demo: createDemoBackend', () => {
       const after = await createDemoBackend({}, quiet, { dataFolder: folder });
       const origin = await serve(after);
       const statusUrl = `${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}&statusToken=${statusToken}`;
-      assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'PENDING', amount: '5000.00', currency: 'NGN' }, 'the ledger and the token survived');
+      assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'PENDING', amount: '5000.00', currency: 'NGN' }, 'the ledger and the token survived');
       const simulate = await fetch(`${origin}${DEMO_PATHS.simulate}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin },
@@ -295,7 +295,7 @@ describe('demo: createDemoBackend', () => {
       });
       assert.equal(simulate.status, 200, 'the sandbox still knows the payment');
       await stepOf(after, 'on-paid', paymentReference);
-      assert.deepEqual(await (await fetch(statusUrl)).json(), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
+      assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
       await after.close();
     } finally {
       rmSync(folder, { recursive: true, force: true });
