@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, defineConfig, type InlineConfig, type Plugin, type ResolvedConfig, type UserConfig } from 'vite';
-import { AFTER_SUBMIT_FILE } from './src/element/import-after-submit-beside-script.js';
+import { AFTER_SUBMIT_FILE, TRANSFER_SCREEN_FILE } from './src/element/import-on-demand-beside-script.js';
 import { QR_CODE_FILE } from './src/element/import-qr-code.js';
 import { localeFileName, ON_DEMAND_LOCALES } from './src/element/messages/locales.js';
 
@@ -103,6 +103,8 @@ function minifyTemplateLiterals(): Plugin {
           decodeEntities: false,
           removeEmptyAttributes: false,
           minifyJS: false,
+          // Lit reads unquoted attribute values as the HTML parser does; a bound one keeps its quotes.
+          removeAttributeQuotes: true,
         },
       });
       return result ? { code: result.code, map: result.map?.toString() } : null;
@@ -228,38 +230,39 @@ export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 
 /**
  * The script tag's size budgets, gzipped: a page pays them on every first visit. The first file
- * draws and checks the form; with the second (what runs after a submit) it is everything one
- * English USSD payment loads. Issue 26 set it at 22,528 B; its screens together (resume, reasons,
- * share, localized errors, the QR code's loader, the result screens warmed up while the form is
- * filled) came to 23,395 B, so it stands at 23 KiB until they are trimmed back. A computer's QR
- * code file (dist/pay-widget.qr.js) is not in it. Counted with Node's zlib at level 9, which comes out a
- * few dozen bytes above the `gzip -9` command: on the safe side.
+ * draws and checks the form; with the second (what runs after a submit, resume included) it is
+ * everything one English USSD payment on a phone loads (issue 26: 22,528 B). Not in it: the
+ * transfer screen's file (dist/pay-widget.transfer.js), which only a transfer loads, and a
+ * computer's QR code file (dist/pay-widget.qr.js). Counted with Node's zlib at level 9, which comes
+ * out a few dozen bytes above the `gzip -9` command: on the safe side.
  */
 export const SCRIPT_TAG_BUDGET_BYTES = 16_384;
-export const ONE_PAYMENT_BUDGET_BYTES = 23_552;
+export const ONE_PAYMENT_BUDGET_BYTES = 22_528;
 
 const gzipSize = (file: string) => gzipSync(readFileSync(file), { level: 9 }).byteLength;
 const bytes = (n: number) => n.toLocaleString('en');
 
-// ─── What runs after a submit, in a second file (issue 18) ───────────────────────────────────────
-// src/element/load-after-submit.ts loads src/element/after-submit.ts through src/element/import-after-submit.ts: an
-// `import()` that the npm build makes a chunk of its own with no help from here. The script tag
-// swaps in src/element/import-after-submit-beside-script.ts, which imports dist/pay-widget.after-submit.js
-// from beside the script as the locale files are; that file is built here, after the script, as an
-// ES module minified like the script, whose `lit` is src/element/after-submit-lit.ts (the first file's Lit
-// renders its templates). Then the budgets are checked and the sizes printed.
+// ─── What runs after a submit, in a second file (issue 18), and a transfer's screen in a third ────
+// src/element/load-on-demand.ts loads src/element/after-submit.ts and src/element/transfer-screen.ts
+// through src/element/import-on-demand.ts: `import()`s that the npm build makes chunks of their own
+// with no help from here. The script tag swaps in src/element/import-on-demand-beside-script.ts,
+// which imports dist/pay-widget.after-submit.js and dist/pay-widget.transfer.js from beside the
+// script as the locale files are; those files are built here, after the script, as ES modules
+// minified like the script, whose `lit` is src/element/after-submit-lit.ts (the first file's Lit
+// renders their templates); the third imports what it shares with the other result screens from the
+// second. Then the budgets are checked and the sizes printed.
 function afterSubmitFileBesideScript(): Plugin {
   let written = false;
   let logger: ResolvedConfig['logger'] | undefined;
   return {
     name: 'pay-widget:after-submit-file-beside-script',
     apply: 'build',
-    enforce: 'pre', // before Vite's resolver, which would find import-after-submit.ts
+    enforce: 'pre', // before Vite's resolver, which would find import-on-demand.ts
     configResolved(config) {
       logger = config.logger;
     },
     resolveId(source, importer) {
-      if (source === './import-after-submit.js' && importer?.startsWith(srcDir)) return `${elementDir}import-after-submit-beside-script.ts`;
+      if (source === './import-on-demand.js' && importer?.startsWith(srcDir)) return `${elementDir}import-on-demand-beside-script.ts`;
       return null;
     },
     writeBundle(options, bundle) {
@@ -274,12 +277,15 @@ function afterSubmitFileBesideScript(): Plugin {
     async closeBundle() {
       if (!written) return;
       await build(afterSubmitBuild);
+      await build(transferScreenBuild);
       await build(qrCodeBuild);
       const first = gzipSize('dist/pay-widget.iife.js');
       const second = gzipSize(`dist/${AFTER_SUBMIT_FILE}`);
+      const third = gzipSize(`dist/${TRANSFER_SCREEN_FILE}`);
       logger?.info(
         `script tag, gzip -9: dist/pay-widget.iife.js ${bytes(first)} B (budget ${bytes(SCRIPT_TAG_BUDGET_BYTES)}), ` +
-          `dist/${AFTER_SUBMIT_FILE} ${bytes(second)} B, one English USSD payment ${bytes(first + second)} B (budget ${bytes(ONE_PAYMENT_BUDGET_BYTES)})`,
+          `dist/${AFTER_SUBMIT_FILE} ${bytes(second)} B, one English USSD payment ${bytes(first + second)} B (budget ${bytes(ONE_PAYMENT_BUDGET_BYTES)}); ` +
+          `dist/${TRANSFER_SCREEN_FILE} ${bytes(third)} B, one English transfer ${bytes(first + second + third)} B`,
       );
       if (first + second > ONE_PAYMENT_BUDGET_BYTES) {
         this.error(
@@ -290,16 +296,16 @@ function afterSubmitFileBesideScript(): Plugin {
     },
   };
 }
-// ─── end of the second file ──────────────────────────────────────────────────────────────────────
+// ─── end of the second and third files ──────────────────────────────────────────────────────────────────────
 
 /**
  * Script-tag build only: a Terser pass over the bundle before Oxc minifies it. Each minifier finds
  * savings the other misses: together the script is about 105 B gzip smaller than with Oxc alone
- * (Terser alone, instead of Oxc, saves only a few bytes). Not `toplevel`: the IIFE's `var PayWidget`
- * is the global; not `pure_getters` or `unsafe*`: Lit's getters and `this` must keep their meaning.
+ * (Terser alone, instead of Oxc, saves only a few bytes). `toplevel` only for the ES modules beside
+ * the script (`module`), whose top-level names are their own: the IIFE's `var PayWidget` is the global; not `pure_getters` or `unsafe*`: Lit's getters and `this` must keep their meaning.
  * `keep_fargs: false` drops unused trailing parameters: nothing here reads a function's `length`.
  */
-function terserBeforeOxc(): Plugin {
+function terserBeforeOxc({ module = false } = {}): Plugin {
   let load: Promise<typeof import('terser')> | undefined;
   return {
     name: 'pay-widget:terser-before-oxc',
@@ -311,6 +317,7 @@ function terserBeforeOxc(): Plugin {
         ecma: 2020,
         compress: { passes: 2, keep_fargs: false },
         mangle: true,
+        toplevel: module,
         format: { comments: false },
         sourceMap: { filename: chunk.fileName, asObject: true },
       });
@@ -329,6 +336,9 @@ const oxcMinify = {
   mangle: true,
   codegen: { removeWhitespace: true },
 };
+
+/** The same for the ES modules beside the script, whose top-level names are their own (`toplevel`). */
+const oxcModuleMinify = { ...oxcMinify, mangle: { toplevel: true } };
 
 const scriptTagBuild: UserConfig = {
   publicDir: false,
@@ -377,47 +387,51 @@ const scriptTagBuild: UserConfig = {
  */
 const qrCodeModule = fileURLToPath(new URL('./src/element/qr-code.ts', import.meta.url));
 
-/** The script tag's second file, dist/pay-widget.after-submit.js (see afterSubmitFileBesideScript). */
-const afterSubmitBuild: InlineConfig = {
-  configFile: false,
-  logLevel: 'warn',
-  publicDir: false,
-  plugins: [minifyTemplateLiterals(), terserBeforeOxc()],
-  resolve: {
-    alias: [{ find: /^lit$/, replacement: `${elementDir}after-submit-lit.ts` }],
-    conditions: ['browser', 'module', 'production'],
-  },
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  build: {
-    outDir: 'dist',
-    emptyOutDir: false,
-    target,
-    sourcemap: true,
-    minify: 'oxc',
-    lib: { entry: 'src/element/after-submit.ts', formats: ['es'], fileName: () => AFTER_SUBMIT_FILE },
-    rolldownOptions: {
-      external: [qrCodeModule],
-      output: { minify: oxcMinify, postBanner: COMPILE_HINT, paths: { [qrCodeModule]: `./${QR_CODE_FILE}` } },
+/**
+ * What the transfer screen shares with the other result screens (the third file imports it from the
+ * second, whose after-submit.ts exports it); a one-line helper such as `format` is copied instead.
+ */
+const sharedWithTransferScreen = [fileURLToPath(new URL('./src/element/templates/parts.ts', import.meta.url))];
+
+/** The ES modules beside the script tag (see afterSubmitFileBesideScript), whose `lit` is the first file's. */
+function besideScriptModuleBuild(entry: string, fileName: string, shared: { modules: string[]; from: string }, banner = COMPILE_HINT): InlineConfig {
+  return {
+    configFile: false,
+    logLevel: 'warn',
+    publicDir: false,
+    plugins: [minifyTemplateLiterals(), terserBeforeOxc({ module: true })],
+    resolve: {
+      alias: [{ find: /^lit$/, replacement: `${elementDir}after-submit-lit.ts` }],
+      conditions: ['browser', 'module', 'production'],
     },
-  },
-};
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: false,
+      target,
+      sourcemap: true,
+      minify: 'oxc',
+      lib: { entry, formats: ['es'], fileName: () => fileName },
+      rolldownOptions: {
+        external: shared.modules,
+        output: {
+          minify: oxcModuleMinify,
+          postBanner: banner,
+          paths: Object.fromEntries(shared.modules.map((module) => [module, `./${shared.from}`])),
+        },
+      },
+    },
+  };
+}
+
+/** dist/pay-widget.after-submit.js, which imports only the QR code's file, on a computer. */
+const afterSubmitBuild = besideScriptModuleBuild('src/element/after-submit.ts', AFTER_SUBMIT_FILE, { modules: [qrCodeModule], from: QR_CODE_FILE });
+
+/** dist/pay-widget.transfer.js, which imports the parts it shares from the second file. */
+const transferScreenBuild = besideScriptModuleBuild('src/element/transfer-screen.ts', TRANSFER_SCREEN_FILE, { modules: sharedWithTransferScreen, from: AFTER_SUBMIT_FILE });
 
 /** dist/pay-widget.qr.js: lean-qr bundled in, loaded by the second file from beside itself. */
-const qrCodeBuild: InlineConfig = {
-  configFile: false,
-  logLevel: 'warn',
-  publicDir: false,
-  plugins: [terserBeforeOxc()],
-  build: {
-    outDir: 'dist',
-    emptyOutDir: false,
-    target,
-    sourcemap: true,
-    minify: 'oxc',
-    lib: { entry: qrCodeModule, formats: ['es'], fileName: () => QR_CODE_FILE },
-    rolldownOptions: { output: { minify: oxcMinify, postBanner: '/*! pay-widget | MIT | bundles lean-qr (MIT, David Evans) */' } },
-  },
-};
+const qrCodeBuild = besideScriptModuleBuild(qrCodeModule, QR_CODE_FILE, { modules: [], from: '' }, '/*! pay-widget | MIT | bundles lean-qr (MIT, David Evans) */');
 
 // The demo: `root: 'demo'` so demo/index.html is served at /. It imports ../src directly; Vite's
 // default fs.allow (the package root) already permits that. Dev mode keeps Lit's dev build and

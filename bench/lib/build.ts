@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
-import { AFTER_SUBMIT_FILE } from '../../src/element/import-after-submit-beside-script.js';
+import { AFTER_SUBMIT_FILE } from '../../src/element/import-on-demand-beside-script.js';
 import { COMPILE_HINT } from '../../vite.config.js';
 import { root } from './paths.js';
 

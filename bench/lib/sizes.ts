@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minifySync } from 'vite';
-import { AFTER_SUBMIT_FILE } from '../../src/element/import-after-submit-beside-script.js';
+import { AFTER_SUBMIT_FILE } from '../../src/element/import-on-demand-beside-script.js';
 import { cacheDir, root } from './paths.js';
 
 export type Size = { raw: number; min: number; gzip: number; brotli: number; files: string[] };

@@ -5,7 +5,7 @@
 // shown before stay, and a file that fails to load leaves English); the page's `messages` over
 // them, key by key.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { afterSubmit } from './load-after-submit.js';
+import { afterSubmit, transferScreen } from './load-on-demand.js';
 import { english, loadTranslation, onDemandLocale, type Translation } from './messages/load.js';
 import type { Messages } from './messages/index.js';
 
@@ -64,8 +64,8 @@ export class LocaleController implements ReactiveController {
     const { locale, messages } = this.config();
     const wanted = wantedLocale(locale, pageLanguage(this.host), Object.keys(messages ?? {}).length > 0);
     const { lang, messages: strings } = this.follow(wanted);
-    // English for the result screens' newer lines comes with what runs after a submit (en-after-submit.ts).
-    this.messages = { ...afterSubmit()?.enAfterSubmit, ...strings, ...messages };
+    // English for the result screens' newer lines comes with what runs after a submit (en-after-submit.ts), the transfer screen's with it (en-transfer.ts).
+    this.messages = { ...afterSubmit()?.enAfterSubmit, ...transferScreen()?.enTransfer, ...strings, ...messages };
     // `fr-CI` keeps its region once French has arrived; until then the text is English and says so.
     // A language we ship no file for is the page's own, written in its `messages`.
     this.lang = !onDemandLocale(wanted) || lang === onDemandLocale(wanted) ? wanted : lang;

@@ -1,6 +1,6 @@
 // The <pay-widget> element: its properties, the controllers that hold its logic, `submit` and
-// `reset`, and one `render` that picks the screen's template. The result screens and the copy
-// buttons come with what runs after a submit (load-after-submit.ts), there by the time they show.
+// `reset`, and one `render` that picks the screen's template. The result screens come with what runs
+// after a submit, a transfer's in a file of its own (load-on-demand.ts), there by the time they show.
 import { html, isServer, LitElement, type PropertyValues, type TemplateResult } from 'lit';
 import { announcements } from './announcements.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
@@ -9,7 +9,7 @@ import { emit } from './events.js';
 import { paymentReferenceOf } from './flow.js';
 import { FormController } from './form-controller.js';
 import { formatAmount } from './format-amount.js';
-import { afterSubmit, type AfterSubmitModule } from './load-after-submit.js';
+import { afterSubmit, prefetchTransferScreen, transferScreen, type AfterSubmitModule } from './load-on-demand.js';
 import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
@@ -166,8 +166,7 @@ export class PayWidget extends LitElement {
 
   /** The chosen payment type: `payment-type` when it is on offer, else the first offered. */
   get selectedType(): PaymentType {
-    const offered = this.offeredTypes;
-    return offered.find((type) => type === text(this.paymentType).toUpperCase()) ?? offered[0]!;
+    return this.offeredTypes.find((type) => type === text(this.paymentType).toUpperCase()) ?? this.offeredTypes[0]!;
   }
 
   /** Submits the form: checks every field, then posts to `session-url` (or calls `initiate`). */
@@ -197,10 +196,11 @@ export class PayWidget extends LitElement {
 
   protected override firstUpdated(): void {
     emit(this, 'pay-ready', { paymentType: this.selectedType });
-    warmUpResultScreens(this.renderRoot, () => (this.payment.state.kind === 'form' ? afterSubmit()!.screensToWarmUp(this.resultView()) : undefined));
+    warmUpResultScreens(this.renderRoot, () => (this.payment.state.kind === 'form' ? afterSubmit()!.screensToWarmUp(this.resultView(), transferScreen()) : undefined));
   }
 
   protected override updated(): void {
+    if (this.selectedType === 'TRANSFER' && afterSubmit()) prefetchTransferScreen();
     const target = this.focusOnUpdate;
     if (!target) return;
     this.focusOnUpdate = undefined;
@@ -222,7 +222,7 @@ export class PayWidget extends LitElement {
       form: (busy) => formTemplate({ messages: m, amount, offered: this.offeredTypes, selected: this.selectedType, busy, disabled, values, errors, banks, bankQuery }, this.formActions),
       // Past the form and the error screen, the initiation has loaded what runs after a submit.
       ussd: (state) => afterSubmit()!.ussdTemplate(this.resultView(), state),
-      transfer: (state) => afterSubmit()!.transferTemplate(this.resultView(), state),
+      transfer: (state) => transferScreen()!.transferTemplate(this.resultView(), state),
       complete: (state) => afterSubmit()!.completeTemplate(this.resultView(), state),
       error: ({ failure }) => errorTemplate(m, failure, this.payment),
     });
@@ -240,7 +240,7 @@ export class PayWidget extends LitElement {
   private resultView(): ResultView {
     const flow = afterSubmit()!;
     const status = this.payment.polling ? 'waiting' : this.statusUrl ? 'unconfirmed' : undefined;
-    const made = (this.results ??= { copies: new flow.CopyController(this), wait: new flow.WaitController(this, this.payment, this.localization, (text) => void this.announce(text)), qr: new flow.QrController(this) });
+    const made = (this.results ??= { copies: new flow.CopyController(this), wait: new flow.WaitController(this, this.payment, this.localization, (text) => void this.announce(text), transferScreen), qr: new flow.QrController(this) });
     return { messages: this.localization.messages, charged: this.charged, status, banks: this.banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text) => void this.announce(text), copies: made.copies.results, wait: made.wait, qrCode: (text) => made.qr.image(text), renew: () => (this.reset(), this.submit()) };
   }
 

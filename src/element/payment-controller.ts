@@ -3,13 +3,13 @@
 // (`render`): a submit leaves the form as it is for BUSY_AFTER_MS before it shows busy. The element
 // only renders the screens and forwards the customer's actions. It keeps the attempt in
 // sessionStorage once the gateway gave instructions and shows it again after a reload (resume.ts).
-// The client, the poller and the resume come with what runs after a submit (load-after-submit.ts),
+// The client, the poller and the resume come with what runs after a submit (load-on-demand.ts),
 // which it starts loading once connected (at once when there is an attempt to resume).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Initiate } from './client.js';
 import { emit, type PayAmount } from './events.js';
 import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure, type StateOf } from './flow.js';
-import { afterSubmit, loadAfterSubmit, loadAfterSubmitWithin, prefetchAfterSubmit } from './load-after-submit.js';
+import { afterSubmit, loadAfterSubmit, loadForPayment, loadTransferScreen, prefetchAfterSubmit, transferScreen } from './load-on-demand.js';
 import type { Instructions, Order, PaymentType, SessionRequest } from '../contract/schemas.js';
 import type { Poll, PollHandlers } from './status-poller.js';
 
@@ -168,6 +168,8 @@ export class PaymentController implements ReactiveController {
 
   /** Shows an attempt kept from before a reload (resume.ts), from the form only: its screen, `pay-resumed`, then its status asked now. */
   resumed(state: StateOf<'ussd' | 'transfer' | 'complete'>, key: string): void {
+    // A transfer's screen is a file of its own: the form stays until it has come (and if it cannot, as when the first file could not).
+    if (state.kind === 'transfer' && !transferScreen()) return void loadTransferScreen().then(() => this.resumed(state, key), () => {});
     if (!this.apply({ type: 'resumed', state })) return;
     this.attempt = { key, body: '' };
     const { instructions, order } = state;
@@ -241,8 +243,9 @@ export class PaymentController implements ReactiveController {
   }
 
   /**
-   * One initiation, as the flow event it ends in. What runs after a submit is loaded first (at once
-   * when the prefetch has it); nothing is sent when the attempt was abandoned meanwhile.
+   * One initiation, as the flow event it ends in. What runs after a submit (and a transfer's screen)
+   * is loaded first (at once when the prefetch has it): a payment whose screen could not be shown is
+   * never started. Nothing is sent when the attempt was abandoned meanwhile.
    */
   private async initiate(request: SessionRequest, signal: AbortSignal): Promise<FlowEvent> {
     const { initiate, sessionUrl, timeoutMs } = this.config();
@@ -250,9 +253,9 @@ export class PaymentController implements ReactiveController {
     if (!initiate && !sessionUrl) return failed({ code: 'config', message: undefined, retryable: false });
     let flow;
     try {
-      flow = await loadAfterSubmitWithin(timeoutMs);
+      flow = await loadForPayment(request.paymentType, timeoutMs);
     } catch (error) {
-      // `setup`: the shop's server does not serve the script's second file, so trying again cannot help.
+      // `setup`: the shop's server does not serve a file beside the script, so trying again cannot help.
       return failed((error as { code?: 'setup' }).code ? { code: 'setup', message: undefined, retryable: false } : NETWORK_FAILURE);
     }
     if (signal.aborted) return failed(NETWORK_FAILURE);

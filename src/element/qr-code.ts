@@ -4,11 +4,14 @@
 // write `tel:` as ISO 8859-1 bytes with no ECI header (which some phones' scanners cannot read; its
 // "nano" build always adds one) and the dial code as alphanumerics, so the code is small and coarse.
 import { generate } from 'lean-qr';
+import { html, type TemplateResult } from 'lit';
 
-/** A QR code as one SVG path of unit squares on a `size` × `size` grid, without its quiet zone. */
-export type QrImage = { size: number; path: string };
-
-export function qrCode(text: string): QrImage {
+/**
+ * The QR code of `text`, dark on light with its quiet zone of 4 modules, filling its box (`.qr`,
+ * which ussd.ts draws blank until this file has come, so that nothing moves): one SVG path of unit
+ * squares. One template from `<svg>` in: Lit's `html` parses a nested template's `<path>` as HTML.
+ */
+export function qrCode(text: string): TemplateResult {
   const code = generate(text);
   let path = '';
   for (let y = 0; y < code.size; y++) {
@@ -19,5 +22,9 @@ export function qrCode(text: string): QrImage {
       x += run;
     }
   }
-  return { size: code.size, path };
+  const side = code.size + 8;
+  return html`<svg class="qr" aria-hidden="true" viewBox="-4 -4 ${side} ${side}">
+    <rect x="-4" y="-4" width="100%" height="100%" fill="#fff"></rect>
+    <path d=${path}></path>
+  </svg>`;
 }

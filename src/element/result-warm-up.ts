@@ -1,14 +1,14 @@
-// Prepares the result screens while the customer fills the form (issue 26): once what runs after a
-// submit has arrived and the page is idle, they are drawn once, out of sight, laid out, and
-// removed, in one task (nothing sees them). Lit has then parsed their templates (once a page) and
+// Prepares the result screens while the customer fills the form (issue 26): once their files have
+// arrived and the page is idle, they are drawn once, out of sight, laid out, and removed, in one
+// task (nothing sees them). Lit has then parsed their templates (once a page) and
 // the browser has their styles and the fonts they use, so the first real one after Pay costs a slow
 // phone about half the main thread it did.
 import { render, type TemplateResult } from 'lit';
-import { afterSubmitArrived } from './load-after-submit.js';
+import { afterSubmitArrived, transferScreenArrived } from './load-on-demand.js';
 
-/** `screens()`: what to draw, or undefined when it is too late (the form has gone). */
+/** `screens()`: what to draw, or undefined when it is too late (the form has gone); asked again once a transfer's screen has arrived. */
 export function warmUpResultScreens(root: HTMLElement | DocumentFragment, screens: () => TemplateResult[] | undefined): void {
-  void afterSubmitArrived.then(() => whenIdle(() => {
+  for (const arrived of [afterSubmitArrived, transferScreenArrived]) void arrived.then(() => whenIdle(() => {
     const drawn = screens();
     if (!drawn) return;
     const box = root.appendChild(document.createElement('div'));

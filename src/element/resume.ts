@@ -5,7 +5,7 @@
 // session request is sent: it is the same payment. Part of what runs after a submit.
 import type { FlowState } from './flow.js';
 import { keepAttempt, recallAttempt, type KeptAttempt, type KeptScreen } from './kept-attempt.js';
-import { timeLeftOf } from './wait-controller.js';
+import { timeLeftOf } from './countdown.js';
 import type { Order, SessionRequest } from '../contract/schemas.js';
 
 /** What resumes: the payment controller, which shows a state only from its form. */

@@ -1,20 +1,20 @@
-// The result screens as the form's idle time prepares them (result-warm-up.ts): the USSD and the
-// transfer screen with every part they may show (the fee, the countdown, the waiting line, a copy
-// button), for a made-up payment that is never shown.
+// The result screens as the form's idle time prepares them (result-warm-up.ts): the USSD screen and,
+// once its file has loaded, the transfer screen, with every part they may show (the fee, the
+// countdown, the waiting line, a copy button), for a made-up payment that is never shown.
 import type { TemplateResult } from 'lit';
 import type { StateOf } from './flow.js';
 import { enAfterSubmit } from './messages/en-after-submit.js';
 import type { ResultView } from './templates/parts.js';
-import { transferTemplate } from './templates/transfer.js';
 import { ussdTemplate } from './templates/ussd.js';
+import type * as TransferScreen from './transfer-screen.js';
 
 const order = { paymentReference: '0', amount: '2', currency: 'NGN', fee: '1' };
 
-export function screensToWarmUp(view: ResultView): TemplateResult[] {
+export function screensToWarmUp(view: ResultView, transfer: typeof TransferScreen | undefined): TemplateResult[] {
   // The element takes these English strings in at its next update; this may come before it.
-  const messages = { ...enAfterSubmit, ...view.messages };
+  const messages = { ...enAfterSubmit, ...transfer?.enTransfer, ...view.messages };
   const shown: ResultView = { ...view, messages, status: 'waiting', wait: { remainingMs: 1, waitedLong: false } };
   const instructions = { paymentReference: '0', ussdDialCode: '*0#', accountNumber: '0', walletName: '-' };
   const state = { request: { paymentType: 'USSD' }, instructions, order } as StateOf<'ussd'> & StateOf<'transfer'>;
-  return [ussdTemplate(shown, state), transferTemplate(shown, state)];
+  return transfer ? [ussdTemplate(shown, state), transfer.transferTemplate(shown, state)] : [ussdTemplate(shown, state)];
 }

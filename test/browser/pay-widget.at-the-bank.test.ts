@@ -6,6 +6,7 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
+import { enTransfer } from '../../src/element/messages/en-transfer.js';
 import { en as enBuiltIn } from '../../src/element/messages/en.js';
 import {
   button,
@@ -37,7 +38,7 @@ import {
   type PayWidget,
 } from './helpers.js';
 
-const en = { ...enBuiltIn, ...enAfterSubmit };
+const en = { ...enBuiltIn, ...enAfterSubmit, ...enTransfer };
 const MINUTE = 60_000;
 
 const liveRegion = (el: PayWidget) => root(el).querySelector('[role="status"]')!;

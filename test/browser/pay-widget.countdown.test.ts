@@ -7,6 +7,7 @@
  */
 import { expect } from '@open-wc/testing';
 import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
+import { enTransfer } from '../../src/element/messages/en-transfer.js';
 import { en as enBuiltIn } from '../../src/element/messages/en.js';
 import { messages as ha } from '../../src/element/messages/ha.js';
 import {
@@ -31,7 +32,7 @@ import {
   widget,
 } from './helpers.js';
 
-const en = { ...enBuiltIn, ...enAfterSubmit };
+const en = { ...enBuiltIn, ...enAfterSubmit, ...enTransfer };
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const timer = (el: HTMLElement) => el.shadowRoot!.querySelector('[role="timer"]');

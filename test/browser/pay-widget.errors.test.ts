@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import type { PayErrorCode } from '../../src/index.js';
 import {
   busyShown,
@@ -400,6 +400,7 @@ describe('<pay-widget>', () => {
       await el.updateComplete;
       submitButton.click();
       control(el, 'fullName').form!.requestSubmit();
+      await waitUntil(() => calls.length > 0, 'the request goes out');
       await el.updateComplete;
 
       expect(calls).to.have.length(1);

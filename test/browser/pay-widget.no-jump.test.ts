@@ -7,6 +7,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
+import { enTransfer } from '../../src/element/messages/en-transfer.js';
 import { en } from '../../src/element/messages/en.js';
 import type { Messages } from '../../src/element/messages/index.js';
 import { messages as fr } from '../../src/element/messages/fr.js';
@@ -41,7 +42,7 @@ import {
   type PayWidget,
 } from './helpers.js';
 
-const LOCALES: Record<string, Messages> = { en: { ...en, ...enAfterSubmit }, fr, pcm, ha, yo, ig };
+const LOCALES: Record<string, Messages> = { en: { ...en, ...enAfterSubmit, ...enTransfer }, fr, pcm, ha, yo, ig };
 const MINUTE = 60_000;
 
 let clock: ReturnType<typeof controlledClock>;

@@ -10,6 +10,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
+import { enTransfer } from '../../src/element/messages/en-transfer.js';
 import { en } from '../../src/element/messages/en.js';
 import type { Messages } from '../../src/element/messages/index.js';
 import { messages as fr } from '../../src/element/messages/fr.js';
@@ -49,7 +50,7 @@ import {
   type PayWidget,
 } from './helpers.js';
 
-const LOCALES: Record<string, Messages> = { en: { ...en, ...enAfterSubmit }, fr, pcm, ha, yo, ig };
+const LOCALES: Record<string, Messages> = { en: { ...en, ...enAfterSubmit, ...enTransfer }, fr, pcm, ha, yo, ig };
 export const MINUTE = 60_000;
 /** What the server makes when the order resolver gives none: `pw-` and 32 hex digits. */
 export const LONG_REFERENCE = 'pw-3f9a0c1d7b2e48a6905fd3c1e27b8a44';
@@ -99,7 +100,7 @@ export const STATES: Record<string, { reach: (locale: string, m: Messages) => Pr
     async reach(locale) {
       emulateDevice('windows');
       const el = await ussd(locale, pending);
-      await waitUntil(() => root(el).querySelector('svg.qr path')?.getAttribute('d') !== 'M0 0', 'the QR code is drawn');
+      await waitUntil(() => root(el).querySelector('svg.qr path'), 'the QR code is drawn');
       return el;
     },
     shows: (m) => m.scanToDial,

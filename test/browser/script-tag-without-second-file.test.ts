@@ -3,8 +3,8 @@
  * (dist/pay-widget.after-submit.js, what runs after a submit) is missing (404). The form is whole;
  * Pay sends nothing, and says what is wrong to each reader (issue 27): to the customer, that the form
  * is not set up (never "check your connection"), with what they typed kept; to the page, `pay-error`
- * code `setup`; to the merchant, one console error naming the address tried and how to serve it
- * (once, though the prefetch and the submit each tried).
+ * code `setup`; to the merchant, one console error for each missing file, naming the address tried
+ * and how to serve it (once, though the prefetch and the submit each tried).
  * A second file that gets no answer at all stays the customer's connection (`network`, Try again).
  * test/browser/fixtures/script-tag-alone/ links the built script alone.
  */
@@ -15,7 +15,10 @@ import { loadClassicScript } from './classic-script.js';
 type Widget = HTMLElement & { updateComplete: Promise<unknown> };
 
 const SCRIPT = '/test/browser/fixtures/script-tag-alone/pay-widget.iife.js';
-const SECOND_FILE = new URL('/test/browser/fixtures/script-tag-alone/pay-widget.after-submit.js', location.href).href;
+const FOLDER = new URL('/test/browser/fixtures/script-tag-alone/', location.href).href;
+const SECOND_FILE = `${FOLDER}pay-widget.after-submit.js`;
+/** A transfer's screen, the third file, is missing as well. */
+const TRANSFER_FILE = `${FOLDER}pay-widget.transfer.js`;
 
 /** Types `value` into the field `name` as a customer does. */
 function type(el: Widget, name: string, value: string) {
@@ -42,10 +45,10 @@ describe('the script tag without its second file', () => {
     logged = [];
     sent = [];
     console.error = (...args: unknown[]) => void logged.push(args.join(' '));
-    // Only the script's own check of its second file may reach the server: no session request.
+    // Only the script's own checks of the files beside it may reach the server: no session request.
     window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
-      if (url.startsWith(SECOND_FILE)) return realFetch(input, init);
+      if (url.startsWith(FOLDER)) return realFetch(input, init);
       sent.push(url);
       throw new TypeError('no request expected');
     };
@@ -78,7 +81,10 @@ describe('the script tag without its second file', () => {
     expect(root.querySelector('.actions button.primary'), 'no Try again: trying again cannot help').to.equal(null);
     await expect(el).to.be.accessible();
 
-    expect(logged, 'once, though the prefetch and the submit each tried').to.deep.equal([`pay-widget: ${SECOND_FILE} answered 404: serve all of dist/`]);
+    expect(logged, 'each file once, though the prefetch and the submit each tried').to.deep.equal([
+      `pay-widget: ${SECOND_FILE} answered 404: serve all of dist/`,
+      `pay-widget: ${TRANSFER_FILE} answered 404: serve all of dist/`,
+    ]);
     expect(sent, 'no session request without the code that sends it').to.deep.equal([]);
 
     const edit = oneEvent(el, 'pay-reset');
@@ -112,6 +118,6 @@ describe('the script tag without its second file', () => {
     retry.click();
     await failed;
     await waitUntil(() => asked() > before, 'Try again fetches the file again');
-    expect(sent.filter((url) => !url.startsWith(SECOND_FILE)), 'no session request').to.deep.equal([]);
+    expect(sent.filter((url) => !url.startsWith(FOLDER)), 'no session request').to.deep.equal([]);
   });
 });

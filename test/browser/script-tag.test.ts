@@ -72,9 +72,36 @@ describe('the script-tag build (dist/pay-widget.iife.js)', () => {
       await waitUntil(() => path() && path() !== 'M0 0', 'the QR code is drawn');
       const loaded = performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
       expect(loaded).to.include('/dist/pay-widget.qr.js');
+      expect(loaded, 'a USSD payment never loads the transfer screen').not.to.include('/dist/pay-widget.transfer.js');
       expect(root.querySelector('a[href^="tel:"]'), 'no dial link on a computer').to.equal(null);
     } finally {
       window.fetch = realFetch;
+      sessionStorage.clear();
+    }
+  });
+
+  it('loads the transfer screen from its file beside the script (dist/pay-widget.transfer.js) once a transfer is chosen, and shows the account with its countdown', async () => {
+    const realFetch = window.fetch;
+    const payments = { paymentReference: 'ORD-2002', walletName: 'Shop / Ada Obi', wallet: 'W-1', bankName: 'Wema Bank', accountNumber: '7000012345' };
+    const order = { paymentReference: 'ORD-2002', amount: '5000.00', currency: 'NGN', expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(), expiresInMs: 30 * 60_000 };
+    window.fetch = async () => new Response(JSON.stringify({ status: 'SUCCESS', data: { code: '00', message: 'Successful', payments }, order }), { headers: { 'Content-Type': 'application/json' } });
+    const loaded = () => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
+    try {
+      const el = await fixture<LitLike & { submit(): void }>(
+        html`<pay-widget session-url="/pay/session" full-name="Ada Obi" email="ada@example.com" mobile-number="08012345678"></pay-widget>`,
+      );
+      const root = el.shadowRoot!;
+      root.querySelector<HTMLInputElement>('input[value="TRANSFER"]')!.click();
+      await waitUntil(() => loaded().includes('/dist/pay-widget.transfer.js'), 'choosing a transfer loads its screen');
+      el.submit();
+      await waitUntil(() => root.querySelector('[part~="account-number"]'), 'the account shows');
+      expect(root.querySelector('[part~="account-number"]')!.textContent).to.equal('7000012345');
+      expect(root.querySelector('h2')!.textContent).to.equal('Transfer to this account');
+      expect(root.querySelector('[role="timer"]')!.textContent).to.match(/^Valid for (30:00|29:5\d)$/);
+      await expect(el).to.be.accessible();
+    } finally {
+      window.fetch = realFetch;
+      sessionStorage.clear();
     }
   });
 });

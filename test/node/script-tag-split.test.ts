@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { AFTER_SUBMIT_FILE } from '../../src/element/import-after-submit-beside-script.js';
+import { AFTER_SUBMIT_FILE, TRANSFER_SCREEN_FILE } from '../../src/element/import-on-demand-beside-script.js';
 import { QR_CODE_FILE } from '../../src/element/import-qr-code.js';
 
 const dist = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'dist');
@@ -35,6 +35,19 @@ describe('the script tag in two files', () => {
     assert.match(second, /\bexport\s*\{/);
     // Lit's renderer and element: the first file's alone render the second file's templates.
     for (const lit of ['litHtmlVersions', 'litElementVersions', 'attachShadow']) assert.ok(!second.includes(lit), `${lit} in the second file`);
+  });
+
+  it('writes the transfer screen beside them as a third ES module, which imports what it shares from the second only', () => {
+    const third = read(TRANSFER_SCREEN_FILE);
+    assert.ok(third.includes('Transfer to this account'), 'its English strings are in it');
+    for (const file of ['pay-widget.iife.js', AFTER_SUBMIT_FILE]) {
+      assert.ok(!read(file).includes('Transfer to this account'), `the transfer screen's strings are in ${file}`);
+    }
+    assert.ok(read('pay-widget.iife.js').includes(TRANSFER_SCREEN_FILE), 'the first file names it (it loads it)');
+    const from = [...third.matchAll(/\bfrom\s*["'`]([^"'`]+)["'`]/g)].map((match) => match[1]);
+    assert.deepEqual(from, [`./${AFTER_SUBMIT_FILE}`]);
+    assert.doesNotMatch(third, /\bimport\s*\(/, 'no import() of its own');
+    for (const lit of ['litHtmlVersions', 'litElementVersions']) assert.ok(!third.includes(lit), `${lit} in the third file`);
   });
 
   it('writes the QR code\'s encoder beside them, in neither of the two', () => {

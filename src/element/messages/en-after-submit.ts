@@ -3,14 +3,6 @@
 // has arrived, before any result screen shows. Every other locale has these keys in its own file.
 
 export const enAfterSubmit = {
-  exactAmount: 'Transfer the exact amount, including kobo',
-  accountForThisPayment: 'This account is for this payment only',
-  validFor: 'Valid for {time}',
-  minutesLeft: '{minutes} minutes left to make the transfer',
-  oneMinuteLeft: '1 minute left to make the transfer',
-  secondsLeft: '{seconds} seconds left to make the transfer',
-  accountExpired: 'This account has expired. Do not transfer to it; get a new one.',
-  newAccount: 'Get a new account',
   sentMoney: 'I’ve sent the money',
   checking: 'Checking with your bank…',
   notReceived: 'Not received yet. It can take a few minutes; do not pay again.',
@@ -28,7 +20,6 @@ export const enAfterSubmit = {
   reviewNext: 'Do not pay again. The shop has been told and will contact you; keep this reference: {reference}',
   share: 'Share the details',
   copyAll: 'Copy all',
-  validUntil: 'Valid until {time}',
   declined: 'Your bank declined the payment. Try another bank or another way to pay.',
   refused: 'The shop could not start this payment. If you already paid, do not pay again.',
   orderChanged: 'The order changed. Reload the page to pay the new amount.',

@@ -1,9 +1,10 @@
 import type { AfterSubmitMessages } from './en-after-submit.js';
+import type { TransferMessages } from './en-transfer.js';
 
 /**
  * English strings of the form and the first result screens. `{name}` placeholders are filled in by
  * `format()`. Every other locale, and the `messages` property, provide the same keys and those of
- * en-after-submit.ts.
+ * en-after-submit.ts and en-transfer.ts.
  */
 export const en = {
   amountDue: 'Amount to pay',
@@ -36,16 +37,9 @@ export const en = {
   ussdSteps: 'On the phone registered with your bank, dial the code below and follow the prompts to approve the payment.',
   dialNow: 'Dial the code',
   copyDialCode: 'Copy code',
-  transferTitle: 'Transfer to this account',
-  transferSteps: 'From your bank app, send exactly the amount below to this account.',
-  transferStepsNoAmount: 'From your bank app, send the amount you were asked to pay to this account.',
-  copyAccountNumber: 'Copy account number',
   bankName: 'Bank',
-  accountNumber: 'Account number',
-  walletName: 'Account name',
   amount: 'Amount',
   paymentReference: 'Reference',
-  copyAmount: 'Copy amount',
   copyDone: 'Copied',
   copied: 'Copied to the clipboard',
   copyFailed: 'Could not copy; select the text and copy it yourself',
@@ -70,5 +64,5 @@ export const en = {
   startOver: 'Make another payment',
 };
 
-/** Every string: the form's and the result screens', built in, and those of what runs after a submit. */
-export type Messages = typeof en & AfterSubmitMessages;
+/** Every string: the form's and the result screens', built in, and those of what runs after a submit and of the transfer screen. */
+export type Messages = typeof en & AfterSubmitMessages & TransferMessages;

@@ -4,7 +4,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
 import { format } from '../messages/index.js';
-import { chargedWithFee, details, grouped, type ResultView } from './parts.js';
+import { chargedWithFee, details, type ResultView } from './parts.js';
+import { grouped } from './grouped.js';
 
 export function completeTemplate(view: ResultView, state: StateOf<'complete'>): TemplateResult {
   const { status, message, instructions, order, review } = state;

@@ -5,8 +5,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { Bank } from '../banks.js';
 import type { CopyResult } from '../copy-controller.js';
 import { format, type Messages } from '../messages/index.js';
+import { grouped } from './grouped.js';
 import type { Order } from '../../contract/schemas.js';
-import type { QrImage } from '../qr-code.js';
 import type { PaidCheck, Poll } from '../status-poller.js';
 import type { WaitController } from '../wait-controller.js';
 
@@ -23,7 +23,7 @@ export type ResultView = {
   /** The polling under way, which asks at once when the customer says they have paid. */
   poll: Poll | undefined;
   /** The QR code of a text (a computer's way to dial), once its module has loaded; asking starts the load. */
-  qrCode: (text: string) => QrImage | undefined;
+  qrCode: (text: string) => TemplateResult | undefined;
   /** How long the screen has waited, and the transfer account's countdown (0 once it has run out). */
   wait: Pick<WaitController, 'remainingMs' | 'waitedLong'>;
   copy: (field: string, value: string) => void;
@@ -55,16 +55,6 @@ export function feeNote({ messages: m, charged }: ResultView, order: Order | und
 export function chargedWithFee(view: ResultView, order: Order | undefined): string | TemplateResult {
   const charged = view.charged(order);
   return charged && html`${charged}${feeNote(view, order)}`;
-}
-
-/**
-/**
- * A reference with a line-break opportunity after every four letters or digits and their
- * separators (`pw-3f9a0c1d…` → `pw-`, `3f9a`, `0c1d`, …), so that it wraps between groups, never
- * inside one. Its text, and what a selection copies, stay the same.
- */
-export function grouped(reference: string): TemplateResult[] {
-  return reference.match(/[^\W_]{1,4}[\W_]*|[\W_]+/g)!.map((group) => html`${group}<wbr />`);
 }
 
 /**

@@ -5,8 +5,9 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
 import { format } from '../messages/index.js';
-import { countdownText } from '../wait-controller.js';
-import { copyableValue, details, feeNote, grouped, shareButton, waiting, type ResultView } from './parts.js';
+import { countdownText } from '../countdown.js';
+import { copyableValue, details, feeNote, shareButton, waiting, type ResultView } from './parts.js';
+import { grouped } from './grouped.js';
 
 export function transferTemplate(view: ResultView, { instructions, order }: StateOf<'transfer'>): TemplateResult {
   const m = view.messages;

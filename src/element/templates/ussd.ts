@@ -2,13 +2,14 @@
 // on this device: on Android a link that dials it comes first; on iOS, whose Phone app will not dial
 // a link holding `*` or `#`, copying the code does, with where to paste it, and there is no link; on
 // a computer, which cannot dial, a QR code of the link right under the code, with what to do with it
-// beside it, opens a phone's dialer. (Beside the code, at the widget's usual width, the QR code
+// beside it, opens a phone's dialer (its box blank until the QR code's file, which only a computer
+// loads, has come). (Beside the code, at the widget's usual width, the QR code
 // would make the code a quarter smaller: a code of 20 characters must fit in what is left.)
 import { html, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
 import { dialLink, dialWay } from '../platform.js';
-import type { QrImage } from '../qr-code.js';
-import { chargedWithFee, copyableValue, details, grouped, shareButton, waiting, type ResultView } from './parts.js';
+import { chargedWithFee, copyableValue, details, shareButton, waiting, type ResultView } from './parts.js';
+import { grouped } from './grouped.js';
 
 export function ussdTemplate(view: ResultView, { instructions, request, order }: StateOf<'ussd'>): TemplateResult {
   const m = view.messages;
@@ -24,7 +25,10 @@ export function ussdTemplate(view: ResultView, { instructions, request, order }:
       ? html`<a class="button primary" href=${dialLink(code)}>${m.dialNow}</a>`
       : way === 'paste'
         ? html`<p>${m.pasteInPhone}</p>`
-        : html`<div class="scan">${qrCode(view.qrCode(dialLink(code)))}<p>${m.scanToDial}</p></div>`}
+        : html`<div class="scan">
+            ${view.qrCode(dialLink(code)) ?? html`<svg class="qr" aria-hidden="true"></svg>`}
+            <p>${m.scanToDial}</p>
+          </div>`}
     ${details([
       [m.bankName, bankName],
       [m.amount, chargedWithFee(view, order)],
@@ -39,17 +43,4 @@ export function ussdTemplate(view: ResultView, { instructions, request, order }:
     ])}
     ${waiting(view, instructions.paymentReference)}
   </section>`;
-}
-
-/**
- * The QR code, dark on light with its quiet zone of 4 modules, in a box of a fixed size that is
- * there, blank, before the code is (its module loads on demand), so that nothing moves when it
- * arrives. One template from `<svg>` in: Lit's `html` parses a nested template's `<path>` as HTML.
- */
-function qrCode(image: QrImage | undefined): TemplateResult {
-  const side = (image?.size ?? 0) + 8;
-  return html`<svg class="qr" aria-hidden="true" viewBox="-4 -4 ${side} ${side}">
-    <rect x="-4" y="-4" width="100%" height="100%" fill="#fff"></rect>
-    <path d=${image?.path ?? 'M0 0'}></path>
-  </svg>`;
 }

@@ -2,7 +2,7 @@
 // hours only when there are some, never a leading zero on the first figure, rounded up to the second.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { countdownText } from '../../src/element/wait-controller.js';
+import { countdownText } from '../../src/element/countdown.js';
 
 describe('countdownText', () => {
   it('reads as a countdown at every scale, rounded up to the second', () => {
