@@ -424,8 +424,8 @@ function besideScriptModuleBuild(entry: string, fileName: string, shared: { modu
   };
 }
 
-/** dist/pay-widget.after-submit.js, which imports only the QR code's file, on a computer. */
-const afterSubmitBuild = besideScriptModuleBuild('src/element/after-submit.ts', AFTER_SUBMIT_FILE, { modules: [qrCodeModule], from: QR_CODE_FILE });
+/** dist/pay-widget.after-submit.js, which imports only the QR code's file, on a computer. (scripts/bench-profile.ts builds it unminified.) */
+export const afterSubmitBuild = besideScriptModuleBuild('src/element/after-submit.ts', AFTER_SUBMIT_FILE, { modules: [qrCodeModule], from: QR_CODE_FILE });
 
 /** dist/pay-widget.transfer.js, which imports the parts it shares from the second file. */
 const transferScreenBuild = besideScriptModuleBuild('src/element/transfer-screen.ts', TRANSFER_SCREEN_FILE, { modules: sharedWithTransferScreen, from: AFTER_SUBMIT_FILE });

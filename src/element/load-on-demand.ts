@@ -65,10 +65,13 @@ export const loadTransferScreen = transferScreenFile.load;
 
 /**
  * What a payment of `paymentType` needs before its request goes out (what runs after a submit and,
- * for a transfer, its screen), rejecting after `timeoutMs`; a load that hangs is then forgotten, so
- * that Try again asks for the file afresh.
+ * for a transfer, its screen): at once when it has loaded (no promise, so that the request can go
+ * out in the same task as the click), else a promise of it that rejects after `timeoutMs`; a load
+ * that hangs is then forgotten, so that Try again asks for the file afresh.
  */
-export function loadForPayment(paymentType: PaymentType, timeoutMs: number): Promise<AfterSubmitModule> {
+export function loadForPayment(paymentType: PaymentType, timeoutMs: number): AfterSubmitModule | Promise<AfterSubmitModule> {
+  const ready = afterSubmit();
+  if (ready && (paymentType !== 'TRANSFER' || transferScreen())) return ready;
   const loads = [afterSubmitFile.load(), paymentType === 'TRANSFER' && transferScreenFile.load()] as const;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const hung = new Promise<never>((_, reject) => {

@@ -244,21 +244,24 @@ export class PaymentController implements ReactiveController {
 
   /**
    * One initiation, as the flow event it ends in. What runs after a submit (and a transfer's screen)
-   * is loaded first (at once when the prefetch has it): a payment whose screen could not be shown is
-   * never started. Nothing is sent when the attempt was abandoned meanwhile.
+   * is loaded first: a payment whose screen could not be shown is never started. When the prefetch
+   * has it, the request goes out in the click's own task, before the element's next update; nothing
+   * is sent when the attempt was abandoned while it loaded.
    */
   private async initiate(request: SessionRequest, signal: AbortSignal): Promise<FlowEvent> {
     const { initiate, sessionUrl, timeoutMs } = this.config();
     const failed = (failure: PayFailure): FlowEvent => ({ type: 'failed', failure });
     if (!initiate && !sessionUrl) return failed({ code: 'config', message: undefined, retryable: false });
-    let flow;
-    try {
-      flow = await loadForPayment(request.paymentType, timeoutMs);
-    } catch (error) {
-      // `setup`: the shop's server does not serve a file beside the script, so trying again cannot help.
-      return failed((error as { code?: 'setup' }).code ? { code: 'setup', message: undefined, retryable: false } : NETWORK_FAILURE);
+    let flow = loadForPayment(request.paymentType, timeoutMs);
+    if (flow instanceof Promise) {
+      try {
+        flow = await flow;
+      } catch (error) {
+        // `setup`: the shop's server does not serve a file beside the script, so trying again cannot help.
+        return failed((error as { code?: 'setup' }).code ? { code: 'setup', message: undefined, retryable: false } : NETWORK_FAILURE);
+      }
+      if (signal.aborted) return failed(NETWORK_FAILURE);
     }
-    if (signal.aborted) return failed(NETWORK_FAILURE);
     const transport: Initiate = initiate ?? ((body, options) => flow.postSession(sessionUrl!, body, options));
     try {
       const initiated = await flow.initiatePayment(transport, request, { idempotencyKey: this.attempt!.key, signal, timeoutMs });

@@ -1,8 +1,9 @@
 // Prepares the result screens while the customer fills the form (issue 26): once their files have
-// arrived and the page is idle, they are drawn once, out of sight, laid out, and removed, in one
-// task (nothing sees them). Lit has then parsed their templates (once a page) and
-// the browser has their styles and the fonts they use, so the first real one after Pay costs a slow
-// phone about half the main thread it did.
+// arrived and the page is idle, they are drawn once, unseen, at the width they will have, laid out,
+// and removed, in one task (nothing is painted). Lit has then parsed their templates (once a page)
+// and the browser has their styles, fonts and shaped words, so the first real one after Pay costs a
+// slow phone about half the main thread it did (its layout alone, about half again of what a
+// 1-pixel box left to do).
 import { render, type TemplateResult } from 'lit';
 import { afterSubmitArrived, transferScreenArrived } from './load-on-demand.js';
 
@@ -12,7 +13,7 @@ export function warmUpResultScreens(root: HTMLElement | DocumentFragment, screen
     const drawn = screens();
     if (!drawn) return;
     const box = root.appendChild(document.createElement('div'));
-    box.className = 'sr-only';
+    box.className = 'unseen';
     render(drawn, box);
     box.getBoundingClientRect(); // style and layout now, not after Pay
     box.remove();

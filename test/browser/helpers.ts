@@ -7,6 +7,7 @@ import '../../src/index.js';
 import type { PayEventMap, PayEventName, PayWidget } from '../../src/index.js';
 import type { CustomerField } from '../../src/contract/schemas.js';
 import { useClock, type Clock } from '../../src/element/clock.js';
+import { loadAfterSubmit, loadTransferScreen } from '../../src/element/load-on-demand.js';
 
 export type { PayWidget };
 
@@ -286,9 +287,14 @@ export async function fillUssd(el: PayWidget, bankCode = BANK_CODE): Promise<voi
   await chooseBank(el, bankCode);
 }
 
+/**
+ * A valid transfer form: the customer's details, typed while the transfer screen's file loads (as a
+ * customer's typing gives it time to), so that a short `timeout` bounds the request alone.
+ */
 export async function fillTransfer(el: PayWidget): Promise<void> {
   await chooseType(el, 'TRANSFER');
   await fillCustomer(el);
+  await Promise.all([loadAfterSubmit(), loadTransferScreen()]);
 }
 
 /** Clicks the pay button, as a customer does. */
