@@ -108,11 +108,7 @@ export function prefetchAfterSubmit(host: HTMLElement): () => void {
   return stop;
 }
 
-let transferPrefetched = false;
+let transferPrefetch: Promise<unknown> | undefined;
 
 /** Starts the load of the transfer screen, once for the page: a failed one is left to the submit, which loads again and says so if that fails. */
-export function prefetchTransferScreen(): void {
-  if (transferPrefetched) return;
-  transferPrefetched = true;
-  loadTransferScreen().catch(() => {});
-}
+export const prefetchTransferScreen = () => (transferPrefetch ??= loadTransferScreen().catch(() => {}));

@@ -9,7 +9,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Initiate } from './client.js';
 import { emit, type PayAmount } from './events.js';
 import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure, type StateOf } from './flow.js';
-import { afterSubmit, loadAfterSubmit, loadForPayment, loadTransferScreen, prefetchAfterSubmit, transferScreen } from './load-on-demand.js';
+import { afterSubmit, loadAfterSubmit, loadForPayment, loadTransferScreen, prefetchAfterSubmit } from './load-on-demand.js';
 import type { Instructions, Order, PaymentType, SessionRequest } from '../contract/schemas.js';
 import type { Poll, PollHandlers } from './status-poller.js';
 
@@ -168,8 +168,6 @@ export class PaymentController implements ReactiveController {
 
   /** Shows an attempt kept from before a reload (resume.ts), from the form only: its screen, `pay-resumed`, then its status asked now. */
   resumed(state: StateOf<'ussd' | 'transfer' | 'complete'>, key: string): void {
-    // A transfer's screen is a file of its own: the form stays until it has come (and if it cannot, as when the first file could not).
-    if (state.kind === 'transfer' && !transferScreen()) return void loadTransferScreen().then(() => this.resumed(state, key), () => {});
     if (!this.apply({ type: 'resumed', state })) return;
     this.attempt = { key, body: '' };
     const { instructions, order } = state;
@@ -191,7 +189,7 @@ export class PaymentController implements ReactiveController {
     } catch {
       return; // storage refused (or no page, on a server): no resume
     }
-    void loadAfterSubmit().then((flow) => flow.resumeKept(this, name), () => {});
+    void loadAfterSubmit().then((flow) => flow.resumeKept(this, name, loadTransferScreen), () => {});
   }
 
   /** Where the attempt is kept in `sessionStorage`: this page and the widget's `keep`; undefined with `resume="off"`. */

@@ -38,8 +38,21 @@ export function orderAt(order: Order | undefined, now: string): Order | undefine
   return order?.expiresAt ? { ...order, expiresInMs: Math.max(0, Date.parse(order.expiresAt) - Date.parse(now)) } : order;
 }
 
-/** Shows the attempt kept under `name` again (the payment controller fires `pay-resumed`), when there is one and the widget still shows its form. */
-export function resumeKept(payment: Resumable, name: string): void {
-  const kept = recallAttempt(name);
+/**
+ * Shows the attempt kept under `name` again (the payment controller fires `pay-resumed`), when there
+ * is one and the widget still shows its form. A transfer's screen is a file of its own: the form
+ * stays until `loadTransferScreen` has brought it (and stays if it cannot), and the attempt is read
+ * again then, in case a reset() forgot it meanwhile.
+ */
+export async function resumeKept(payment: Resumable, name: string, loadTransferScreen: () => Promise<unknown>): Promise<void> {
+  let kept = recallAttempt(name);
+  if (kept?.state.kind === 'transfer') {
+    try {
+      await loadTransferScreen();
+    } catch {
+      return;
+    }
+    kept = recallAttempt(name);
+  }
   if (kept) payment.resumed(resumedState(kept), kept.key);
 }
