@@ -388,13 +388,16 @@ const scriptTagBuild: UserConfig = {
 const qrCodeModule = fileURLToPath(new URL('./src/element/qr-code.ts', import.meta.url));
 
 /**
- * What the transfer screen shares with the other result screens (the third file imports it from the
- * second, whose after-submit.ts exports it); a one-line helper such as `format` is copied instead.
+ * What the transfer screen shares with the other result screens: the third file imports it from the
+ * second, whose after-submit.ts exports it (a one-line helper such as `format` is copied instead).
  */
-const sharedWithTransferScreen = [fileURLToPath(new URL('./src/element/templates/parts.ts', import.meta.url))];
+const resultScreenParts = fileURLToPath(new URL('./src/element/templates/parts.ts', import.meta.url));
 
-/** The ES modules beside the script tag (see afterSubmitFileBesideScript), whose `lit` is the first file's. */
-function besideScriptModuleBuild(entry: string, fileName: string, shared: { modules: string[]; from: string }, banner = COMPILE_HINT): InlineConfig {
+/**
+ * An ES module beside the script tag (see afterSubmitFileBesideScript), whose `lit` is the first
+ * file's. `imports`: source module → the file beside it that provides it (left out of this one).
+ */
+function besideScriptModuleBuild(entry: string, fileName: string, { imports = {}, banner = COMPILE_HINT }: { imports?: Record<string, string>; banner?: string } = {}): InlineConfig {
   return {
     configFile: false,
     logLevel: 'warn',
@@ -413,11 +416,11 @@ function besideScriptModuleBuild(entry: string, fileName: string, shared: { modu
       minify: 'oxc',
       lib: { entry, formats: ['es'], fileName: () => fileName },
       rolldownOptions: {
-        external: shared.modules,
+        external: Object.keys(imports),
         output: {
           minify: oxcModuleMinify,
           postBanner: banner,
-          paths: Object.fromEntries(shared.modules.map((module) => [module, `./${shared.from}`])),
+          paths: Object.fromEntries(Object.entries(imports).map(([module, file]) => [module, `./${file}`])),
         },
       },
     },
@@ -425,13 +428,13 @@ function besideScriptModuleBuild(entry: string, fileName: string, shared: { modu
 }
 
 /** dist/pay-widget.after-submit.js, which imports only the QR code's file, on a computer. (scripts/bench-profile.ts builds it unminified.) */
-export const afterSubmitBuild = besideScriptModuleBuild('src/element/after-submit.ts', AFTER_SUBMIT_FILE, { modules: [qrCodeModule], from: QR_CODE_FILE });
+export const afterSubmitBuild = besideScriptModuleBuild('src/element/after-submit.ts', AFTER_SUBMIT_FILE, { imports: { [qrCodeModule]: QR_CODE_FILE } });
 
 /** dist/pay-widget.transfer.js, which imports the parts it shares from the second file. */
-const transferScreenBuild = besideScriptModuleBuild('src/element/transfer-screen.ts', TRANSFER_SCREEN_FILE, { modules: sharedWithTransferScreen, from: AFTER_SUBMIT_FILE });
+const transferScreenBuild = besideScriptModuleBuild('src/element/transfer-screen.ts', TRANSFER_SCREEN_FILE, { imports: { [resultScreenParts]: AFTER_SUBMIT_FILE } });
 
 /** dist/pay-widget.qr.js: lean-qr bundled in, loaded by the second file from beside itself. */
-const qrCodeBuild = besideScriptModuleBuild(qrCodeModule, QR_CODE_FILE, { modules: [], from: '' }, '/*! pay-widget | MIT | bundles lean-qr (MIT, David Evans) */');
+const qrCodeBuild = besideScriptModuleBuild(qrCodeModule, QR_CODE_FILE, { banner: '/*! pay-widget | MIT | bundles lean-qr (MIT, David Evans) */' });
 
 // The demo: `root: 'demo'` so demo/index.html is served at /. It imports ../src directly; Vite's
 // default fs.allow (the package root) already permits that. Dev mode keeps Lit's dev build and
