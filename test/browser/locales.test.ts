@@ -5,9 +5,7 @@
  * pronounce them.
  */
 import { expect, fixture, waitUntil } from '@open-wc/testing';
-import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
-import { enTransfer } from '../../src/element/messages/en-transfer.js';
-import { en as enBuiltIn, type Messages } from '../../src/element/messages/en.js';
+import type { Messages } from '../../src/element/messages/en.js';
 import { messages as fr } from '../../src/element/messages/fr.js';
 import { messages as ha } from '../../src/element/messages/ha.js';
 import { messages as ig } from '../../src/element/messages/ig.js';
@@ -39,9 +37,7 @@ import {
   type Attributes,
   type PayWidget,
 } from './helpers.js';
-
-/** All of English: the built-in strings and the result screens' newer ones (which come with what runs after a submit). */
-const en: Messages = { ...enBuiltIn, ...enAfterSubmit, ...enTransfer };
+import { english as en } from '../strings.js';
 
 const LOCALES = { fr, pcm, ha, yo, ig } satisfies Record<string, Messages>;
 type Locale = keyof typeof LOCALES;

@@ -6,15 +6,8 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
-import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
-import { enTransfer } from '../../src/element/messages/en-transfer.js';
-import { en } from '../../src/element/messages/en.js';
+import { LOCALES } from '../strings.js';
 import type { Messages } from '../../src/element/messages/index.js';
-import { messages as fr } from '../../src/element/messages/fr.js';
-import { messages as ha } from '../../src/element/messages/ha.js';
-import { messages as ig } from '../../src/element/messages/ig.js';
-import { messages as pcm } from '../../src/element/messages/pcm.js';
-import { messages as yo } from '../../src/element/messages/yo.js';
 import {
   button,
   controlledClock,
@@ -42,7 +35,6 @@ import {
   type PayWidget,
 } from './helpers.js';
 
-const LOCALES: Record<string, Messages> = { en: { ...en, ...enAfterSubmit, ...enTransfer }, fr, pcm, ha, yo, ig };
 const MINUTE = 60_000;
 
 let clock: ReturnType<typeof controlledClock>;

@@ -5,9 +5,7 @@
  * timers are held, so nothing here waits on the wall clock.
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
-import { enTransfer } from '../../src/element/messages/en-transfer.js';
-import { en as enBuiltIn } from '../../src/element/messages/en.js';
+import { english as en } from '../strings.js';
 import {
   button,
   controlledClock,
@@ -38,7 +36,6 @@ import {
   type PayWidget,
 } from './helpers.js';
 
-const en = { ...enBuiltIn, ...enAfterSubmit, ...enTransfer };
 const MINUTE = 60_000;
 
 const liveRegion = (el: PayWidget) => root(el).querySelector('[role="status"]')!;

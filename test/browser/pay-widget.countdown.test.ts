@@ -6,9 +6,7 @@
  * schedule's timers are held: nothing waits on the wall clock.
  */
 import { expect } from '@open-wc/testing';
-import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
-import { enTransfer } from '../../src/element/messages/en-transfer.js';
-import { en as enBuiltIn } from '../../src/element/messages/en.js';
+import { english as en } from '../strings.js';
 import { messages as ha } from '../../src/element/messages/ha.js';
 import {
   button,
@@ -32,7 +30,6 @@ import {
   widget,
 } from './helpers.js';
 
-const en = { ...enBuiltIn, ...enAfterSubmit, ...enTransfer };
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const timer = (el: HTMLElement) => el.shadowRoot!.querySelector('[role="timer"]');

@@ -8,9 +8,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import decodeQR from '@paulmillr/qr/decode.js';
-import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
-import { enTransfer } from '../../src/element/messages/en-transfer.js';
-import { en as enBuiltIn } from '../../src/element/messages/en.js';
+import { english as en } from '../strings.js';
 import {
   emulateDevice,
   fillUssd,
@@ -28,7 +26,6 @@ import {
   type PayWidget,
 } from './helpers.js';
 
-const en = { ...enBuiltIn, ...enAfterSubmit, ...enTransfer };
 
 async function ussdResult(ussdDailCode = USSD_PAYMENTS.ussdDailCode): Promise<PayWidget> {
   stubFetch(route({ session: () => json(ussdEnvelope({ ...USSD_PAYMENTS, ussdDailCode })) }));

@@ -6,9 +6,7 @@
  * the phone's (`Date.now`) moved where a test says.
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
-import { enTransfer } from '../../src/element/messages/en-transfer.js';
-import { en as enBuiltIn } from '../../src/element/messages/en.js';
+import { english as en } from '../strings.js';
 import type { PayEventMap } from '../../src/index.js';
 import {
   controlledClock,
@@ -36,7 +34,6 @@ import {
   type PayWidget,
 } from './helpers.js';
 
-const en = { ...enBuiltIn, ...enAfterSubmit, ...enTransfer };
 const MINUTE = 60_000;
 const PAGE = { 'session-url': SESSION_URL, 'status-url': STATUS_URL, amount: '5000', currency: 'NGN', 'payment-reference': 'cart-42' };
 const timer = (el: PayWidget) => el.shadowRoot!.querySelector('[role="timer"]');

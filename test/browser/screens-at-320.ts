@@ -9,15 +9,8 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
-import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
-import { enTransfer } from '../../src/element/messages/en-transfer.js';
-import { en } from '../../src/element/messages/en.js';
+import { LOCALES } from '../strings.js';
 import type { Messages } from '../../src/element/messages/index.js';
-import { messages as fr } from '../../src/element/messages/fr.js';
-import { messages as ha } from '../../src/element/messages/ha.js';
-import { messages as ig } from '../../src/element/messages/ig.js';
-import { messages as pcm } from '../../src/element/messages/pcm.js';
-import { messages as yo } from '../../src/element/messages/yo.js';
 import {
   lineBreaks,
   button,
@@ -50,7 +43,6 @@ import {
   type PayWidget,
 } from './helpers.js';
 
-const LOCALES: Record<string, Messages> = { en: { ...en, ...enAfterSubmit, ...enTransfer }, fr, pcm, ha, yo, ig };
 export const MINUTE = 60_000;
 /** What the server makes when the order resolver gives none: `pw-` and 32 hex digits. */
 export const LONG_REFERENCE = 'pw-3f9a0c1d7b2e48a6905fd3c1e27b8a44';

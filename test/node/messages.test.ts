@@ -9,14 +9,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
-import { enTransfer } from '../../src/element/messages/en-transfer.js';
-import { en as enBuiltIn, type Messages } from '../../src/element/messages/en.js';
+import type { Messages } from '../../src/element/messages/en.js';
 import { importLocale } from '../../src/element/messages/import-chunk.js';
 import { localeFileName, localeFileUrl, ON_DEMAND_LOCALES } from '../../src/element/messages/locales.js';
-
-/** All of English: the built-in strings and the result screens' newer ones (which come with what runs after a submit). */
-const en: Messages = { ...enBuiltIn, ...enAfterSubmit, ...enTransfer };
+import { english as en } from '../strings.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = join(root, 'dist');
