@@ -5,7 +5,7 @@
 // script: the script tag copied alone) is the shop's set-up, not the customer's connection: said
 // in the console for the merchant, once for each file, and rejected with code `setup`.
 import type * as AfterSubmit from './after-submit.js';
-import { besideThisScript } from './beside-script.js';
+import { besideThisScript, importBesideScript } from './beside-script.js';
 import type * as TransferScreen from './transfer-screen.js';
 
 /** The files beside the script tag, e.g. `pay-widget.after-submit.js` beside `pay-widget.iife.js`. */
@@ -16,9 +16,9 @@ export const TRANSFER_SCREEN_FILE = 'pay-widget.transfer.js';
 const told = new Set<string>();
 
 function importBeside<T>(fileName: string, attempt: number): Promise<T> {
-  const url = besideThisScript(fileName);
-  return import(/* @vite-ignore */ url + (attempt ? `?retry=${attempt}` : '')).catch(async (error: { code?: string }) => {
+  return importBesideScript<T>(fileName, attempt ? `?retry=${attempt}` : '').catch(async (error: { code?: string }) => {
     // Asked again, to tell a file the server does not have (4xx, or a page that is not a script) from no answer at all.
+    const url = besideThisScript(fileName);
     const answer = await fetch(url).catch(() => undefined);
     if (answer && answer.status < 500 && !/script/.test(answer.headers.get('content-type')!)) {
       if (!told.has(url)) console.error(`pay-widget: ${url} answered ${answer.status}: serve all of dist/`);
