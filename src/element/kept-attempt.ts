@@ -1,8 +1,9 @@
 // The attempt kept in `sessionStorage` once the gateway gave its instructions, so that a reload, a
 // discarded tab or an app switch can show it again (resume.ts): the idempotency key, the screen
-// (the instructions, the server's order with its reference, amount, status token and expiry, and
-// once known how it ended), and when the account runs out on the phone's clock. Of the customer, only the payment type and
-// the bank picked for USSD, which the screen names: no name, e-mail or number. Storage that throws
+// (the instructions, the server's order with its reference, amount, status token and expiry, once
+// known how it ended, and the request it was started with, which "Get a new account" sends again),
+// and when the account runs out on the phone's clock. Kept for this tab only, and dropped with the
+// attempt (reset(), a new payment, 30 minutes past its expiry). Storage that throws
 // (blocked, private browsing, a full quota) keeps nothing and says nothing: the widget works as
 // before, without resume. Part of what runs after a submit.
 import type { FlowState } from './flow.js';
@@ -15,7 +16,7 @@ export type KeptAttempt = {
   v: typeof VERSION;
   /** The attempt's `Idempotency-Key`. */
   key: string;
-  /** The screen, its request cut down to the payment type and the USSD bank. */
+  /** The screen, with the request that started it. */
   state: KeptScreen;
   /** When the transfer account runs out, on the phone's clock (`Date.now()` + the server's time left when it arrived). */
   runsOutAt?: number | undefined;

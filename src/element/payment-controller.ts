@@ -166,6 +166,13 @@ export class PaymentController implements ReactiveController {
     emit(this.host, 'pay-reset', { paymentType, paymentReference });
   }
 
+  /** A new attempt with the request the shown one started with (a transfer's new account), typed on this page or kept from before a reload. */
+  renew(): void {
+    const { request } = this.state as StateOf<'transfer'>;
+    this.reset(request.paymentType);
+    this.submit(request);
+  }
+
   /** Shows an attempt kept from before a reload (resume.ts), from the form only: its screen, `pay-resumed`, then its status asked now. */
   resumed(state: StateOf<'ussd' | 'transfer' | 'complete'>, key: string): void {
     if (!this.apply({ type: 'resumed', state })) return;

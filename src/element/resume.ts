@@ -6,7 +6,7 @@
 import type { FlowState } from './flow.js';
 import { keepAttempt, recallAttempt, type KeptAttempt, type KeptScreen } from './kept-attempt.js';
 import { timeLeftOf } from './countdown.js';
-import type { Order, SessionRequest } from '../contract/schemas.js';
+import type { Order } from '../contract/schemas.js';
 
 /** What resumes: the payment controller, which shows a state only from its form. */
 export type Resumable = { resumed(state: KeptScreen, key: string): void };
@@ -14,17 +14,9 @@ export type Resumable = { resumed(state: KeptScreen, key: string): void };
 /** Keeps the screen `state` shows under `name` (the instructions when they come, how it ended once it has). */
 export function keepFlow(name: string, state: FlowState, key: string): void {
   if (!('instructions' in state)) return;
-  const { request } = state;
   const left = timeLeftOf(state.order);
   const now = Date.now();
-  const bankCode = request.paymentType === 'USSD' ? request.bankCode : undefined;
-  keepAttempt(name, {
-    v: 1,
-    key,
-    state: { ...state, request: { paymentType: request.paymentType, bankCode } as SessionRequest },
-    runsOutAt: left === undefined ? undefined : now + left,
-    keptAt: now,
-  });
+  keepAttempt(name, { v: 1, key, state, runsOutAt: left === undefined ? undefined : now + left, keptAt: now });
 }
 
 /** The screen a kept attempt shows again, its countdown where it was (`expiresInMs` as left now). */

@@ -9,6 +9,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { english as en } from '../strings.js';
 import type { PayEventMap } from '../../src/index.js';
 import {
+  button,
   controlledClock,
   fillTransfer,
   fillUssd,
@@ -149,6 +150,32 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     await second.el.updateComplete;
     expect(timer(second.el)?.textContent).to.equal('Valid for 17:59');
     expect(api.sessions()).to.equal(1);
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('after a reload, "Get a new account" sends the request the transfer was started with again, under a new key, asking nothing again', async () => {
+    holdTimers();
+    const api = backEnd();
+    const first = await widget(PAGE);
+    await fillTransfer(first);
+    await submitUntil(first, 'pay-initiated');
+
+    // Back from the bank app 31 minutes later, to a reloaded page whose form would show USSD and nothing typed.
+    serverOffset = 31 * MINUTE;
+    phoneClock(31 * MINUTE);
+    const { el } = await reload(first);
+    expect(text(el)).to.contain(en.accountExpired);
+    const initiated = nextEvent(el, 'pay-initiated');
+    button(el, en.newAccount)!.click();
+    expect((await initiated).detail.paymentType).to.equal('TRANSFER');
+    await el.updateComplete;
+
+    const sessions = api.calls.filter((call) => call.url.pathname === SESSION_URL);
+    expect(sessions).to.have.length(2);
+    expect(JSON.parse(sessions[1]!.body!), 'the same customer, type and hints').to.deep.equal(JSON.parse(sessions[0]!.body!));
+    expect(sessions[1]!.headers.get('Idempotency-Key'), 'a new payment').not.to.equal(sessions[0]!.headers.get('Idempotency-Key'));
+    expect(part(el, 'account-number')?.textContent).to.equal(TRANSFER_PAYMENTS.accountNumber);
+    expect(timer(el)?.textContent).to.equal('Valid for 30:00');
     expect(errors).to.deep.equal([]);
   });
 
