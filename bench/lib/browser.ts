@@ -137,7 +137,7 @@ export async function submitToResult(page: Page, url: string, tag: string, prefe
       observer.observe(root, { childList: true, subtree: true, characterData: true });
       // One harmless mutation now: the callback above runs (no dial code yet) and is compiled before
       // the click, so that its first compile (about 1 ms of CPU, 4 ms throttled) is not counted as
-      // the widget's. The raw page's observer runs after its mark, uncounted either way.
+      // the widget's (rawFetch does the same for the raw page's).
       root.append(document.createComment(''));
       root.lastChild!.remove();
     });
@@ -161,14 +161,21 @@ export async function rawFetch(page: Page, url: string): Promise<Submit> {
   const box = await page.evaluate(async () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     (window as unknown as { benchDone: Promise<void> }).benchDone = new Promise((resolve) => {
-      new PerformanceObserver((list, observer) => {
-        if (list.getEntriesByName('bench:raw-done').length === 0) return;
-        observer.disconnect();
-        requestAnimationFrame(() => {
-          performance.mark('bench:frame');
-          resolve();
-        });
-      }).observe({ entryTypes: ['mark'] });
+      // Told in the page's own call, as the widget's observer is in the task that lays the result
+      // out: a PerformanceObserver would be a task of its own for every mark, the click's included
+      // (its first run, compile and all, about 5 ms throttled, counted as the raw fetch's).
+      const mark = performance.mark.bind(performance);
+      performance.mark = (name, options) => {
+        const entry = mark(name, options);
+        if (name === 'bench:raw-done') {
+          requestAnimationFrame(() => {
+            mark('bench:frame');
+            resolve();
+          });
+        }
+        return entry;
+      };
+      performance.mark('bench:ready'); // compiled before the click
     });
     const rect = document.getElementById('pay')!.getBoundingClientRect();
     return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
