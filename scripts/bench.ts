@@ -100,6 +100,9 @@ if (!args['no-build']) {
 }
 
 log('bench: building the contenders');
+// Vite's builds set NODE_ENV=production in this process; the server benches are not production
+// (the sandbox refuses to start there), so they get the environment the bench was started with.
+const startEnvironment = { ...process.env };
 const contenders = await buildContenders();
 const own = ownSizes();
 log('bench: sizes of @paystack/inline-js and @adyen/adyen-web (npm pack, cached in bench/.cache)');
@@ -434,7 +437,7 @@ function serverRows(): Cell[][] {
 /** A server bench script as it is, its output passed through; the session handler's figures read from it when it keeps its shape. */
 function runServerBench(script: 'bench-server.ts' | 'bench-reconciler.ts'): Promise<{ output: string; figures: ServerFigures | undefined }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', script)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', script)], { cwd: root, env: startEnvironment, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
