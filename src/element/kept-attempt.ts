@@ -1,11 +1,12 @@
 // The attempt kept in `sessionStorage` once the gateway gave its instructions, so that a reload, a
 // discarded tab or an app switch can show it again (resume.ts): the idempotency key, the screen
 // (the instructions, the server's order with its reference, amount, status token and expiry, once
-// known how it ended, and the request it was started with, which "Get a new account" sends again),
-// and when the account runs out on the phone's clock. Kept for this tab only, and dropped with the
-// attempt (reset(), a new payment, 30 minutes past its expiry). Storage that throws
-// (blocked, private browsing, a full quota) keeps nothing and says nothing: the widget works as
-// before, without resume. Part of what runs after a submit.
+// known how it ended, and the request it was started with: "Get a new account" sends it again, and
+// the form, empty after a reload, gets its details back), and when the account runs out on the
+// phone's clock. Kept for this tab only, and dropped with the attempt (reset(), a new payment, 30
+// minutes past its expiry). Storage that throws (blocked, private browsing, a full quota) keeps
+// nothing and says nothing: the widget works as before, without resume. Part of what runs after a
+// submit.
 import type { FlowState } from './flow.js';
 
 /** A screen the attempt can show again: its instructions, and how it ended once `status-url` said. */

@@ -77,9 +77,7 @@ export const styles = css`
   :host([hidden]) {
     display: none;
   }
-  *,
-  *::before,
-  *::after {
+  * {
     box-sizing: inherit;
   }
   form,

@@ -119,7 +119,6 @@ export class PayWidget extends LitElement {
   disabled = false;
   colorScheme?: 'light' | 'dark' | 'auto'; // forced; unset or `auto`: the page's (pay-widget.styles.ts)
   resume: 'on' | 'off' | '' = ''; // `off`: a reload shows the form, not the attempt kept in sessionStorage (resume.ts)
-
   banks: readonly Bank[] = DEFAULT_BANKS;
   messages: Partial<Messages> = {};
   initiate: Initiate | undefined;
@@ -183,8 +182,10 @@ export class PayWidget extends LitElement {
     this.payment.submit(this.buildRequest());
   }
 
-  /** Back to the form for a new payment; typed values stay, the next submit is a new attempt. */
+  /** Back to the form for a new payment; typed values stay (after a reload, those the resumed attempt was started with), the next submit is a new attempt. */
   reset(): void {
+    const { request } = this.payment.state as { request?: SessionRequest };
+    for (const [field, value] of Object.entries(request ?? {})) if (this.form.values[field as CustomerField] === '') this.form.prefill(field as CustomerField, value);
     this.form.reset();
     this.payment.reset(this.selectedType);
   }
@@ -274,8 +275,7 @@ export class PayWidget extends LitElement {
   }
 
   private visibleFields(): CustomerField[] {
-    const fields: CustomerField[] = ['fullName', 'email', 'mobileNumber'];
-    return this.selectedType === 'USSD' ? [...fields, 'bankCode'] : fields;
+    return ['fullName', 'email', 'mobileNumber', ...(this.selectedType === 'USSD' ? (['bankCode'] as const) : [])];
   }
 
   /** The session-endpoint contract's body: normalized customer fields, and the merchant's hints that are well formed. */

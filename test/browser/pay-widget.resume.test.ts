@@ -10,7 +10,9 @@ import { english as en } from '../strings.js';
 import type { PayEventMap } from '../../src/index.js';
 import {
   button,
+  control,
   controlledClock,
+  CUSTOMER,
   fillTransfer,
   fillUssd,
   heading,
@@ -20,6 +22,7 @@ import {
   orderFor,
   part,
   restoreAll,
+  root,
   route,
   SESSION_URL,
   STATUS_URL,
@@ -177,6 +180,25 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     expect(part(el, 'account-number')?.textContent).to.equal(TRANSFER_PAYMENTS.accountNumber);
     expect(timer(el)?.textContent).to.equal('Valid for 30:00');
     expect(errors).to.deep.equal([]);
+  });
+
+  it('after a reload, "Pay another way" shows the form with the details the attempt was started with, and no field errors', async () => {
+    holdTimers();
+    const api = backEnd();
+    const first = await widget(PAGE);
+    await fillTransfer(first);
+    await submitUntil(first, 'pay-initiated');
+    const sent = JSON.parse(api.calls.find((call) => call.url.pathname === SESSION_URL)!.body!);
+
+    const { el } = await reload(first);
+    button(el, en.payAnotherWay)!.click();
+    await el.updateComplete;
+    expect(part(el, 'form')).to.exist;
+    expect(['fullName', 'email', 'mobileNumber'].map((name) => control(el, name).value)).to.deep.equal([sent.fullName, sent.email, sent.mobileNumber]);
+    expect(sent.fullName).to.equal(CUSTOMER.fullName);
+    expect(root(el).querySelectorAll('[aria-invalid="true"]')).to.have.length(0);
+    expect(api.sessions()).to.equal(1);
+    await expect(el).to.be.accessible();
   });
 
   it('shows a payment that completed meanwhile as complete, and once complete, again after the next reload', async () => {
