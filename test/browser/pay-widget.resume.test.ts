@@ -79,6 +79,14 @@ async function reload(old: PayWidget, attributes: Record<string, string> = PAGE)
   return { el, resumed: events };
 }
 
+/** A widget on PAGE, filled by `fill` and paid until the gateway's instructions show. */
+async function paidUntilInstructions(fill: (el: PayWidget) => Promise<void>): Promise<PayWidget> {
+  const el = await widget(PAGE);
+  await fill(el);
+  await submitUntil(el, 'pay-initiated');
+  return el;
+}
+
 let clock: ReturnType<typeof controlledClock>;
 let errors: unknown[];
 const onError = (event: ErrorEvent | PromiseRejectionEvent) => errors.push('reason' in event ? event.reason : event.error);
@@ -107,9 +115,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
   it('shows the same dial code again, asks the status at once, fires pay-resumed, and sends no second session request', async () => {
     const timers = holdTimers();
     const api = backEnd();
-    const first = await widget(PAGE);
-    await fillUssd(first);
-    await submitUntil(first, 'pay-initiated');
+    const first = await paidUntilInstructions(fillUssd);
     expect(api.sessions()).to.equal(1);
     const statusesBefore = api.statuses();
 
@@ -130,9 +136,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
   it('shows the same account again with its countdown where it was, corrected by the server’s clock, and no second session request', async () => {
     holdTimers();
     const api = backEnd();
-    const first = await widget(PAGE);
-    await fillTransfer(first);
-    await submitUntil(first, 'pay-initiated');
+    const first = await paidUntilInstructions(fillTransfer);
     expect(timer(first)?.textContent).to.equal('Valid for 30:00');
 
     // 10 minutes in the bank app.
@@ -159,9 +163,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
   it('after a reload, "Get a new account" sends the request the transfer was started with again, under a new key, asking nothing again', async () => {
     holdTimers();
     const api = backEnd();
-    const first = await widget(PAGE);
-    await fillTransfer(first);
-    await submitUntil(first, 'pay-initiated');
+    const first = await paidUntilInstructions(fillTransfer);
 
     // Back from the bank app 31 minutes later, to a reloaded page whose form would show USSD and nothing typed.
     serverOffset = 31 * MINUTE;
@@ -185,9 +187,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
   it('after a reload, "Pay another way" shows the form with the details the attempt was started with, and no field errors', async () => {
     holdTimers();
     const api = backEnd();
-    const first = await widget(PAGE);
-    await fillTransfer(first);
-    await submitUntil(first, 'pay-initiated');
+    const first = await paidUntilInstructions(fillTransfer);
     const sent = JSON.parse(api.calls.find((call) => call.url.pathname === SESSION_URL)!.body!);
 
     const { el } = await reload(first);
@@ -205,9 +205,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     holdTimers();
     let paid = false;
     const api = backEnd(() => (paid ? 'SUCCESS' : 'PENDING'));
-    const first = await widget(PAGE);
-    await fillUssd(first);
-    await submitUntil(first, 'pay-initiated');
+    const first = await paidUntilInstructions(fillUssd);
 
     paid = true; // the customer paid in the dialler; the tab was discarded meanwhile
     first.remove();
@@ -229,9 +227,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
   it('forgets the attempt on reset() and on a new payment: the next reload shows the form', async () => {
     holdTimers();
     backEnd();
-    const first = await widget(PAGE);
-    await fillUssd(first);
-    await submitUntil(first, 'pay-initiated');
+    const first = await paidUntilInstructions(fillUssd);
     first.reset();
     await first.updateComplete;
     const { el, resumed } = await reload(first);
@@ -243,9 +239,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
   it('resumes only for the same session-url and hints', async () => {
     holdTimers();
     backEnd();
-    const first = await widget(PAGE);
-    await fillUssd(first);
-    await submitUntil(first, 'pay-initiated');
+    const first = await paidUntilInstructions(fillUssd);
     for (const other of [{ amount: '6000' }, { 'payment-reference': 'cart-43' }, { currency: 'USD' }, { 'session-url': '/other/session' }]) {
       const { el, resumed } = await reload(first, { ...PAGE, ...other });
       expect(part(el, 'form'), JSON.stringify(other)).to.exist;
@@ -257,9 +251,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
   it('drops an attempt whose account ran out long ago', async () => {
     holdTimers();
     backEnd();
-    const first = await widget(PAGE);
-    await fillTransfer(first);
-    await submitUntil(first, 'pay-initiated');
+    const first = await paidUntilInstructions(fillTransfer);
     phoneClock(61 * MINUTE);
     const { el, resumed } = await reload(first);
     expect(part(el, 'form')).to.exist;
