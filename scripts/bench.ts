@@ -206,7 +206,7 @@ function tasks(server: BenchServer): Task[] {
   return list.filter((task) => ONLY.has(task.figure));
 }
 
-/** Page load (script tag vs plain Lit) and submit (script tag vs raw fetch) with the CPU throttled. */
+/** Page load (script tag vs plain Lit) and submit (script tag and the same-form contenders vs raw fetch) with the CPU throttled. */
 function throttledTasks(url: (path: string) => string): Task[] {
   const pageLoad = (c: (typeof contenders)[number]): Task => ({
     figure: 'throttled',
@@ -217,19 +217,20 @@ function throttledTasks(url: (path: string) => string): Task[] {
         push(samples.pageLoadThrottled, c.id, (await firstRender(page, url(`/page-load/${c.id}`))).render);
       }),
   });
-  const widget = contenders.find((c) => c.id === 'widget')!;
+  // The same-form contenders too: what the result screen costs a slow phone when written by hand.
+  const submit = (c: (typeof contenders)[number]): Task => ({
+    figure: 'throttled',
+    name: `submit ${c.id}, CPU ${THROTTLE}× throttled`,
+    rounds: SUBMITS,
+    run: (browser) =>
+      inFreshThrottledContext(browser, THROTTLE, async (page) => {
+        const result = await submitToResult(page, url(`/submit/${c.id}`), c.tag, Object.keys(c.beside ?? {}));
+        push(samples.submitThrottled, c.id, result.laidOut);
+      }),
+  });
   return [
     ...contenders.filter((c) => c.id === 'widget' || c.id === 'lit').map(pageLoad),
-    {
-      figure: 'throttled',
-      name: `submit widget, CPU ${THROTTLE}× throttled`,
-      rounds: SUBMITS,
-      run: (browser) =>
-        inFreshThrottledContext(browser, THROTTLE, async (page) => {
-          const result = await submitToResult(page, url('/submit/widget'), widget.tag, Object.keys(widget.beside ?? {}));
-          push(samples.submitThrottled, 'widget', result.laidOut);
-        }),
-    },
+    ...contenders.filter((c) => c.id !== 'widget-npm').map(submit),
     {
       figure: 'throttled',
       name: `submit raw fetch, CPU ${THROTTLE}× throttled`,

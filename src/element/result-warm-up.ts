@@ -1,9 +1,9 @@
 // Prepares the result screens while the customer fills the form (issue 26): once their files have
-// arrived and the page is idle, they are drawn once, unseen, at the width they will have, laid out,
-// and removed, in one task (nothing is painted). Lit has then parsed their templates (once a page)
-// and the browser has their styles, fonts and shaped words, so the first real one after Pay costs a
-// slow phone about half the main thread it did (its layout alone, about half again of what a
-// 1-pixel box left to do).
+// arrived and the page is idle, they are drawn once beside the form, in the parent the real screen
+// will have, laid out and removed in the same task, so nothing is painted. Lit has then parsed their
+// templates and the browser has their styles, fonts and shaped words. The parent matters: the
+// browser reuses the styles it computed under the same parent, and drawn in a hidden box of their
+// own the screens left a throttled submit about 9 ms slower (bench/FINDINGS.md, fourth pass).
 import { render, type TemplateResult } from 'lit';
 import { afterSubmitArrived, transferScreenArrived } from './load-on-demand.js';
 
@@ -12,8 +12,7 @@ export function warmUpResultScreens(root: HTMLElement | DocumentFragment, screen
   for (const arrived of [afterSubmitArrived, transferScreenArrived]) void arrived.then(() => whenIdle(() => {
     const drawn = screens();
     if (!drawn) return;
-    const box = root.appendChild(document.createElement('div'));
-    box.className = 'unseen';
+    const box = root.querySelector('[lang]')!.appendChild(document.createElement('div')); // beside the form (render() in pay-widget.ts)
     render(drawn, box);
     box.getBoundingClientRect(); // style and layout now, not after Pay
     box.remove();

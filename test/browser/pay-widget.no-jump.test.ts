@@ -134,3 +134,28 @@ describe('<pay-widget> on a 320 px screen, nothing jumps', function () {
     });
   }
 });
+
+describe('<pay-widget> while the customer fills the form', () => {
+  afterEach(restoreAll);
+
+  it('prepares the screens shown after Pay unseen: none of them is left for a frame, and the form does not move', async () => {
+    const el = await widget({ 'session-url': SESSION_URL });
+    const formBoxes = () => layoutOf(el, 'form, form *');
+    const before = formBoxes();
+    const prepared: Element[] = [];
+    const leftForAFrame: string[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const node of records.flatMap((record) => [...record.addedNodes])) {
+        if (!(node instanceof Element) || node.closest('form')) continue;
+        if (node.querySelector('[part~="dial-code"]')) prepared.push(node);
+        requestAnimationFrame(() => node.isConnected && leftForAFrame.push(node.outerHTML.slice(0, 80)));
+      }
+    });
+    observer.observe(root(el), { childList: true, subtree: true });
+    await waitUntil(() => prepared.length > 0, 'the USSD screen prepared while the page is idle', { timeout: 5_000 });
+    await new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)));
+    observer.disconnect();
+    expect(leftForAFrame).to.deep.equal([]);
+    expect(formBoxes()).to.deep.equal(before);
+  });
+});
