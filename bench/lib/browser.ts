@@ -3,7 +3,7 @@
  * with no network but 127.0.0.1. Every sample gets a fresh browser context (its own renderer, cache
  * and storage), so each load is a customer's first.
  */
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, findChromium, missingChromiumMessage } from '../../scripts/ensure-chromium.mjs';
 import { CUSTOMER } from './server.js';
 
@@ -29,10 +29,27 @@ export async function inFreshContext<T>(browser: Browser, use: (page: Page) => P
   const context = await browser.createBrowserContext();
   try {
     const page = await context.newPage();
+    await captureOneStackFrame(page);
     return await use(page);
   } finally {
     await context.close();
   }
+}
+
+/**
+ * Wherever Blink notes which script started something (`fetch()` does, for the request's
+ * initiator), it captures the JavaScript stack: one frame in a customer's browser, the whole stack
+ * once DevTools' Runtime domain is enabled, as Puppeteer's own session has it. V8 then recompiles
+ * every function on that stack to find its source positions: 5-10 ms of a throttled submit for the
+ * widget, whose `fetch()` is about ten calls deep, and next to nothing for the raw fetch's one
+ * (bench/FINDINGS.md, fourth pass). So the page captures one frame, as with no DevTools attached.
+ * Only Puppeteer's own session can ask (V8 takes the largest size any session asks for), hence
+ * its internal `_client()`.
+ */
+async function captureOneStackFrame(page: Page): Promise<void> {
+  const session = (page as unknown as { _client?: () => CDPSession })._client?.();
+  if (!session) throw new Error('bench: Puppeteer no longer offers page._client(); see captureOneStackFrame in bench/lib/browser.ts');
+  await session.send('Runtime.setMaxCallStackSizeToCapture', { size: 1 });
 }
 
 /**
