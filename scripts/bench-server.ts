@@ -150,7 +150,8 @@ async function measure(sides: Record<string, Send>, concurrency: number): Promis
   return Object.fromEntries(Object.entries(parts).map(([name, results]) => [name, summarize(merge(results))]));
 }
 
-const ms = (value: number) => `${value.toFixed(3)} ms`;
+/** A phase the time limit left without requests has no figures: '—', not a crash that loses the others. */
+const ms = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) ? `${value.toFixed(3)} ms` : '—');
 function row(name: string, s: Summary) {
   return `  ${name.padEnd(36)} ${String(s.count).padStart(6)} req ${s.rps.toFixed(0).padStart(7)} req/s   p50 ${ms(s.p50)}   p99 ${ms(s.p99)}`;
 }

@@ -13,9 +13,12 @@ export function warmUpResultScreens(root: HTMLElement | DocumentFragment, screen
     const drawn = screens();
     if (!drawn) return;
     const box = root.querySelector('[lang]')!.appendChild(document.createElement('div')); // beside the form (render() in pay-widget.ts)
-    render(drawn, box);
-    box.getBoundingClientRect(); // style and layout now, not after Pay
-    box.remove();
+    try {
+      render(drawn, box);
+      box.getBoundingClientRect(); // style and layout now, not after Pay
+    } finally {
+      box.remove(); // never left to be painted: its made-up dial code is no customer's
+    }
   }));
 }
 
