@@ -73,3 +73,12 @@ for (const folder of folders) {
   console.log(`${basename(folder).padEnd(24)} ${figure(cpu, raw.cpu)} | ${figure(throttled, raw.throttled)}`);
 }
 console.log(`${'raw fetch'.padEnd(24)} ${median(raw.cpu).toFixed(1).padStart(6)} | ${median(raw.throttled).toFixed(1).padStart(6)}`);
+// Builds measured in the same round meet the same moment of the machine: the median of their
+// per-round differences is steadier than the difference of their medians.
+const differences = (values: number[], from: number[]) => spread(values.map((value, round) => value - from[round]!));
+const signed = (value: number) => value.toFixed(1).replace(/^(?!-)/, '+');
+const [first, ...others] = folders;
+for (const folder of others) {
+  const [cpu, throttled] = (['cpu', 'throttled'] as const).map((figure) => differences(of(folder)[figure], of(first!)[figure]));
+  console.log(`${basename(folder)} − ${basename(first!)}, median of per-round differences (interquartile range): CPU ${signed(cpu!.median)} (${signed(cpu!.q1)} to ${signed(cpu!.q3)}) | throttled ${signed(throttled!.median)} (${signed(throttled!.q1)} to ${signed(throttled!.q3)})`);
+}

@@ -2,8 +2,9 @@
 // arrived and the page is idle, they are drawn once beside the form, in the parent the real screen
 // will have, laid out and removed in the same task, so nothing is painted. Lit has then parsed their
 // templates and the browser has their styles, fonts and shaped words. The parent matters: the
-// browser reuses the styles it computed under the same parent, and drawn in a hidden box of their
-// own the screens left a throttled submit about 9 ms slower (bench/FINDINGS.md, fourth pass).
+// browser reuses the styles it computed under the same parent; drawn in a hidden box of their own,
+// the first real screen still took 2-3 times the style work of the next (bench/FINDINGS.md, fourth
+// pass).
 import { render, type TemplateResult } from 'lit';
 import { afterSubmitArrived, transferScreenArrived } from './load-on-demand.js';
 
