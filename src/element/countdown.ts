@@ -49,16 +49,30 @@ export class Countdown {
   private order: Order | undefined;
   /** When the account runs out, on the monotonic clock. */
   private runsOutAt: number | undefined;
+  /** How far the phone's clock was ahead of the monotonic one at the last reading. */
+  private wallAhead = 0;
   /** The last mark spoken (`spokenMark`). */
   private spoken: number | undefined;
 
-  /** The time left on `order`'s account at `now` (clock.ts), 0 once it has run out; undefined without an expiry. */
+  /**
+   * The time left on `order`'s account at `now` (clock.ts), 0 once it has run out; undefined without
+   * an expiry. The monotonic clock stops while the phone sleeps (everywhere but Windows: hr-time
+   * issue 115), so a customer who locked the phone meanwhile would see minutes that have gone: when
+   * the phone's clock has moved more than a second further than it since the last reading, that
+   * time is taken off. (A phone clock set forward while the page is open counts the same: rarer than
+   * a locked phone, and it errs towards paying sooner, not after the account has run out.)
+   */
   left(order: Order | undefined, now: number): number | undefined {
+    const wallAhead = Date.now() - now;
+    const slept = wallAhead - this.wallAhead;
+    this.wallAhead = wallAhead;
     if (order !== this.order) {
       this.order = order;
       this.spoken = undefined;
       const left = timeLeftOf(order);
       this.runsOutAt = left === undefined || Number.isNaN(left) ? undefined : now + left;
+    } else if (this.runsOutAt !== undefined && slept > SECOND) {
+      this.runsOutAt -= slept;
     }
     return this.runsOutAt === undefined ? undefined : Math.max(0, this.runsOutAt - now);
   }

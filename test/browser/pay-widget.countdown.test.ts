@@ -98,6 +98,28 @@ describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
     expect(timer(el)?.textContent).to.equal('Valid for 30:00');
   });
 
+  it('takes off the minutes the phone slept: locked 10 minutes, the account is valid 10 minutes less, and says so', async () => {
+    clock = controlledClock(Date.now());
+    const { el } = await transferScreen(serverOrder());
+    const live = root(el).querySelector('[role="status"]')!;
+    clock.advance(1_000);
+    await el.updateComplete;
+    expect(timer(el)?.textContent).to.equal('Valid for 29:59');
+    // Locked 10 minutes: no tick, and the monotonic clock (performance.now on Android, iOS, macOS,
+    // Linux) stood still; then the first tick, a second after waking.
+    phoneClockOff(10 * MINUTE + 1_000);
+    clock.advance(1_000);
+    await el.updateComplete;
+    await el.updateComplete; // the live region is emptied, then says it
+    expect(timer(el)?.textContent).to.equal('Valid for 19:58');
+    expect(live.textContent).to.equal(en.minutesLeft.replace('{minutes}', '20'));
+    // A phone clock set back meanwhile takes nothing off and adds nothing.
+    phoneClockOff(-5 * MINUTE);
+    clock.advance(1_000);
+    await el.updateComplete;
+    expect(timer(el)?.textContent).to.equal('Valid for 19:57');
+  });
+
   it('falls back on expiresAt against the phone’s clock when a hand-written back end sends no expiresInMs', async () => {
     clock = controlledClock(Date.now());
     const { el } = await transferScreen(serverOrder({ withTimeLeft: false }));
