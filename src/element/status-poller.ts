@@ -1,13 +1,15 @@
 // Polls `status-url` after the gateway gave its instructions: about every 2 s, slowing to about
-// every 10 s after the first minute, giving up after 30 minutes. "I've sent the money" asks at once,
-// with `recheck=1`, and the schedule goes on from there. Part of what runs after a submit.
+// every 10 s after the first minute, giving up after 50 minutes: 20 minutes past the 30 a transfer
+// account is usually valid, since a transfer made just before it ran out may still arrive, and
+// "I've sent the money" must still check it. That button asks at once, with `recheck=1`, and the
+// schedule goes on from there. Part of what runs after a submit.
 import { fetchStatus, type StatusAnswer, type StatusQuery } from './client.js';
 
 const MINUTE = 60_000;
 
-/** About every 2 s, slowing to about 10 s after the first minute, giving up after 30 minutes. */
+/** About every 2 s, slowing to about 10 s after the first minute, giving up after 50 minutes. */
 export function nextPollDelay(elapsedMs: number): number | undefined {
-  if (elapsedMs >= 30 * MINUTE) return undefined;
+  if (elapsedMs >= 50 * MINUTE) return undefined;
   return elapsedMs < MINUTE ? 2_000 : 10_000;
 }
 

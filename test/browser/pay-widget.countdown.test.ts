@@ -5,7 +5,7 @@
  * phone whose clock is wrong (`Date.now` moved below) still shows the right time. The status
  * schedule's timers are held: nothing waits on the wall clock.
  */
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { english as en } from '../strings.js';
 import { messages as ha } from '../../src/element/messages/ha.js';
 import {
@@ -142,6 +142,28 @@ describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
       ha.oneMinuteLeft,
       ha.secondsLeft.replace('{seconds}', '30'),
     ]);
+  });
+
+  it('keeps asking after the account ran out: "I’ve sent the money" is still there 31 minutes on, and the asking stops at 50', async () => {
+    const timers = holdTimers();
+    clock = controlledClock(Date.now());
+    const { el } = await transferScreen(serverOrder(), { 'status-url': STATUS_URL });
+    const minutesOn = async (minutes: number) => {
+      phoneClockOff(minutes * MINUTE); // the phone's clock and the monotonic one move together: awake
+      clock.advance(minutes * MINUTE - (clock.now() - start));
+      timers.fire(); // the schedule's next look-up
+      // Answered: the next look-up is due in 10 s, or the asking gave up.
+      await waitUntil(() => timers.pending(10_000) > 0 || text(el).includes(en.notConfirmed), 'the look-up answered');
+      await el.updateComplete;
+    };
+    const start = clock.now();
+    await minutesOn(31);
+    expect(text(el)).to.contain(en.accountExpired);
+    expect(button(el, en.sentMoney), 'a transfer made just before expiry may still arrive').to.exist;
+    expect(text(el)).not.to.contain(en.notConfirmed);
+    await minutesOn(51);
+    expect(text(el)).to.contain(en.notConfirmed);
+    expect([timers.pending(2_000), timers.pending(10_000)], 'no look-up left').to.deep.equal([0, 0]);
   });
 
   it('once run out: the account struck through, not copyable, not large; "I’ve sent the money" still checks; a new account offered', async () => {
