@@ -148,6 +148,7 @@ describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
     const timers = holdTimers();
     clock = controlledClock(Date.now());
     const { el } = await transferScreen(serverOrder(), { 'status-url': STATUS_URL });
+    const start = clock.now();
     const minutesOn = async (minutes: number) => {
       phoneClockOff(minutes * MINUTE); // the phone's clock and the monotonic one move together: awake
       clock.advance(minutes * MINUTE - (clock.now() - start));
@@ -156,7 +157,6 @@ describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
       await waitUntil(() => timers.pending(10_000) > 0 || text(el).includes(en.notConfirmed), 'the look-up answered');
       await el.updateComplete;
     };
-    const start = clock.now();
     await minutesOn(31);
     expect(text(el)).to.contain(en.accountExpired);
     expect(button(el, en.sentMoney), 'a transfer made just before expiry may still arrive').to.exist;
