@@ -15,5 +15,5 @@ export { completeTemplate } from './templates/complete.js';
 export { ussdTemplate } from './templates/ussd.js';
 export { WaitController } from './wait-controller.js';
 export { screensToWarmUp } from './warm-up.js';
-export { keepFlow, orderAt, resumeKept } from './resume.js';
+export { keepFlow, resumeKept } from './resume.js';
 export { copyableValue, details, feeNote, shareButton, waiting } from './templates/parts.js';

@@ -44,6 +44,11 @@ export function timeLeftOf(order: Order | undefined): number | undefined {
   return order.expiresInMs ?? Date.parse(order.expiresAt) - Date.now();
 }
 
+/** A resumed transfer's order, its time left read against the server's `now` (a status answer's) instead of the phone's clock. */
+export function orderAt(order: Order | undefined, now: string): Order | undefined {
+  return order?.expiresAt ? { ...order, expiresInMs: Math.max(0, Date.parse(order.expiresAt) - Date.parse(now)) } : order;
+}
+
 /** One widget's countdown: read from each new order (a new account, or a resumed one corrected by the server's clock). */
 export class Countdown {
   private order: Order | undefined;

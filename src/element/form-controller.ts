@@ -7,6 +7,7 @@ import { bankMatches } from './bank-search.js';
 import type { Bank } from './banks.js';
 import type { Messages } from './messages/index.js';
 import { isValidField, type CustomerField } from '../contract/rules.js';
+import type { SessionRequest } from '../contract/schemas.js';
 
 export type Values = Record<CustomerField, string>;
 
@@ -84,9 +85,14 @@ export class FormController implements ReactiveController {
     return first && { field: first[0], message: first[1] };
   }
 
-  /** The session endpoint's messages for fields it refused, shown until the customer changes them. */
-  refused(fields: Partial<Record<string, string>>): void {
-    this.serverErrors = { ...fields };
+  /**
+   * Back from an attempt (a failure, or "Pay another way"): its request fills the fields left empty
+   * (after a reload, the customer typed them before it), and the session endpoint's messages for
+   * fields it `refused` show until the customer changes them.
+   */
+  backFrom(request: Partial<SessionRequest> = {}, refused: Partial<Record<string, string>> = {}): void {
+    for (const [field, value] of Object.entries(request)) if (this.values[field as CustomerField] === '') this.prefill(field as CustomerField, value);
+    this.serverErrors = { ...refused };
   }
 
   hasRefusals(): boolean {

@@ -184,8 +184,7 @@ export class PayWidget extends LitElement {
 
   /** Back to the form for a new payment; typed values stay (after a reload, those the resumed attempt was started with), the next submit is a new attempt. */
   reset(): void {
-    const { request } = this.payment.state as { request?: SessionRequest };
-    for (const [field, value] of Object.entries(request ?? {})) if (this.form.values[field as CustomerField] === '') this.form.prefill(field as CustomerField, value);
+    this.form.backFrom((this.payment.state as { request?: SessionRequest }).request);
     this.form.reset();
     this.payment.reset(this.selectedType);
   }
@@ -252,7 +251,10 @@ export class PayWidget extends LitElement {
     this.results?.copies.clear();
     this.announcement = this.payment.render(announcements(this.localization.messages, this.charged));
     this.focusOnUpdate = shown === 'submitting' ? undefined : shown === 'form' ? 'first' : 'heading';
-    if (state.kind === 'error') this.form.refused(state.failure.fields ?? {});
+    if (state.kind === 'error') {
+      this.form.backFrom(state.request, state.failure.fields);
+      this.paymentType = state.request.paymentType; // Edit details: the type it was sent with, as its fields (a resumed attempt's too)
+    }
     if (shown === 'form' && this.form.hasRefusals()) this.focusOnUpdate = 'invalid';
     // The busy form disables its controls, which takes the focus off the focused one; leaving it first spares Chromium a synchronous style and layout pass (about 2 ms).
     if (shown === 'submitting') (this.shadowRoot?.activeElement as HTMLElement | null)?.blur();
@@ -293,7 +295,5 @@ export class PayWidget extends LitElement {
   private readonly charged = (order: Order | undefined): string => (order ? this.money(order.amount, order.currency) : '');
 
   /** An amount in the widget's language and `country`. */
-  private money(amount: string, currency: string): string {
-    return formatAmount(amount, currency, this.localization.lang, text(this.country));
-  }
+  private readonly money = (amount: string, currency: string): string => formatAmount(amount, currency, this.localization.lang, text(this.country));
 }

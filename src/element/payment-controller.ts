@@ -9,7 +9,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Initiate } from './client.js';
 import { emit, type PayAmount } from './events.js';
 import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure, type StateOf } from './flow.js';
-import { afterSubmit, loadAfterSubmit, loadForPayment, loadTransferScreen, prefetchAfterSubmit } from './load-on-demand.js';
+import { afterSubmit, loadAfterSubmit, loadForPayment, loadTransferScreen, prefetchAfterSubmit, transferScreen } from './load-on-demand.js';
 import type { Instructions, Order, PaymentType, SessionRequest } from '../contract/schemas.js';
 import type { Poll, PollHandlers } from './status-poller.js';
 
@@ -291,9 +291,10 @@ export class PaymentController implements ReactiveController {
       },
       gaveUp: () => this.stopPolling(),
       changed: () => this.host.requestUpdate(),
-      timed: resumed ? (now) => this.apply({ type: 'timed', order: flow.orderAt(order, now) }) : undefined,
+      // Only a transfer's screen, whose file resumeKept() loaded first, takes the server's time.
+      timed: resumed ? (now) => this.apply({ type: 'timed', order: transferScreen()?.orderAt(order, now) }) : undefined,
     };
-    this.poll = flow.pollStatus(statusUrl, { paymentReference, statusToken: order?.statusToken }, handlers, resumed);
+    this.poll = flow.pollStatus(statusUrl, { paymentReference, statusToken: order?.statusToken }, order, handlers, resumed);
   }
 
   private stopPolling(): void {

@@ -6,7 +6,6 @@
 import type { FlowState } from './flow.js';
 import { keepAttempt, recallAttempt, type KeptAttempt, type KeptScreen } from './kept-attempt.js';
 import { timeLeftOf } from './countdown.js';
-import type { Order } from '../contract/schemas.js';
 
 /** What resumes: the payment controller, which shows a state only from its form. */
 export type Resumable = { resumed(state: KeptScreen, key: string): void };
@@ -23,11 +22,6 @@ export function keepFlow(name: string, state: FlowState, key: string): void {
 export function resumedState({ state, runsOutAt }: KeptAttempt, now = Date.now()): KeptScreen {
   const { order } = state;
   return order && runsOutAt !== undefined ? { ...state, order: { ...order, expiresInMs: Math.max(0, runsOutAt - now) } } : state;
-}
-
-/** A resumed transfer's order, its time left read against the server's `now` (a status answer's) instead of the phone's clock. */
-export function orderAt(order: Order | undefined, now: string): Order | undefined {
-  return order?.expiresAt ? { ...order, expiresInMs: Math.max(0, Date.parse(order.expiresAt) - Date.parse(now)) } : order;
 }
 
 /**

@@ -1,16 +1,22 @@
 // Polls `status-url` after the gateway gave its instructions: about every 2 s, slowing to about
-// every 10 s after the first minute, giving up after 50 minutes: 20 minutes past the 30 a transfer
-// account is usually valid, since a transfer made just before it ran out may still arrive, and
-// "I've sent the money" must still check it. That button asks at once, with `recheck=1`, and the
-// schedule goes on from there. Part of what runs after a submit.
+// every 10 s after the first minute, giving up 20 minutes after a transfer's account runs out (50
+// minutes at least: 20 past the 30 an account is usually valid), since a transfer made just before
+// it ran out may still arrive, and "I've sent the money" must still check it. That button asks at
+// once, with `recheck=1`, and the schedule goes on from there. Part of what runs after a submit.
 import { fetchStatus, type StatusAnswer, type StatusQuery } from './client.js';
+import { timeLeftOf } from './countdown.js';
+import type { Order } from '../contract/schemas.js';
 
 const MINUTE = 60_000;
 
-/** About every 2 s, slowing to about 10 s after the first minute, giving up after 50 minutes. */
-export function nextPollDelay(elapsedMs: number): number | undefined {
-  if (elapsedMs >= 50 * MINUTE) return undefined;
+/** About every 2 s, slowing to about 10 s after the first minute. */
+export function nextPollDelay(elapsedMs: number): number {
   return elapsedMs < MINUTE ? 2_000 : 10_000;
+}
+
+/** How long to poll for `order`: until 20 minutes after its account runs out, and 50 minutes at least. */
+export function pollingTime(order: Order | undefined): number {
+  return 20 * MINUTE + Math.max(30 * MINUTE, timeLeftOf(order) || 0);
 }
 
 /** A status look-up that hangs is abandoned after this long, so one slow answer cannot stall the schedule. */
@@ -44,18 +50,22 @@ export type Poll = {
   readonly check: PaidCheck;
 };
 
-/** Starts asking (`atOnce`: the first look-up now, as for a resumed payment); returns the handle that stops it or asks at once. */
-export function pollStatus(statusUrl: string, query: StatusQuery, handlers: PollHandlers, atOnce = false): Poll {
+/**
+ * Starts asking about the payment `order` charges (`atOnce`: the first look-up now, as for a resumed
+ * payment); returns the handle that stops it or asks at once.
+ */
+export function pollStatus(statusUrl: string, query: StatusQuery, order: Order | undefined, handlers: PollHandlers, atOnce = false): Poll {
   const started = Date.now();
+  const giveUpAfter = pollingTime(order);
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** Counts look-ups: only the latest one's answer moves the schedule on. */
   let latest = 0;
 
   const schedule = () => {
-    const delay = nextPollDelay(Date.now() - started);
-    if (delay === undefined) return handlers.gaveUp();
-    timer = setTimeout(() => void check(false), delay);
+    const elapsed = Date.now() - started;
+    if (elapsed >= giveUpAfter) return handlers.gaveUp();
+    timer = setTimeout(() => void check(false), nextPollDelay(elapsed));
   };
   const check = async (recheck: boolean): Promise<PaidCheck> => {
     clearTimeout(timer);

@@ -40,10 +40,10 @@ function phoneClockOff(skew: number): void {
   Date.now = () => realDateNow() + skew;
 }
 
-/** The account as the server gives it: valid 30 minutes from the server's now; `expiresInMs` unless a hand-written back end leaves it out. */
-function serverOrder({ withTimeLeft = true } = {}) {
-  const order = { ...orderFor(TRANSFER_PAYMENTS), expiresAt: new Date(realDateNow() + 30 * MINUTE).toISOString() };
-  return withTimeLeft ? { ...order, expiresInMs: 30 * MINUTE } : order;
+/** The account as the server gives it: valid 30 minutes (`transferValidityMs`'s default) from the server's now; `expiresInMs` unless a hand-written back end leaves it out. */
+function serverOrder({ withTimeLeft = true, validFor = 30 * MINUTE } = {}) {
+  const order = { ...orderFor(TRANSFER_PAYMENTS), expiresAt: new Date(realDateNow() + validFor).toISOString() };
+  return withTimeLeft ? { ...order, expiresInMs: validFor } : order;
 }
 
 async function transferScreen(order: object, attributes: Record<string, string> = {}) {
@@ -144,27 +144,32 @@ describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
     ]);
   });
 
-  it('keeps asking after the account ran out: "I’ve sent the money" is still there 31 minutes on, and the asking stops at 50', async () => {
-    const timers = holdTimers();
-    clock = controlledClock(Date.now());
-    const { el } = await transferScreen(serverOrder(), { 'status-url': STATUS_URL });
-    const start = clock.now();
-    const minutesOn = async (minutes: number) => {
-      phoneClockOff(minutes * MINUTE); // the phone's clock and the monotonic one move together: awake
-      clock.advance(minutes * MINUTE - (clock.now() - start));
-      timers.fire(); // the schedule's next look-up
-      // Answered: the next look-up is due in 10 s, or the asking gave up.
-      await waitUntil(() => timers.pending(10_000) > 0 || text(el).includes(en.notConfirmed), 'the look-up answered');
-      await el.updateComplete;
-    };
-    await minutesOn(31);
-    expect(text(el)).to.contain(en.accountExpired);
-    expect(button(el, en.sentMoney), 'a transfer made just before expiry may still arrive').to.exist;
-    expect(text(el)).not.to.contain(en.notConfirmed);
-    await minutesOn(51);
-    expect(text(el)).to.contain(en.notConfirmed);
-    expect([timers.pending(2_000), timers.pending(10_000)], 'no look-up left').to.deep.equal([0, 0]);
-  });
+  for (const [validFor, stopsAt] of [
+    [30, 50],
+    [120, 140], // a shop's longer `transferValidityMs`
+  ] as const) {
+    it(`keeps asking after an account valid ${validFor} minutes ran out: "I’ve sent the money" is still there a minute on, and the asking stops at ${stopsAt}`, async () => {
+      const timers = holdTimers();
+      clock = controlledClock(Date.now());
+      const { el } = await transferScreen(serverOrder({ validFor: validFor * MINUTE }), { 'status-url': STATUS_URL });
+      const start = clock.now();
+      const minutesOn = async (minutes: number) => {
+        phoneClockOff(minutes * MINUTE); // the phone's clock and the monotonic one move together: awake
+        clock.advance(minutes * MINUTE - (clock.now() - start));
+        timers.fire(); // the schedule's next look-up
+        // Answered: the next look-up is due in 10 s, or the asking gave up.
+        await waitUntil(() => timers.pending(10_000) > 0 || text(el).includes(en.notConfirmed), 'the look-up answered');
+        await el.updateComplete;
+      };
+      await minutesOn(validFor + 1);
+      expect(text(el)).to.contain(en.accountExpired);
+      expect(button(el, en.sentMoney), 'a transfer made just before expiry may still arrive').to.exist;
+      expect(text(el)).not.to.contain(en.notConfirmed);
+      await minutesOn(stopsAt + 1);
+      expect(text(el)).to.contain(en.notConfirmed);
+      expect([timers.pending(2_000), timers.pending(10_000)], 'no look-up left').to.deep.equal([0, 0]);
+    });
+  }
 
   it('once run out: the account struck through, not copyable, not large; "I’ve sent the money" still checks; a new account offered', async () => {
     const timers = holdTimers();

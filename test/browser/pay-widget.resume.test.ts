@@ -54,10 +54,14 @@ const transferBody = () =>
   transferEnvelope(TRANSFER_PAYMENTS, { ...orderFor(TRANSFER_PAYMENTS), expiresAt: new Date(serverNow() + 30 * MINUTE).toISOString(), expiresInMs: 30 * MINUTE });
 
 type StatusAnswer = 'PENDING' | 'SUCCESS';
-function backEnd(status: () => StatusAnswer = () => 'PENDING') {
+/** Our back end; from the session request `offlineFrom` (0 the first) on, the phone is offline. */
+function backEnd(status: () => StatusAnswer = () => 'PENDING', { offlineFrom = Infinity } = {}) {
   const calls = stubFetch(
     route({
-      session: (call) => json(JSON.parse(call.body!).paymentType === 'USSD' ? ussdEnvelope() : transferBody()),
+      session: (call, index) =>
+        index >= offlineFrom
+          ? Promise.reject(new TypeError('Failed to fetch'))
+          : json(JSON.parse(call.body!).paymentType === 'USSD' ? ussdEnvelope() : transferBody()),
       status: () => json({ status: status(), now: new Date(serverNow()).toISOString() }),
     }),
   );
@@ -181,6 +185,29 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     expect(sessions[1]!.headers.get('Idempotency-Key'), 'a new payment').not.to.equal(sessions[0]!.headers.get('Idempotency-Key'));
     expect(part(el, 'account-number')?.textContent).to.equal(TRANSFER_PAYMENTS.accountNumber);
     expect(timer(el)?.textContent).to.equal('Valid for 30:00');
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('after a reload, a "Get a new account" that fails offline: Edit details shows the transfer form with the details it was started with', async () => {
+    holdTimers();
+    const api = backEnd(undefined, { offlineFrom: 1 });
+    const first = await paidUntilInstructions(fillTransfer);
+    const sent = JSON.parse(api.calls.find((call) => call.url.pathname === SESSION_URL)!.body!);
+
+    // Back 31 minutes later, to a reloaded page whose form would show USSD and nothing typed.
+    serverOffset = 31 * MINUTE;
+    phoneClock(31 * MINUTE);
+    const { el } = await reload(first);
+    const failed = nextEvent(el, 'pay-error');
+    button(el, en.newAccount)!.click();
+    expect((await failed).detail.code).to.equal('network');
+    await el.updateComplete;
+    button(el, en.edit)!.click();
+    await el.updateComplete;
+
+    expect(root(el).querySelector<HTMLInputElement>('input[type="radio"]:checked')?.value, 'the type it was paid with').to.equal('TRANSFER');
+    expect(['fullName', 'email', 'mobileNumber'].map((name) => control(el, name).value)).to.deep.equal([sent.fullName, sent.email, sent.mobileNumber]);
+    expect(root(el).querySelectorAll('[aria-invalid="true"]')).to.have.length(0);
     expect(errors).to.deep.equal([]);
   });
 

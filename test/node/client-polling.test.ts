@@ -1,12 +1,13 @@
 /**
  * The status side of the client, without a browser: the polling schedule (about every 2 s, about
- * every 10 s after the first minute, giving up after 50 minutes, 20 past a transfer account's usual
- * expiry) and `fetchStatus`.
+ * every 10 s after the first minute, giving up 20 minutes after a transfer's account runs out, and
+ * after 50 minutes at least) and `fetchStatus`.
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { fetchStatus } from '../../src/element/client.js';
-import { nextPollDelay } from '../../src/element/status-poller.js';
+import { nextPollDelay, pollingTime } from '../../src/element/status-poller.js';
+import type { Order } from '../../src/contract/schemas.js';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -20,8 +21,22 @@ describe('status polling schedule', () => {
     for (const elapsed of [MINUTE, 5 * MINUTE, 30 * MINUTE, 50 * MINUTE - 1]) assert.equal(nextPollDelay(elapsed), 10_000, String(elapsed));
   });
 
-  it('gives up after 50 minutes', () => {
-    for (const elapsed of [50 * MINUTE, 51 * MINUTE, 24 * 60 * MINUTE]) assert.equal(nextPollDelay(elapsed), undefined, String(elapsed));
+  const order = (fields: Partial<Order> = {}): Order => ({ paymentReference: 'cart-42', amount: '5000', currency: 'NGN', ...fields });
+
+  it('gives up after 50 minutes for a USSD payment, or an account valid 30 minutes or less', () => {
+    assert.equal(pollingTime(undefined), 50 * MINUTE, 'no order');
+    assert.equal(pollingTime(order()), 50 * MINUTE, 'no expiry');
+    assert.equal(pollingTime(order({ expiresAt: '2030-01-01T00:30:00Z', expiresInMs: 30 * MINUTE })), 50 * MINUTE);
+    assert.equal(pollingTime(order({ expiresAt: '2030-01-01T00:05:00Z', expiresInMs: 5 * MINUTE })), 50 * MINUTE);
+    assert.equal(pollingTime(order({ expiresAt: '2030-01-01T00:05:00Z', expiresInMs: 0 })), 50 * MINUTE, 'run out already (a resumed attempt)');
+  });
+
+  it('follows a longer account: until 20 minutes after it runs out', () => {
+    assert.equal(pollingTime(order({ expiresAt: '2030-01-01T02:00:00Z', expiresInMs: 2 * 60 * MINUTE })), 140 * MINUTE);
+    // A back end that sends only expiresAt: read against the phone's clock, as the countdown does.
+    const inAnHour = new Date(Date.now() + 60 * MINUTE).toISOString();
+    const time = pollingTime(order({ expiresAt: inAnHour }));
+    assert.ok(time > 79 * MINUTE && time <= 80 * MINUTE, String(time));
   });
 });
 

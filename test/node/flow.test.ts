@@ -12,7 +12,7 @@ import {
   type PayFailure,
 } from '../../src/element/flow.js';
 import type { Order, SessionRequest, TransferInstructions, UssdInstructions } from '../../src/contract/schemas.js';
-import { orderAt } from '../../src/element/resume.js';
+import { orderAt } from '../../src/element/countdown.js';
 
 const request: SessionRequest = {
   paymentType: 'USSD',
@@ -199,7 +199,7 @@ describe('flow', () => {
   });
 });
 
-describe('resume.ts: orderAt', () => {
+describe('countdown.ts: orderAt', () => {
   it("reads a kept transfer account's time left against the server's now, never below 0", () => {
     const expiring = { paymentReference: 'ORD-2', amount: '7250', currency: 'NGN', expiresAt: '2025-03-01T10:30:00.000Z', expiresInMs: 1 };
     assert.equal(orderAt(expiring, '2025-03-01T10:12:30.000Z')?.expiresInMs, 17.5 * 60_000);
