@@ -130,3 +130,41 @@ describe('issue 18: status recheck=1', () => {
     assert.deepEqual(seen, [false, true, false]);
   });
 });
+
+describe('a page polling for hours (a transfer account valid for days)', () => {
+  /** Polls every 10 s, as the widget does after its first minute, for `minutes`; the gateway queries it caused. */
+  async function pollFor(minutes: number, setUpDone: Awaited<ReturnType<typeof setUp>>) {
+    const { poll, queries, advance } = setUpDone;
+    const before = queries();
+    for (let second = 0; second < minutes * 60; second += 10) {
+      await poll(false);
+      advance(10_000);
+    }
+    return queries() - before;
+  }
+
+  it('asks the gateway at every poll due in the first hour, then once per sixtieth of the payment’s age', async (t) => {
+    const young = await setUp(t, 20 * 60_000);
+    assert.equal(await pollFor(10, young), 60, '20 minutes old: every 10 s poll is past the 5 s of recheckAfterMs');
+    t.mock.timers.reset();
+
+    const day = await setUp(t, 24 * 3_600_000);
+    assert.equal(await pollFor(60, day), 3, 'a day old: once every 24 minutes');
+    t.mock.timers.reset();
+
+    const hours = await setUp(t, 2 * 3_600_000);
+    const asked = await pollFor(10, hours);
+    assert.ok(asked >= 4 && asked <= 6, `two hours old: about every 2 minutes, ${asked} in 10`);
+  });
+
+  it('still asks at once when the customer says they have paid', async (t) => {
+    const { poll, queries, advance } = await setUp(t, 24 * 3_600_000);
+    await poll(false);
+    assert.equal(queries(), 1);
+    advance(5_000);
+    await poll(false);
+    assert.equal(queries(), 1, 'a plain poll waits');
+    await poll(true);
+    assert.equal(queries(), 2, '"I’ve sent the money" asks after the 2 s floor');
+  });
+});

@@ -2,9 +2,10 @@
 // for `recheckAfterMs` (`recheckFloorMs` for a poll that asks, `recheck=1`) is re-queried by one
 // poll, the one whose compare-and-set on its `checkedAt` lands (here or on another instance), and
 // settled through the webhook's transition (`verifyAndSettle`). The other polls answer what they
-// read. The customer hears SUCCESS as soon as the payment is verified: fulfilment (`onPaid`, under
-// its lease) runs in the background, and a poll that finds a verified payment still owed
-// fulfilment (due, lease free) starts it again.
+// read. Past its first hour an entry is re-queried less often (`recheckInterval`): a page left open
+// on a transfer account valid for days polls for days. The customer hears SUCCESS as soon as the
+// payment is verified: fulfilment (`onPaid`, under its lease) runs in the background, and a poll
+// that finds a verified payment still owed fulfilment (due, lease free) starts it again.
 import type { Gateway } from '../gateway.js';
 import { withDeadline } from '../http/deadline.js';
 import { errorName } from '../http/emitter.js';
@@ -34,6 +35,18 @@ type LedgerReaderOptions = {
   now?: () => number;
 };
 
+const HOUR = 3_600_000;
+
+/**
+ * How long a plain poll leaves a PENDING entry `ageMs` old unasked: `recheckAfterMs` in its first
+ * hour, then a sixtieth of its age (a minute at one hour, 24 minutes at a day). The webhook and the
+ * reconciler's own schedule still run, and the customer's "I've sent the money" (`recheck=1`) still
+ * asks after `recheckFloorMs`.
+ */
+function recheckInterval(recheckAfterMs: number, ageMs: number): number {
+  return ageMs < HOUR ? recheckAfterMs : Math.max(recheckAfterMs, ageMs / 60);
+}
+
 /** `recheck`: the poll asks for a re-query now, due after `recheckFloorMs` instead of `recheckAfterMs`. */
 type ReadOptions = { recheck?: boolean };
 
@@ -48,8 +61,9 @@ export function createLedgerReader(
   const now = options.now ?? Date.now;
 
   function isDue(entry: Payment, recheck: boolean): boolean {
-    const interval = recheck ? Math.min(options.recheckFloorMs, recheckAfterMs) : recheckAfterMs;
-    return onPaid !== undefined && entry.state === 'PENDING' && now() - (entry.checkedAt ?? entry.createdAt) >= interval;
+    const time = now();
+    const interval = recheck ? Math.min(options.recheckFloorMs, recheckAfterMs) : recheckInterval(recheckAfterMs, time - entry.createdAt);
+    return onPaid !== undefined && entry.state === 'PENDING' && time - (entry.checkedAt ?? entry.createdAt) >= interval;
   }
 
   /** Verified, owed fulfilment, its back-off passed and no live lease: this poll may start it. */
