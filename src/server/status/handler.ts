@@ -83,6 +83,7 @@ export type StatusHandlerOptions = {
   /**
    * With `payments`: a PENDING payment the gateway was not asked about for this long is re-queried
    * by the next poll, one poll per interval however many tabs (and instances) poll; default 5 000 ms.
+   * Past the payment's first hour, a sixtieth of its age when that is longer (a day-old one: 24 minutes).
    */
   recheckAfterMs?: number;
   /**
