@@ -100,6 +100,15 @@ function reactBundlePlugin() {
   };
 }
 
+const SCREENSHOT_TIMEOUT_MS = 10_000;
+
+/** `promise`, or a rejection with `message` once `ms` have passed. */
+function withinTime(promise, ms, message) {
+  let timer;
+  const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${message} in ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Two page commands @web/test-runner-commands lacks, sent with `executeServerCommand`:
  * - `forced-colors` `{ active }`: emulates Windows high contrast (`forced-colors: active`);
@@ -108,6 +117,8 @@ function reactBundlePlugin() {
  */
 function pageCommandsPlugin() {
   const protocolSessions = new WeakMap();
+  /** The screenshot under way, if any: the next one waits for it (see below). */
+  let screenshotTaken = Promise.resolve();
   return {
     name: 'pay-widget:page-commands',
     async executeCommand({ command, payload, session }) {
@@ -124,9 +135,18 @@ function pageCommandsPlugin() {
       if (!/^[\w.-]+$/.test(payload.name)) throw new Error(`screenshot: a plain file name, not ${payload.name}`);
       mkdirSync('test-results', { recursive: true });
       // Headless Chromium draws no frame for a page in a background tab, and a screenshot waits for
-      // one: with two pages at once, the one behind waited until its test timed out.
-      await page.bringToFront();
-      await page.screenshot({ path: path.join('test-results', `${payload.name}.png`), clip: payload.clip });
+      // one: with two pages at once, the one behind waited until its test timed out. So the page is
+      // brought to the front, and one screenshot is taken at a time: two pages bringing themselves
+      // to the front at once left the first one's screenshot waiting behind the second (a clean-clone
+      // CI run timed out two tests that way). A screenshot that still gets no frame fails its test
+      // after SCREENSHOT_TIMEOUT_MS instead of holding the next one.
+      const take = async () => {
+        await page.bringToFront();
+        await page.screenshot({ path: path.join('test-results', `${payload.name}.png`), clip: payload.clip });
+      };
+      const taken = screenshotTaken.then(() => withinTime(take(), SCREENSHOT_TIMEOUT_MS, `screenshot ${payload.name}: no frame drawn`));
+      screenshotTaken = taken.catch(() => {});
+      await taken;
       return true;
     },
   };
