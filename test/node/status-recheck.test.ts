@@ -132,9 +132,9 @@ describe('issue 18: status recheck=1', () => {
 });
 
 describe('a page polling for hours (a transfer account valid for days)', () => {
-  /** Polls every 10 s, as the widget does after its first minute, for `minutes`; the gateway queries it caused. */
-  async function pollFor(minutes: number, setUpDone: Awaited<ReturnType<typeof setUp>>) {
-    const { poll, queries, advance } = setUpDone;
+  /** Polls `page` every 10 s, as the widget does after its first minute, for `minutes`; the gateway queries it caused. */
+  async function pollFor(minutes: number, page: Awaited<ReturnType<typeof setUp>>) {
+    const { poll, queries, advance } = page;
     const before = queries();
     for (let second = 0; second < minutes * 60; second += 10) {
       await poll(false);
