@@ -127,12 +127,16 @@ function logEvent(event: Event): void {
 
 for (const name of Object.keys(EVENTS) as PayEventName[]) widget.addEventListener(name, logEvent);
 
-widget.addEventListener('pay-initiated', (event) => {
-  paymentReference = event.detail.paymentReference;
-  simulateResult.textContent = sandbox
-    ? `Payment ${paymentReference} is waiting for the customer.`
-    : `Payment ${paymentReference} started on the real gateway.`;
+function waitingFor(reference: string): void {
+  paymentReference = reference;
+  simulateResult.textContent = sandbox ? `Payment ${reference} is waiting for the customer.` : `Payment ${reference} started on the real gateway.`;
   updateSimulateButtons();
+}
+
+widget.addEventListener('pay-initiated', (event) => waitingFor(event.detail.paymentReference));
+// After a reload the widget shows the payment it kept: the customer's phone can still pay it.
+widget.addEventListener('pay-resumed', (event) => {
+  if (!event.detail.status) waitingFor(event.detail.paymentReference);
 });
 widget.addEventListener('pay-complete', (event) => {
   paymentReference = undefined;

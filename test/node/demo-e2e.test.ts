@@ -187,6 +187,24 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     assert.ok(Math.abs(box.top + box.height / 2 - (label.top + label.height / 2)) < 8 && box.right <= label.left, 'beside its label, on one line');
   });
 
+  it('after a reload, shows the same account again and the customer can still pay it: pay-resumed, "the customer paid" enabled, "Payment received"', async () => {
+    await page.click('pierce/section[part~="result"] button'); // "Make another payment"
+    await page.waitForSelector('pierce/input[name="paymentType"][value="TRANSFER"]', { visible: true });
+    await page.click('pierce/input[name="paymentType"][value="TRANSFER"]');
+    await page.click('pierce/button[part~="submit"]');
+    const shown = async () => (await page.waitForSelector('pierce/[part~="account-number"]', { visible: true }))!.evaluate((element) => element.textContent!.trim());
+    const account = await shown();
+    const initiated = demo!.steps().filter((step) => step.kind === 'initiated').length;
+
+    await page.reload({ waitUntil: 'load' });
+    assert.equal(await shown(), account, 'the same account, not a new payment');
+    await page.waitForFunction(() => document.querySelector('#event-log .event-name')?.textContent === 'pay-resumed');
+    await page.waitForSelector('#simulate-success:not([disabled])');
+    await page.click('#simulate-success');
+    await waitForHeading('Payment received');
+    assert.equal(demo!.steps().filter((step) => step.kind === 'initiated').length, initiated, 'no session request after the reload');
+  });
+
   it('offers all six languages', async () => {
     const offered = await page.$$eval('#panel-locale option', (options) => options.map((option) => (option as HTMLOptionElement).value));
     assert.deepEqual(offered.sort(), ['en', 'fr', 'ha', 'ig', 'pcm', 'yo']);

@@ -1,6 +1,8 @@
 // A customer paying on an example's page in headless Chromium: the element upgrades, the customer
-// pays by USSD and sees the dial code, the page's pay-initiated listener shows the sandbox's button,
-// pressing it reaches onPaid through the webhook, and the widget says the payment was received.
+// pays by USSD and sees the dial code, the page's pay-initiated listener shows the sandbox's button;
+// after a reload (the customer back from the dialer) the same code shows and the page's pay-resumed
+// listener shows the button again; pressing it reaches onPaid through the webhook, and the widget
+// says the payment was received.
 import assert from 'node:assert/strict';
 import { launchChromium } from './consumer-app.js';
 import type { StartedServer } from './started-server.js';
@@ -26,11 +28,16 @@ export async function payInTheBrowser(server: Pick<StartedServer, 'origin' | 'ou
     await page.type('pierce/#mobileNumber', '08012345678');
     await page.select('pierce/#bankCode', '058');
     await page.click('pierce/button[part~="submit"]');
-    const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]', { visible: true }).catch(explain);
-    assert.match(await dialCode!.evaluate((element) => element.textContent ?? ''), /\*000\*058\*/);
+    const dialCode = async () => (await page.waitForSelector('pierce/[part~="dial-code"]', { visible: true }).catch(explain))!.evaluate((element) => element.textContent ?? '');
+    const code = await dialCode();
+    assert.match(code, /\*000\*058\*/);
+    const paidButton = () => page.waitForSelector('xpath///button[text()="The customer paid"]', { visible: true });
+    await paidButton();
+    // The customer goes to the dialer and comes back to a reloaded tab: the same code, and the page's pay-resumed listener shows the button again.
+    await page.reload();
+    assert.equal(await dialCode(), code);
     const paidBefore = paidLines(server.output()).length;
-    const paid = await page.waitForSelector('xpath///button[text()="The customer paid"]', { visible: true });
-    await paid!.click();
+    await (await paidButton().catch(explain))!.click();
     // onPaid printed one more line than before: earlier payments on this server printed theirs.
     await server.printed(new RegExp(`(paid pw-\\w+ 5000\\.00 NGN[\\s\\S]*){${paidBefore + 1}}`));
     await page.waitForFunction(() => /Payment received/.test(document.querySelector('pay-widget')?.shadowRoot?.textContent ?? ''), { timeout: 30_000 }).catch(explain);

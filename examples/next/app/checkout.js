@@ -10,13 +10,16 @@ export function Checkout() {
   const [reference, setReference] = useState();
   useEffect(() => {
     import('pay-widget');
-    const initiated = (event) => setReference(event.detail.paymentReference);
+    // pay-resumed: after a reload the widget shows the payment it kept (with a status, one that had ended).
+    const waiting = (event) => setReference(event.detail.status ? undefined : event.detail.paymentReference);
     const element = widget.current;
-    element.addEventListener('pay-initiated', initiated);
-    return () => element.removeEventListener('pay-initiated', initiated);
+    for (const name of ['pay-initiated', 'pay-resumed']) element.addEventListener(name, waiting);
+    return () => {
+      for (const name of ['pay-initiated', 'pay-resumed']) element.removeEventListener(name, waiting);
+    };
   }, []);
 
-  // Sandbox only: "the customer paid" for the last payment the widget started.
+  // Sandbox only: "the customer paid" for the payment the widget shows.
   const paid = () =>
     fetch('/pay/simulate', {
       method: 'POST',
