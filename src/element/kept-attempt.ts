@@ -3,10 +3,10 @@
 // (the instructions, the server's order with its reference, amount, status token and expiry, once
 // known how it ended, and the request it was started with: "Get a new account" sends it again, and
 // the form, empty after a reload, gets its details back), and when the account runs out on the
-// phone's clock. Kept for this tab only, and dropped with the attempt (reset(), a new payment, 30
-// minutes past its expiry). Storage that throws (blocked, private browsing, a full quota) keeps
-// nothing and says nothing: the widget works as before, without resume. Part of what runs after a
-// submit.
+// phone's clock. Kept for this tab only, and dropped with the attempt (reset(), a new payment) or
+// once it is long over (recallAttempt). Storage that throws (blocked, private browsing, a full
+// quota) keeps nothing and says nothing: the widget works as before, without resume. Part of what
+// runs after a submit.
 import type { FlowState } from './flow.js';
 
 /** A screen the attempt can show again: its instructions, and how it ended once `status-url` said. */
@@ -27,8 +27,7 @@ export type KeptAttempt = {
 
 const VERSION = 1;
 
-/** An attempt is dropped this long after its account ran out (or, without one, after it was kept): the status polling has given up by then. */
-export const KEPT_FOR_MS = 30 * 60_000;
+const MINUTE = 60_000;
 
 export function keepAttempt(name: string, attempt: KeptAttempt): void {
   try {
@@ -56,7 +55,9 @@ export function recallAttempt(name: string, now = Date.now()): KeptAttempt | und
   } catch {
     // Unreadable (or storage refused): dropped below.
   }
-  if (kept?.v === VERSION && now - (kept.runsOutAt ?? kept.keptAt!) < KEPT_FOR_MS) return kept as KeptAttempt;
+  // Long over: 50 minutes old (as long as its status is polled, at least: a USSD code has no expiry)
+  // and 30 past its account's expiry. Without an expiry, `now - undefined` is NaN: never less.
+  if (kept?.v === VERSION && (now - kept.keptAt! < 50 * MINUTE || now - kept.runsOutAt! < 30 * MINUTE)) return kept as KeptAttempt;
   forgetAttempt(name);
   return undefined;
 }

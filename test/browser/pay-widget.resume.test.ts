@@ -286,6 +286,28 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     expect(sessionStorage.length).to.equal(0);
   });
 
+  it('keeps a USSD attempt as long as its status is polled: a customer back 45 minutes later sees the payment received, not an empty form; 51 minutes later it is dropped', async () => {
+    holdTimers();
+    let paid = false;
+    const api = backEnd(() => (paid ? 'SUCCESS' : 'PENDING'));
+    const first = await paidUntilInstructions(fillUssd);
+    paid = true; // dialled while the tab was discarded
+    phoneClock(45 * MINUTE);
+    const { el, resumed } = await reload(first);
+    expect(resumed.map((event) => event.detail.paymentReference)).to.deep.equal([USSD_PAYMENTS.paymentReference]);
+    await waitUntil(() => heading(el)?.textContent === en.SUCCESSTitle, 'the status asked at once says paid');
+    expect(api.sessions(), 'no second payment').to.equal(1);
+    el.remove();
+
+    sessionStorage.clear();
+    const again = await paidUntilInstructions(fillUssd);
+    phoneClock(45 * MINUTE + 51 * MINUTE);
+    const later = await reload(again);
+    expect(part(later.el, 'form')).to.exist;
+    expect(later.resumed).to.deep.equal([]);
+    expect(sessionStorage.length).to.equal(0);
+  });
+
   it('drops what it cannot read under its name (not JSON, another shape), and shows the form', async () => {
     const api = backEnd();
     const name = `pay-widget ${location.pathname} ${PAGE['session-url']} ${PAGE['payment-reference']} ${PAGE.amount} ${PAGE.currency}`;
