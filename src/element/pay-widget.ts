@@ -123,7 +123,7 @@ export class PayWidget extends LitElement {
   messages: Partial<Messages> = {};
   initiate: Initiate | undefined;
 
-  private announcement = '';
+  private announcement?: string = ''; // the live region's; unset: the screen's own, in the language shown now
   private focusOnUpdate: 'heading' | 'invalid' | 'first' | undefined;
 
   private readonly localization = new LocaleController(this, () => ({ locale: text(this.locale), messages: this.messages }));
@@ -231,7 +231,7 @@ export class PayWidget extends LitElement {
       <slot name="header"></slot>
       <div lang=${this.localization.lang}>
         ${screen}
-        <p class="sr-only" role="status">${this.announcement}</p>
+        <p class="sr-only" role="status">${this.announcement ?? this.payment.render(announcements(m, this.charged))}</p>
       </div>
       <slot name="footer"></slot>
     `;
@@ -249,7 +249,7 @@ export class PayWidget extends LitElement {
   private onShow(): void {
     const { state, shown } = this.payment;
     this.results?.copies.clear();
-    this.announcement = this.payment.render(announcements(this.localization.messages, this.charged));
+    this.announcement = undefined;
     this.focusOnUpdate = shown === 'submitting' ? undefined : shown === 'form' ? 'first' : 'heading';
     if (state.kind === 'error') {
       this.form.backFrom(state.request, state.failure.fields);

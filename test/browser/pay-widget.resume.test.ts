@@ -6,7 +6,7 @@
  * the phone's (`Date.now`) moved where a test says.
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { english as en } from '../strings.js';
+import { english as en, LOCALES } from '../strings.js';
 import type { PayEventMap } from '../../src/index.js';
 import {
   button,
@@ -306,6 +306,19 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     expect(part(later.el, 'form')).to.exist;
     expect(later.resumed).to.deep.equal([]);
     expect(sessionStorage.length).to.equal(0);
+  });
+
+  it('says a screen shown before its language arrived again in that language (a reload racing the language file)', async () => {
+    holdTimers();
+    backEnd();
+    const first = await paidUntilInstructions(fillUssd);
+    const { el } = await reload(first);
+    const region = () => root(el).querySelector('[role="status"]')!;
+    expect(region().textContent).to.equal(`${en.ussdTitle}: ${USSD_PAYMENTS.ussdDailCode}, ₦7,250.00`);
+    el.locale = 'yo'; // its strings arrive after the screen showed
+    await waitUntil(() => region().textContent!.startsWith(`${LOCALES.yo!.ussdTitle}: ${USSD_PAYMENTS.ussdDailCode}`), 'said again in Yoruba', { timeout: 900 }); // under holdTimers' 1 s
+    expect(region().closest('[lang]')!.getAttribute('lang')).to.equal('yo');
+    expect(heading(el)?.textContent).to.equal(LOCALES.yo!.ussdTitle);
   });
 
   it('drops what it cannot read under its name (not JSON, another shape), and shows the form', async () => {
