@@ -295,7 +295,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     phoneClock(45 * MINUTE);
     const { el, resumed } = await reload(first);
     expect(resumed.map((event) => event.detail.paymentReference)).to.deep.equal([USSD_PAYMENTS.paymentReference]);
-    await waitUntil(() => heading(el)?.textContent === en.SUCCESSTitle, 'the status asked at once says paid');
+    await waitUntil(() => heading(el)?.textContent === en.SUCCESSTitle, 'the status asked at once says paid', { timeout: 900 }); // under holdTimers' 1 s
     expect(api.sessions(), 'no second payment').to.equal(1);
     el.remove();
 
