@@ -8,6 +8,7 @@
 // quota) keeps nothing and says nothing: the widget works as before, without resume. Part of what
 // runs after a submit.
 import type { FlowState } from './flow.js';
+import { LEAST_POLLING_MS } from './status-poller.js';
 
 /** A screen the attempt can show again: its instructions, and how it ended once `status-url` said. */
 export type KeptScreen = Extract<FlowState, { instructions: unknown }>;
@@ -55,9 +56,9 @@ export function recallAttempt(name: string, now = Date.now()): KeptAttempt | und
   } catch {
     // Unreadable (or storage refused): dropped below.
   }
-  // Long over: 50 minutes old (as long as its status is polled, at least: a USSD code has no expiry)
-  // and 30 past its account's expiry. Without an expiry, `now - undefined` is NaN: never less.
-  if (kept?.v === VERSION && (now - kept.keptAt! < 50 * MINUTE || now - kept.runsOutAt! < 30 * MINUTE)) return kept as KeptAttempt;
+  // Long over: past the least time its status is polled (a USSD code has no expiry) and 30 minutes
+  // past its account's expiry. Without an expiry, `now - undefined` is NaN: never less.
+  if (kept?.v === VERSION && (now - kept.keptAt! < LEAST_POLLING_MS || now - kept.runsOutAt! < 30 * MINUTE)) return kept as KeptAttempt;
   forgetAttempt(name);
   return undefined;
 }

@@ -14,9 +14,12 @@ export function nextPollDelay(elapsedMs: number): number {
   return elapsedMs < MINUTE ? 2_000 : 10_000;
 }
 
-/** How long to poll for `order`: until 20 minutes after its account runs out, and 50 minutes at least. */
+/** The least time a payment's status is polled: 20 minutes past the 30 a transfer account is usually valid. */
+export const LEAST_POLLING_MS = 50 * MINUTE;
+
+/** How long to poll for `order`: until 20 minutes after its account runs out, and LEAST_POLLING_MS at least. */
 export function pollingTime(order: Order | undefined): number {
-  return 20 * MINUTE + Math.max(30 * MINUTE, timeLeftOf(order) || 0);
+  return Math.max(LEAST_POLLING_MS, 20 * MINUTE + (timeLeftOf(order) || 0));
 }
 
 /** A status look-up that hangs is abandoned after this long, so one slow answer cannot stall the schedule. */
