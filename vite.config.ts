@@ -29,6 +29,7 @@ export const npmEntries = {
   index: 'src/index.ts',
   define: 'src/define.ts',
   server: 'src/server/index.ts',
+  'server-node': 'src/server/node.ts',
   'server-redis': 'src/server/stores/redis.ts',
   'server-postgres': 'src/server/stores/postgres.ts',
   'server-sqlite': 'src/server/stores/sqlite.ts',
@@ -47,6 +48,8 @@ export const npmExternal: (string | RegExp)[] = [
   /^node:/,
   // The SQLite driver, an optional peer dependency: loaded by pay-widget/server/sqlite when given a path.
   /^libsql(\/|$)/,
+  // pay-widget/server/node's adapter, a dependency.
+  /^@hono\/node-server(\/|$)/,
 ];
 
 /**

@@ -2,7 +2,7 @@
 // status endpoints and the reconciler take, in words, fed by their `onEvent` hooks and `onPaid`.
 // The page polls `GET /demo/events?after=<id>` for new steps. A step names references, codes and
 // amounts only: never a token, a key or the customer's details (the hooks never see those either).
-import type { Payment, ReconcileCounts, ReconcileEvent, SessionEvent, StatusEvent, WebhookEvent } from '../src/server/index.js';
+import type { Payment, ReconcileCounts, ReconcileEvent, SessionEvent, StatusEvent, WebhookEvent } from '../src/server/internal.js';
 import type { WebhookAttempt } from '../src/sandbox/index.js';
 
 export type LoopSource = 'session' | 'sandbox' | 'webhook' | 'status' | 'reconciler' | 'ledger' | 'merchant';

@@ -37,7 +37,7 @@ import pg from 'pg';
 import { createClient } from 'redis';
 import { countRoundTrips } from '../bench/lib/round-trips.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../src/sandbox/index.js';
-import { createSessionHandler } from '../src/server/index.js';
+import { createSessionHandler } from '../src/server/internal.js';
 import { createPostgresStores, migratePostgres } from '../src/server/stores/postgres.js';
 import { createRedisStores } from '../src/server/stores/redis.js';
 import { createSqliteStores } from '../src/server/stores/sqlite.js';

@@ -3,7 +3,7 @@
 // given no folder, as in tests), the loop log, the routes, the reconciler sweeping the ledger, and
 // (with the sandbox) the "webhook lost" switch.
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY, type SandboxStorage } from '../../src/sandbox/index.js';
-import { createGateway, createMemoryIdempotencyStore, createMemoryPaymentStore } from '../../src/server/index.js';
+import { createGateway, createMemoryIdempotencyStore, createMemoryPaymentStore } from '../../src/server/internal.js';
 import { createLoopLog, type LoopLog, type LoopStep } from '../loop-log.js';
 import { readDemoConfig, safeOrigin, type Env, type Log } from './config.js';
 import { openDemoData } from './data-folder.js';

@@ -1,5 +1,5 @@
 // What the demo sells, decided on the server: the order every session is charged for.
-import { OrderError, type OrderResolver } from '../../src/server/index.js';
+import { OrderError, type OrderResolver } from '../../src/server/internal.js';
 
 /** What the demo sells, decided here on the server. The widget's amount is a hint accepted within these bounds. */
 const DEMO_ORDER = {

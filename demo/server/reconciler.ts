@@ -1,7 +1,7 @@
 // The demo's reconciler: the package's `createReconciler` on the demo's gateway and ledger, with the
 // routes' onPaid and onFailed, sweeping every PAY_RECONCILE_INTERVAL_MS (default 15 s); each sweep
 // that did something, and each entry it moved, goes to the loop's log.
-import { createReconciler, type Gateway, type PaymentStore } from '../../src/server/index.js';
+import { createReconciler, type Gateway, type PaymentStore } from '../../src/server/internal.js';
 import type { LoopLog } from '../loop-log.js';
 import type { Log } from './config.js';
 import type { DemoHooks } from './routes.js';

@@ -10,7 +10,7 @@ import {
   type IdempotencyStore,
   type Payment,
   type PaymentStore,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import type { LoopLog } from '../loop-log.js';
 import type { Log } from './config.js';
 import { eventsEndpoint, simulateEndpoint, webhookLostEndpoint, type Handler } from './demo-endpoints.js';

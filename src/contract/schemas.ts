@@ -146,6 +146,8 @@ export const orderSchema = z.object({
   ...stringsMatching(ORDER_PATTERNS).shape,
   amount: chargeAmountSchema,
   statusToken: z.optional(z.string().check(z.minLength(1))),
+  /** Where to poll the status, resolved against `session-url`; polled when the element has no `status-url`. */
+  statusUrl: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   /** The part of `amount` that is a fee, in the same form. */
   fee: z.optional(z.string().check(z.regex(HINT_PATTERNS.amount))),
   /** TRANSFER: until when the customer is told the account is valid, ISO 8601 in UTC (`Date.parse` reads it). */

@@ -240,7 +240,7 @@ export class PayWidget extends LitElement {
   /** What the result screens are given; the first one makes the copy buttons' state, the clock and the QR code, from what runs after a submit. */
   private resultView(): ResultView {
     const flow = afterSubmit()!;
-    const status = this.payment.polling ? 'waiting' : this.statusUrl ? 'unconfirmed' : undefined;
+    const status = this.payment.polling ? 'waiting' : this.payment.asksStatus ? 'unconfirmed' : undefined;
     const made = (this.results ??= { copies: new flow.CopyController(this), wait: new flow.WaitController(this, this.payment, this.localization, (text) => void this.announce(text), transferScreen), qr: new flow.QrController(this) });
     return { messages: this.localization.messages, charged: this.charged, status, banks: this.banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text) => void this.announce(text), copies: made.copies.results, wait: made.wait, qrCode: (text) => made.qr.image(text), renew: () => (this.form.reset(), this.payment.renew()) };
   }

@@ -278,7 +278,7 @@ export class PaymentController implements ReactiveController {
 
   /** `resumed`: a kept attempt shown again, asked about at once, its countdown read against the server's clock. */
   private startPolling({ paymentType, paymentReference }: Instructions, order: Order | undefined, resumed = false): void {
-    const { statusUrl } = this.config();
+    const statusUrl = this.statusUrlOf(order);
     const flow = afterSubmit();
     if (!statusUrl || !flow) return;
     const handlers: PollHandlers = {
@@ -295,6 +295,24 @@ export class PaymentController implements ReactiveController {
       timed: resumed ? (now) => this.apply({ type: 'timed', order: transferScreen()?.orderAt(order, now) }) : undefined,
     };
     this.poll = flow.pollStatus(statusUrl, { paymentReference, statusToken: order?.statusToken }, order, handlers, resumed);
+  }
+
+  /** Whether the shown payment's status can be asked: the page's `status-url`, or the session answer's `order.statusUrl`. */
+  get asksStatus(): boolean {
+    const { state } = this;
+    return this.statusUrlOf('order' in state ? state.order : undefined) !== undefined;
+  }
+
+  /** The page's `status-url`, else the session answer's `order.statusUrl` resolved against `session-url`. */
+  private statusUrlOf(order: Order | undefined): string | undefined {
+    const { statusUrl, sessionUrl } = this.config();
+    if (statusUrl) return statusUrl;
+    if (!order?.statusUrl || !sessionUrl) return undefined;
+    try {
+      return new URL(order.statusUrl, new URL(sessionUrl, document.baseURI)).href;
+    } catch {
+      return undefined;
+    }
   }
 
   private stopPolling(): void {

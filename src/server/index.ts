@@ -1,13 +1,15 @@
 /**
- * `pay-widget/server`: the merchant's session endpoint and status endpoint, as Fetch-API handlers.
- * Never imports Lit; runs on Node 20+, Deno, Bun and edge workers.
+ * `pay-widget/server`: the server half as Fetch-API handlers. Never imports Lit; runs on Node 20+,
+ * Deno, Bun and edge workers. `createPayments` is the one object a shop mounts; `toNodeHandler`
+ * (from `pay-widget/server/node`) serves it from Node's `http`, Express or Fastify.
  */
-export { createSessionHandler } from './session/handler.js';
-export type { SessionHandler } from './session/handler.js';
-export type { AccessToken, SessionHandlerOptions } from './session/options.js';
+export { createPayments } from './payments.js';
+export type { Payments } from './payments.js';
+export type { PaymentsEvent, PaymentsOptions, PaymentsOrder, PaymentsOrderResolver, PaymentsStores } from './payments-options.js';
+export type { AccessToken } from './session/options.js';
 export { addressHeader, forwardedFor } from './session/client-address.js';
 export type { ClientAddress, ForwardedForOptions } from './session/client-address.js';
-export type { SessionEvent, SessionEventListener } from './session/events.js';
+export type { SessionEvent } from './session/events.js';
 export type { OrderSummary } from './session/outcomes.js';
 export { OrderError, RateLimitError } from './order.js';
 export type {
@@ -20,10 +22,8 @@ export type {
   RateLimitErrorOptions,
   ResolvedOrder,
 } from './order.js';
-export { createStatusHandler } from './status/handler.js';
-export type { StatusEvent, StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status/handler.js';
 export type { StatusSecret } from './status/tokens.js';
-export { createMemoryIdempotencyStore, createMemoryPaymentStore } from './stores/memory.js';
+export { createMemoryIdempotencyStore, createMemoryPaymentStore, createMemoryStores } from './stores/memory.js';
 export { isValidIdempotencyKey } from './stores/types.js';
 export type { MemoryIdempotencyStoreOptions, MemoryLedgerEvent, MemoryPaymentStoreOptions } from './stores/memory.js';
 export type {
@@ -54,9 +54,7 @@ export type {
   TokenFailure,
 } from './gateway.js';
 export type { QueryVersion } from '../contract/gateway-paths.js';
-export { createWebhookHandler } from './webhook/handler.js';
 export type { WebhookEvent } from './webhook/events.js';
-export type { WebhookHandler, WebhookHandlerOptions } from './webhook/handler.js';
 export type { PaidContext, PaymentHook, SettleEvent } from './settle.js';
-export { createReconciler } from './reconciler.js';
-export type { ReconcileCounts, ReconcileEvent, Reconciler, ReconcilerOptions } from './reconciler.js';
+export type { StatusEvent } from './status/handler.js';
+export type { ReconcileCounts, ReconcileEvent } from './reconciler.js';

@@ -13,7 +13,7 @@ import {
   type Gateway,
   type IdempotencyStore,
   type PaymentStore,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import type { loopbackServers } from './loopback.js';
 
 export const PAGE_ORIGIN = 'https://shop.example';

@@ -2,7 +2,7 @@
 // client wrote is never believed), and the ready-made readers for proxies and platforms.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addressHeader, forwardedFor, type ClientAddress } from '../../src/server/index.js';
+import { addressHeader, forwardedFor, type ClientAddress } from '../../src/server/internal.js';
 import { makeHandler, post, SESSION_URL, USSD_REQUEST } from './server-fixtures.js';
 
 const SPOOFED = { 'x-forwarded-for': '6.6.6.6', 'x-real-ip': '6.6.6.6', 'cf-connecting-ip': '6.6.6.6' };

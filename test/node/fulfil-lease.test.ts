@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type RedisClientType } from 'redis';
-import { createMemoryPaymentStore, createReconciler, createWebhookHandler, type PaidContext, type Payment, type PaymentStore } from '../../src/server/index.js';
+import { createMemoryPaymentStore, createReconciler, createWebhookHandler, type PaidContext, type Payment, type PaymentStore } from '../../src/server/internal.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
-import { createReconciler, createSessionHandler, createWebhookHandler, type PaidContext, type Payment } from '../../src/server/index.js';
+import { createReconciler, createSessionHandler, createWebhookHandler, type PaidContext, type Payment } from '../../src/server/internal.js';
 import { createPostgresStores, migratePostgres, type PostgresStoresOptions } from '../../src/server/stores/postgres.js';
 import { entry } from './payment-store-contract.js';
 import { skip, usePostgres } from './postgres-fixture.js';

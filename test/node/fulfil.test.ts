@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { QueryAnswer } from '../../src/server/gateway.js';
-import { createReconciler, createStatusHandler, createWebhookHandler } from '../../src/server/index.js';
+import { createReconciler, createStatusHandler, createWebhookHandler } from '../../src/server/internal.js';
 import { STATUS_SECRET } from './server-fixtures.js';
 import { settlePayment, type SettleEvent } from '../../src/server/settle.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';

@@ -8,7 +8,7 @@ import {
   type GatewayOptions,
   type SessionEvent,
   type SettleEvent,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { settlePayment } from '../../src/server/settle.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment } from '../../src/server/stores/types.js';

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { readEnvelope } from '../../src/contract/envelope.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import type { GatewayRequest } from '../../src/contract/schemas.js';
-import { createGateway, createSessionHandler, type SessionHandlerOptions } from '../../src/server/index.js';
+import { createGateway, createSessionHandler, type SessionHandlerOptions } from '../../src/server/internal.js';
 import { initiationBody } from './gateway-fixtures.js';
 import {
   makeHandler,

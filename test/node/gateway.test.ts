@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createGateway, type GatewayOptions } from '../../src/server/index.js';
+import { createGateway, type GatewayOptions } from '../../src/server/internal.js';
 import {
   BASE_URL,
   fakeGateway,

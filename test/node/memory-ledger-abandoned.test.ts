@@ -5,7 +5,7 @@
 // with no `beforeInitiate` rate limit says so once (`warning`, `no-rate-limit`).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMemoryPaymentStore, type Payment, type SessionEvent } from '../../src/server/index.js';
+import { createMemoryPaymentStore, type Payment, type SessionEvent } from '../../src/server/internal.js';
 import type { MemoryLedgerEvent } from '../../src/server/stores/memory.js';
 import { nextCheckAt } from '../../src/server/schedule.js';
 import { makeHandler, ORDER, post, readError, USSD_REQUEST } from './server-fixtures.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, mock } from 'node:test';
 import { SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
-import { createMemoryPaymentStore, createSessionHandler } from '../../src/server/index.js';
+import { createMemoryPaymentStore, createSessionHandler } from '../../src/server/internal.js';
 import { isLiveGateway } from '../../src/server/stores/memory-warning.js';
 import { createSqliteStores } from '../../src/server/stores/sqlite.js';
 import { ORDER } from './server-fixtures.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
-import { createSessionHandler, type IdempotencyRecord } from '../../src/server/index.js';
+import { createSessionHandler, type IdempotencyRecord } from '../../src/server/internal.js';
 import { createPostgresStores, migratePostgres } from '../../src/server/stores/postgres.js';
 import { POSTGRES_SCHEMA_SQL } from '../../src/server/stores/postgres-schema.js';
 import { entry, paymentStoreContract } from './payment-store-contract.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'libsql';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
-import { createSessionHandler, type IdempotencyRecord } from '../../src/server/index.js';
+import { createSessionHandler, type IdempotencyRecord } from '../../src/server/internal.js';
 import { createSqliteStores, SQLITE_SCHEMA_SQL, type SqliteStoresOptions } from '../../src/server/stores/sqlite.js';
 import { entry, paymentStoreContract } from './payment-store-contract.js';
 import { ORDER, post, USSD_REQUEST } from './server-fixtures.js';

@@ -20,7 +20,7 @@ import {
   type Payment,
   type PaymentStore,
   type ReconcileEvent,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/schedule.js';
 import { createRedisStores } from '../../src/server/stores/redis.js';
 import { createSqliteStores } from '../../src/server/stores/sqlite.js';

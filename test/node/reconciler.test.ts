@@ -14,7 +14,7 @@ import {
   type PaymentStore,
   type ReconcileEvent,
   type ReconcilerOptions,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/schedule.js';
 import { createRedisStores } from '../../src/server/stores/redis.js';
 import { initiationBody } from './gateway-fixtures.js';

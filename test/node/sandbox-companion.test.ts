@@ -9,7 +9,7 @@ import {
   type SandboxGatewayOptions,
   type WebhookAttempt,
 } from '../../src/sandbox/index.js';
-import { createGateway } from '../../src/server/index.js';
+import { createGateway } from '../../src/server/internal.js';
 import { initiationBody } from './gateway-fixtures.js';
 
 const BASE = 'https://sandbox.test';

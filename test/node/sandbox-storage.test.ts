@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, type SandboxPayment } from '../../src/sandbox/index.js';
-import { createGateway } from '../../src/server/index.js';
+import { createGateway } from '../../src/server/internal.js';
 
 function gatewayOn(sandbox: ReturnType<typeof createSandboxGateway>) {
   return createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, accessToken: SANDBOX_ACCESS_TOKEN, fetch: sandbox.fetch });

@@ -10,7 +10,7 @@ import {
   type SandboxGateway,
 } from '../../src/sandbox/index.js';
 import { envelopeSchema, transferPaymentsSchema, ussdPaymentsSchema } from '../../src/contract/schemas.js';
-import { createSessionHandler } from '../../src/server/index.js';
+import { createSessionHandler } from '../../src/server/internal.js';
 import { PATIENT, post, readError, settled, TRANSFER_REQUEST, turns, USSD_REQUEST } from './server-fixtures.js';
 
 const URL_ = 'https://sandbox.test/api/v2/payments/initiates';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createStatusHandler } from '../../src/server/index.js';
+import { createStatusHandler } from '../../src/server/internal.js';
 import { createCorsPolicy } from '../../src/server/http/cors.js';
 import { makeHandler, post, readError, SESSION_URL, USSD_REQUEST, STATUS_SECRET } from './server-fixtures.js';
 

@@ -5,7 +5,7 @@ import {
   type ResolvedOrder,
   type SessionEvent,
   type SessionHandlerOptions,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { createStatusTokens } from '../../src/server/status/tokens.js';
 
 export const GATEWAY_URL = 'https://gateway.test';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMemoryIdempotencyStore, type IdempotencyStore } from '../../src/server/index.js';
+import { createMemoryIdempotencyStore, type IdempotencyStore } from '../../src/server/internal.js';
 import { deferred, delay, makeHandler, ORDER, post, postWithoutKey, readError, settled, turns, USSD_REQUEST } from './server-fixtures.js';
 
 const KEY = { 'idempotency-key': 'attempt-deadline-01' };

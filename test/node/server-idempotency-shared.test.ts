@@ -6,7 +6,7 @@ import {
   type IdempotencyRecord,
   type IdempotencyStore,
   OrderError,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { answerSuccess, PATIENT, deferred, delay, gatedGateway, makeHandler, ORDER, post, TRANSFER_REQUEST, readError, recordingFetch, type Responder, USSD_REQUEST, withoutTimeLeft } from './server-fixtures.js';
 
 const KEY = { 'idempotency-key': 'attempt-5be1a3f0' };

@@ -5,7 +5,7 @@ import {
   type IdempotencyRecord,
   type IdempotencyStore,
   OrderError,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { answerSuccess, PATIENT, gatedGateway, makeHandler, ORDER, post, readError, turns, USSD_REQUEST, withoutTimeLeft } from './server-fixtures.js';
 
 const KEY = { 'idempotency-key': 'attempt-7d1c0c44' };

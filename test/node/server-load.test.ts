@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
-import { createSessionHandler, type SessionHandlerOptions } from '../../src/server/index.js';
+import { createSessionHandler, type SessionHandlerOptions } from '../../src/server/internal.js';
 import { loopbackServers } from './loopback.js';
 import { ORDER, PATIENT, readError, TRANSFER_REQUEST, USSD_REQUEST, ussdEnvelope } from './server-fixtures.js';
 

@@ -7,7 +7,7 @@ import {
   RateLimitError,
   type BeforeInitiateContext,
   type StatusLookup,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { createStatusTokens } from '../../src/server/status/tokens.js';
 import {
   makeHandler,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { readEnvelope } from '../../src/contract/schemas.js';
-import { createSessionHandler, createStatusHandler } from '../../src/server/index.js';
+import { createSessionHandler, createStatusHandler } from '../../src/server/internal.js';
 import { ORDER, TRANSFER_REQUEST, readError, STATUS_SECRET, statusBody, USSD_REQUEST, withoutTimeLeft } from './server-fixtures.js';
 import { loopbackServers } from './loopback.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { OrderError, type SessionHandlerOptions } from '../../src/server/index.js';
+import { OrderError, type SessionHandlerOptions } from '../../src/server/internal.js';
 import {
   makeHandler,
   ORDER,

@@ -12,7 +12,7 @@ import {
   createSessionHandler,
   type Payment,
   type SessionEvent,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import {
   GATEWAY_URL,
   ORDER,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { readEnvelope } from '../../src/contract/schemas.js';
-import { OrderError, type SessionRequest } from '../../src/server/index.js';
+import { OrderError, type SessionRequest } from '../../src/server/internal.js';
 import {
   INITIATE_URL,
   makeHandler,

@@ -19,7 +19,7 @@ import {
   type QueryOutcome,
   type StatusEvent,
   type WebhookEvent,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { createRedisStores } from '../../src/server/stores/redis.js';
 import { startRedisServer } from './redis-server.js';
 import { delay, ORDER, post, readError, STATUS_SECRET, statusBody, statusTokenFor, USSD_REQUEST } from './server-fixtures.js';

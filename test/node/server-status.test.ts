@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { statusResponseSchema, type StatusResponse } from '../../src/contract/schemas.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
-import { createSessionHandler, createStatusHandler, type StatusEvent, type StatusLookup } from '../../src/server/index.js';
+import { createSessionHandler, createStatusHandler, type StatusEvent, type StatusLookup } from '../../src/server/internal.js';
 import { ORDER, post, readError, STATUS_SECRET, statusBody, statusTokenFor, TRANSFER_REQUEST } from './server-fixtures.js';
 
 const STATUS_URL = 'https://shop.test/api/pay/status';

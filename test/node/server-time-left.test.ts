@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { orderSchema, statusResponseSchema } from '../../src/contract/schemas.js';
-import { createStatusHandler } from '../../src/server/index.js';
+import { createStatusHandler } from '../../src/server/internal.js';
 import { makeHandler, newKey, post, STATUS_SECRET, statusTokenFor, TRANSFER_REQUEST, USSD_REQUEST } from './server-fixtures.js';
 
 const NOW = Date.UTC(2025, 2, 1, 10, 15, 2);

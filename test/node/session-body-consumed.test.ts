@@ -5,7 +5,7 @@ import { getRequestListener } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { after, describe, it } from 'node:test';
-import type { SessionEvent } from '../../src/server/index.js';
+import type { SessionEvent } from '../../src/server/internal.js';
 import { loopbackServers } from './loopback.js';
 import { makeHandler, post, readError, USSD_REQUEST } from './server-fixtures.js';
 

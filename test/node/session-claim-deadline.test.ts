@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMemoryIdempotencyStore, createSessionHandler } from '../../src/server/index.js';
+import { createMemoryIdempotencyStore, createSessionHandler } from '../../src/server/internal.js';
 import {
   answerSuccess,
   GATEWAY_URL,

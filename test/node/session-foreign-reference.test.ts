@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMemoryPaymentStore } from '../../src/server/index.js';
+import { createMemoryPaymentStore } from '../../src/server/internal.js';
 import { answerSuccess, makeHandler, newKey, ORDER, post, type Responder, USSD_REQUEST, ussdEnvelope } from './server-fixtures.js';
 
 describe('createSessionHandler: an answer naming another payment (issue 16 item 2)', () => {

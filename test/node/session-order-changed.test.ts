@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { postSession } from '../../src/element/client.js';
 import { transition, type FlowState } from '../../src/element/flow.js';
-import { createMemoryPaymentStore, type ResolvedOrder } from '../../src/server/index.js';
+import { createMemoryPaymentStore, type ResolvedOrder } from '../../src/server/internal.js';
 import { makeHandler, newKey, ORDER, post, readError, SESSION_URL, USSD_REQUEST } from './server-fixtures.js';
 
 /** The shop's cart: its total changes as the customer adds goods; its reference is the README's `order-${cart.id}`. */

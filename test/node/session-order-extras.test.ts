@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { orderSchema } from '../../src/contract/schemas.js';
 import { checkOrder } from '../../src/server/order.js';
-import type { SessionHandlerOptions } from '../../src/server/index.js';
+import type { SessionHandlerOptions } from '../../src/server/internal.js';
 import { makeHandler, newKey, ORDER, post, readError, TRANSFER_REQUEST, USSD_REQUEST } from './server-fixtures.js';
 
 const NOW = Date.UTC(2025, 2, 1, 10, 15, 2);

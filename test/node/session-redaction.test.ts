@@ -3,7 +3,7 @@
 // the public key: an order resolver's error quoting them reaches neither the customer nor onEvent.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createGateway, createSessionHandler, OrderError, type SessionEvent } from '../../src/server/index.js';
+import { createGateway, createSessionHandler, OrderError, type SessionEvent } from '../../src/server/internal.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, SECRET_KEY, tokenAnswer } from './gateway-fixtures.js';
 import { newKey, ORDER, post, ussdEnvelope, USSD_REQUEST } from './server-fixtures.js';
 

@@ -12,7 +12,7 @@ import {
   createMemoryPaymentStore,
   type Order,
   type SessionEvent,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { createRedisStores } from '../../src/server/stores/redis.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 import { answerSuccess, delay, makeHandler, newKey, ORDER, post, readError, USSD_REQUEST, type Responder } from './server-fixtures.js';

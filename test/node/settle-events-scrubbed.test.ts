@@ -11,7 +11,7 @@ import {
   type Payment,
   type StatusEvent,
   type WebhookEvent,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, queryAnswer, SECRET_KEY, tokenAnswer } from './gateway-fixtures.js';
 import { STATUS_SECRET, statusTokenFor } from './server-fixtures.js';
 

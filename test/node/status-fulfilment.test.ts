@@ -4,7 +4,7 @@
 // another caller holds the lease).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMemoryPaymentStore, createStatusHandler, type Payment, type QueryOutcome } from '../../src/server/index.js';
+import { createMemoryPaymentStore, createStatusHandler, type Payment, type QueryOutcome } from '../../src/server/internal.js';
 import { STATUS_SECRET, statusTokenFor } from './server-fixtures.js';
 
 const REFERENCE = 'order-5001';

@@ -13,7 +13,7 @@ import {
   type QueryOutcome,
   type StatusHandlerOptions,
   type StatusLookupContext,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { STATUS_SECRET, statusBody, statusTokenFor } from './server-fixtures.js';
 
 const NOW = Date.UTC(2025, 2, 1, 10, 0, 0);

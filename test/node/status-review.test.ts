@@ -13,7 +13,7 @@ import {
   type PaymentStore,
   type QueryOutcome,
   type StatusEvent,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { createRedisStores } from '../../src/server/stores/redis.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 import { STATUS_SECRET, statusBody, statusTokenFor } from './server-fixtures.js';

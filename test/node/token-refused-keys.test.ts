@@ -4,7 +4,7 @@
 // (then one more try), and the configuration error reported once per period.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createGateway, createSessionHandler, type SessionEvent } from '../../src/server/index.js';
+import { createGateway, createSessionHandler, type SessionEvent } from '../../src/server/internal.js';
 import { BASE_URL, fakeGateway, json, PUBLIC_KEY, SECRET_KEY } from './gateway-fixtures.js';
 import { ORDER, post, TRANSFER_REQUEST } from './server-fixtures.js';
 

@@ -3,7 +3,7 @@
 // gateway confirms for a reference the ledger does not hold is reported as `unmatched-payment`.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createGateway, createWebhookHandler, type QueryOutcome, type WebhookEvent, type WebhookHandlerOptions } from '../../src/server/index.js';
+import { createGateway, createWebhookHandler, type QueryOutcome, type WebhookEvent, type WebhookHandlerOptions } from '../../src/server/internal.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment } from '../../src/server/stores/types.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, queryAnswer, SECRET_KEY, tokenAnswer } from './gateway-fixtures.js';

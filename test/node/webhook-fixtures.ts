@@ -1,6 +1,6 @@
 // What the webhook tests share: ledger entries, gateway answers, notifications and a gateway that
 // counts its queries.
-import type { QueryOutcome } from '../../src/server/index.js';
+import type { QueryOutcome } from '../../src/server/internal.js';
 import type { Payment } from '../../src/server/stores/types.js';
 
 export const WEBHOOK_URL = 'https://shop.test/pay/webhook';

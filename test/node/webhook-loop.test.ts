@@ -2,7 +2,7 @@ import { getRequestListener } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY, type SandboxGateway, type WebhookAttempt } from '../../src/sandbox/index.js';
-import { createGateway, createWebhookHandler, type Gateway, type WebhookEvent } from '../../src/server/index.js';
+import { createGateway, createWebhookHandler, type Gateway, type WebhookEvent } from '../../src/server/internal.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
 import { initiationBody } from './gateway-fixtures.js';

@@ -8,7 +8,7 @@
 //   same number of gateway queries, answer times that do not separate them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createWebhookHandler, type QueryOutcome } from '../../src/server/index.js';
+import { createWebhookHandler, type QueryOutcome } from '../../src/server/internal.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import { WEBHOOK_URL, answer, ledgerEntry, notify } from './webhook-fixtures.js';
 

@@ -2,7 +2,7 @@
 // or several sharing the ledger, the webhook asks the gateway at most once per `requeryAfterMs`.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createWebhookHandler, type WebhookHandlerOptions } from '../../src/server/index.js';
+import { createWebhookHandler, type WebhookHandlerOptions } from '../../src/server/internal.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { PaymentStore } from '../../src/server/stores/types.js';
 import { answer, countingGateway, ledgerEntry, notify } from './webhook-fixtures.js';

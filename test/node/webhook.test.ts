@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createGateway, createWebhookHandler, type QueryOutcome, type WebhookEvent, type WebhookHandlerOptions } from '../../src/server/index.js';
+import { createGateway, createWebhookHandler, type QueryOutcome, type WebhookEvent, type WebhookHandlerOptions } from '../../src/server/internal.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
 import { settlePayment } from '../../src/server/settle.js';

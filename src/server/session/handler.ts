@@ -60,7 +60,7 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
   const statusTokens = statusSecret === undefined ? undefined : createStatusTokens(statusSecret, { ttlMs: statusTokenTtlMs, who: 'createSessionHandler' });
   const transfer = transferTerms(options);
   const { order, beforeInitiate } = options;
-  const context: PaymentContext = { order, beforeInitiate, payments, statusTokens, gateway, redactor, emit, transfer, now, warned: { noRateLimit: false } };
+  const context: PaymentContext = { order, beforeInitiate, payments, statusTokens, statusUrl: options.statusUrl, gateway, redactor, emit, transfer, now, warned: { noRateLimit: false } };
   const idempotent = createIdempotentAttempt({
     store: idempotency,
     lockWaitMs: Math.min(timeoutMs, deadlineMs / 2),

@@ -92,6 +92,11 @@ export type SessionHandlerOptions = {
   /** How long a `statusToken` works; default 24 h. */
   statusTokenTtlMs?: number;
   /**
+   * With `statusSecret`: sent as `order.statusUrl`, where the widget polls when its page sets no
+   * `status-url`; a URL relative to the session endpoint's (`createPayments` sends `status`).
+   */
+  statusUrl?: string;
+  /**
    * Runs for every valid request before its order is resolved: rate limits, fraud rules. Throw
    * `new RateLimitError({ retryAfterSeconds })` for a 429 with `Retry-After`, or an `OrderError`.
    */

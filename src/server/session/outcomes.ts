@@ -33,6 +33,8 @@ export type OrderSummary = {
   amount: string;
   currency: string;
   statusToken?: string;
+  /** Where to poll with `statusToken`, resolved against `session-url`; polled when the widget has no `status-url`. */
+  statusUrl?: string;
   fee?: string;
   expiresAt?: string;
   expiresInMs?: number;

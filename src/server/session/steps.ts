@@ -60,6 +60,8 @@ export type PaymentContext = {
   payments: PaymentStore;
   /** Absent without `statusSecret`: the success body's `order` then has no `statusToken`. */
   statusTokens: StatusTokens | undefined;
+  /** With `statusTokens`: where the widget polls, sent as `order.statusUrl` (resolved against its `session-url`). */
+  statusUrl: string | undefined;
   /** Its token (made, cached, renewed) and the initiation; the request carries its `publicKey`. */
   gateway: Pick<Gateway, 'initiate' | 'publicKey'>;
   redactor: Redactor;
@@ -213,6 +215,7 @@ async function askGateway(input: PaymentStepsInput, entered: EnteredPayment, pro
   const summary = orderSummary(order, body.paymentType, context.transfer);
   if (outcome.kind === 'success' && context.statusTokens) {
     summary.statusToken = await context.statusTokens.sign(order.paymentReference);
+    if (context.statusUrl !== undefined) summary.statusUrl = context.statusUrl;
   }
   return { answer: replyForOutcome(outcome, context.redactor.text, summary), outcome };
 }

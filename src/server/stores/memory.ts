@@ -42,6 +42,7 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
   const done = new Map<string, Entry>();
   const pending = new Map<string, Entry>();
   const claims = new Map<string, number>();
+  const secrets = new Map<string, string>();
 
   function dropOldest(): void {
     const map = done.size > 0 ? done : pending;
@@ -55,6 +56,10 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
   }
 
   return remembered({
+    keepSecret(name, candidate) {
+      if (!secrets.has(name)) secrets.set(name, candidate);
+      return secrets.get(name)!;
+    },
     claim(key, ttlMs) {
       const time = now();
       const heldUntil = claims.get(key);
@@ -221,4 +226,12 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
       });
     },
   });
+}
+
+/**
+ * Both stores in this process's memory, for `createPayments({ stores })` in tests and the sandbox:
+ * lost when the process ends (a live gateway with them is warned about).
+ */
+export function createMemoryStores(options: { now?: () => number } = {}): { payments: PaymentStore; idempotency: IdempotencyStore } {
+  return { payments: createMemoryPaymentStore(options), idempotency: createMemoryIdempotencyStore(options) };
 }

@@ -10,3 +10,16 @@ declare module 'node:module' {
 declare module 'node:path' {
   export function dirname(path: string): string;
 }
+declare module 'node:http' {
+  export interface IncomingMessage {
+    readonly readableEnded: boolean;
+    headers: Record<string, string | string[] | undefined>;
+  }
+  export interface ServerResponse {}
+}
+declare module 'node:buffer' {
+  export class Buffer extends Uint8Array {
+    static isBuffer(value: unknown): value is Buffer;
+    static from(text: string): Buffer;
+  }
+}

@@ -2,7 +2,7 @@
 // is absent or expired; a record past its expiry counts as absent. Every so many writes, one
 // bounded batch of expired rows is deleted.
 import { clockSql, type PostgresQueryable, type PostgresTables } from './postgres-sql.js';
-import type { IdempotencyRecord, IdempotencyStore } from './types.js';
+import { secretRecordKey, type IdempotencyRecord, type IdempotencyStore } from './types.js';
 
 const SWEEP_EVERY = 100;
 const SWEEP_BATCH = 500;
@@ -29,6 +29,18 @@ export function postgresIdempotencyStore(db: PostgresQueryable, tables: Postgres
   }
 
   return {
+    async keepSecret(name, candidate) {
+      const key = secretRecordKey(name);
+      // Never expires: the expired-row sweep passes it by.
+      await db.query(
+        `INSERT INTO ${tables.idempotency} (key, record, expires_at) VALUES ($1, $2::jsonb, 'Infinity'::double precision)
+         ON CONFLICT (key) DO NOTHING`,
+        [key, JSON.stringify({ secret: candidate })],
+      );
+      const { rows } = await db.query(`SELECT record FROM ${tables.idempotency} WHERE key = $1`, [key]);
+      const record = rows[0]?.record;
+      return (typeof record === 'string' ? JSON.parse(record) : record).secret as string;
+    },
     async claim(key, ttlMs) {
       const value = `${owner}:${++claimCount}`;
       const { rows } = await db.query(

@@ -42,6 +42,11 @@ local reference = redis.call('GET', KEYS[1])
 if not reference then return false end
 return redis.call('HMGET', ARGV[1] .. reference, 'json', 'version', 'dueAt', 'key')`;
 
+/** KEYS: the secret. ARGV: the candidate. The secret kept, the candidate when none was (Redis 6 has no SET NX GET). */
+const KEEP_SECRET = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX') then return ARGV[1] end
+return redis.call('GET', KEYS[1])`;
+
 /** Deletes the claim only while it is still this caller's (it may have lapsed and been taken since). */
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
@@ -126,6 +131,9 @@ function redisIdempotencyStore(send: Send, prefix: string): IdempotencyStore {
   let claimCount = 0;
   const parse = (text: unknown) => (typeof text === 'string' ? (JSON.parse(text) as IdempotencyRecord) : undefined);
   return {
+    async keepSecret(name, candidate) {
+      return String(await send(['EVAL', KEEP_SECRET, '1', `${prefix}secret:${name}`, candidate]));
+    },
     async claim(key, ttlMs) {
       const value = `${owner}:${++claimCount}`;
       const reply = await send(['SET', `${prefix}claim:${key}`, value, 'NX', 'PX', String(Math.ceil(ttlMs))]);

@@ -3,7 +3,7 @@
 // never both get it); a record past its expiry counts as absent. Every so many writes, one bounded
 // batch of expired rows is deleted.
 import type { SqliteConnection } from './sqlite-connection.js';
-import type { IdempotencyRecord, IdempotencyStore } from './types.js';
+import { secretRecordKey, type IdempotencyRecord, type IdempotencyStore } from './types.js';
 
 const SWEEP_EVERY = 100;
 const SWEEP_BATCH = 500;
@@ -29,6 +29,18 @@ export function sqliteIdempotencyStore(db: SqliteConnection, now: () => number):
   }
 
   return {
+    async keepSecret(name, candidate) {
+      const key = secretRecordKey(name);
+      // Never expires: the expired-row sweep passes it by.
+      await db.run(
+        `INSERT INTO ${idempotency} (key, record, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+        key,
+        JSON.stringify({ secret: candidate }),
+        Number.MAX_VALUE,
+      );
+      const row = db.get(`SELECT record FROM ${idempotency} WHERE key = ?`, key);
+      return (JSON.parse(String(row!.record)) as { secret: string }).secret;
+    },
     async claim(key, ttlMs) {
       const value = `${owner}:${++claimCount}`;
       const time = now();

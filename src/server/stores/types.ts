@@ -46,6 +46,19 @@ export interface IdempotencyStore {
    * claim taken here is given up with `release` like any other.
    */
   claimAndGet?(key: string, ttlMs: number): Awaitable<{ claimed: boolean; record: IdempotencyRecord | undefined }>;
+  /**
+   * Optional: keeps `candidate` as the secret called `name` unless one is kept already, and returns
+   * the one kept, the same to every instance sharing the store, never expiring. `createPayments`
+   * keeps its status-token secret here when it is given none, so tokens survive a restart; a store
+   * without it needs `statusSecret`. Kept beside the idempotency records under a key no
+   * `Idempotency-Key` can be ({@link secretRecordKey}).
+   */
+  keepSecret?(name: string, candidate: string): Awaitable<string>;
+}
+
+/** Where a store keeps the secret `name`: a space, which no valid Idempotency-Key has, keeps it apart. */
+export function secretRecordKey(name: string): string {
+  return `pay-widget secret ${name}`;
 }
 
 // The shape of an `Idempotency-Key`.

@@ -8,8 +8,8 @@ import { getRequestListener } from '@hono/node-server';
 import { createServer } from 'node:http';
 import { createClient } from 'redis';
 import { SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../../src/sandbox/index.js';
-import { createGateway, createReconciler, createSessionHandler, createStatusHandler, createWebhookHandler } from '../../../src/server/index.js';
-import type { Payment, PaidContext } from '../../../src/server/index.js';
+import { createGateway, createReconciler, createSessionHandler, createStatusHandler, createWebhookHandler } from '../../../src/server/internal.js';
+import type { Payment, PaidContext } from '../../../src/server/internal.js';
 import { createRedisStores } from '../../../src/server/stores/redis.js';
 
 const env = process.env;

@@ -1,0 +1,123 @@
+// createPayments: the server half as one object, mounted once. Its handler routes by the last
+// path segment under wherever it is mounted (…/session, …/status, …/webhook) to the three
+// endpoints, built from one set of options; `sweep()` is one reconciler pass and `close()` stops
+// the reconciler's timer.
+import { createEmitter, errorName } from './http/emitter.js';
+import { errorReply, toResponse } from './http/reply.js';
+import {
+  checkPaymentsOptions,
+  DEFAULT_SWEEP_EVERY_MS,
+  withDefaultUrls,
+  type PaymentsEvent,
+  type PaymentsOptions,
+} from './payments-options.js';
+import { createReconciler, type ReconcileCounts } from './reconciler.js';
+import { createSessionHandler } from './session/handler.js';
+import { createStatusHandler } from './status/handler.js';
+import type { StatusSecret } from './status/tokens.js';
+import { createWebhookHandler } from './webhook/handler.js';
+
+export type Payments = {
+  /**
+   * The endpoints, for any Fetch-API server: `POST …/session`, `GET …/status`, `POST …/webhook`;
+   * anything else is 404. `env` is what the server adapter passes beside the request (the client's
+   * address is read from it).
+   */
+  handler(request: Request, env?: unknown): Promise<Response>;
+  /** One reconciler pass over what is due, for a cron where no timer runs (a worker's scheduled event). */
+  sweep(): Promise<ReconcileCounts>;
+  /** Stops the reconciler's timer, after a sweep still running. */
+  close(): Promise<void>;
+};
+
+type Endpoint = (request: Request, env?: unknown) => Promise<Response>;
+type Endpoints = { session: Endpoint; status: Endpoint; webhook: Endpoint };
+
+/** Where the widget polls, relative to the session endpoint it posted to. */
+const STATUS_PATH = 'status';
+const SECRET_NAME = 'status-token';
+
+/**
+ * The payments handler: `createPayments({ gateway, stores, order, onPaid, publicUrl })`, mounted at
+ * one path (`app.all('/pay/*splat', toNodeHandler(payments))`, or `payments.handler` wherever a
+ * Fetch-API `Request` arrives), with `<pay-widget session-url="/pay/session">` on the page.
+ */
+export function createPayments(options: PaymentsOptions): Payments {
+  checkPaymentsOptions(options);
+  const { gateway, stores, onPaid, onFailed, now } = options;
+  const emit = createEmitter<PaymentsEvent>(options.onEvent);
+  const fulfilment = { onPaid, onFailed, leaseMs: options.fulfilment?.leaseMs, onPaidTimeoutMs: options.fulfilment?.onPaidTimeoutMs, now };
+  const shared = { gateway, payments: stores.payments, onEvent: emit, ...fulfilment };
+  const reconciler = createReconciler(shared);
+  const cors = { allowedOrigins: options.allowedOrigins, allowedHeaders: options.allowedHeaders };
+
+  function build(statusSecret: StatusSecret): Endpoints {
+    return {
+      session: createSessionHandler({
+        ...cors,
+        gateway,
+        payments: stores.payments,
+        idempotency: stores.idempotency,
+        statusSecret,
+        statusUrl: STATUS_PATH,
+        order: withDefaultUrls(options.order, options.publicUrl),
+        beforeInitiate: options.beforeInitiate,
+        clientAddress: options.clientAddress,
+        walletDaysActive: options.walletDaysActive,
+        transferValidityMs: options.transferValidityMs,
+        onEvent: emit,
+        now,
+      }),
+      status: createStatusHandler({ ...cors, ...shared, statusSecret }),
+      webhook: createWebhookHandler(shared),
+    };
+  }
+
+  // The endpoints wait for the status secret, read from the stores on the first request when none
+  // was given; a store that failed is asked again by the next request.
+  let endpoints: Promise<Endpoints> | undefined;
+  const ready = (): Promise<Endpoints> => {
+    endpoints ??= keptSecret(options).then(build);
+    endpoints.catch(() => (endpoints = undefined));
+    return endpoints;
+  };
+  if (options.statusSecret !== undefined) endpoints = Promise.resolve(build(options.statusSecret));
+
+  const stopSweeping = startReconciler(options, reconciler.start);
+
+  return {
+    async handler(request, env) {
+      const name = lastSegment(request.url);
+      if (name !== 'session' && name !== 'status' && name !== 'webhook') {
+        return toResponse(errorReply('not_found', 'Nothing is served at this path: use …/session, …/status or …/webhook.'), {});
+      }
+      let endpoint: Endpoint;
+      try {
+        endpoint = (await ready())[name];
+      } catch (error) {
+        emit({ type: 'internal-error', where: 'handler', detail: errorName(error) });
+        return toResponse(errorReply('server_busy', 'Payments are unavailable for a moment. Please try again.', { retryable: true }), {});
+      }
+      return endpoint(request, env);
+    },
+    sweep: () => reconciler.run(),
+    close: () => stopSweeping?.() ?? Promise.resolve(),
+  };
+}
+
+/** The given secret, or the one kept in the stores (made here the first time, by whichever instance is first). */
+async function keptSecret(options: PaymentsOptions): Promise<StatusSecret> {
+  const candidate = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  return options.stores.idempotency.keepSecret!(SECRET_NAME, candidate);
+}
+
+/** Starts the timed sweeps unless turned off or the runtime allows no timer outside a request (workerd). */
+function startReconciler(options: PaymentsOptions, start: (everyMs: number) => () => Promise<void>): (() => Promise<void>) | undefined {
+  if (options.reconcile === false) return undefined;
+  if ((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers') return undefined;
+  return start(options.reconcile?.everyMs ?? DEFAULT_SWEEP_EVERY_MS);
+}
+
+function lastSegment(url: string): string {
+  return new URL(url).pathname.replace(/\/+$/, '').split('/').pop() ?? '';
+}
