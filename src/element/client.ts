@@ -87,13 +87,14 @@ function readOrder(body: unknown, { paymentReference }: Instructions): Order | u
     fail({ code: 'invalid-response', message: undefined, retryable: false });
   }
   if (!matchesPatterns(order, ORDER_PATTERNS) || !(Number(order!.amount) > 0)) return undefined;
-  const { amount, currency, statusToken, fee, expiresAt, expiresInMs } = order as Order;
+  const { amount, currency, statusToken, statusUrl, fee, expiresAt, expiresInMs } = order as Order;
   const expires = typeof expiresAt === 'string' && Date.parse(expiresAt) > 0;
   return {
     paymentReference,
     amount,
     currency: currency.toUpperCase(),
     ...(typeof statusToken === 'string' && statusToken ? { statusToken } : {}),
+    ...(typeof statusUrl === 'string' && statusUrl ? { statusUrl } : {}),
     // A fee is shown only as part of a larger amount; an unreadable one or expiry is left out, not guessed.
     ...(typeof fee === 'string' && AMOUNT.test(fee) && +fee > 0 && +fee < +amount ? { fee } : {}),
     ...(expires ? { expiresAt } : {}),

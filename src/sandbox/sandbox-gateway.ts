@@ -1,5 +1,6 @@
 // `createSandboxGateway`: the sandbox's shared state (tokens, payments, webhook sender), its route
 // table (routes/: token, initiate, query) and the dispatch of each request to its route.
+import { customerPaidHandler } from './customer-paid.js';
 import { requireMethod } from '../server/http/checks.js';
 import { optionChecks } from '../server/options.js';
 import type { PaymentStatus, StatusResponse } from '../contract/schemas.js';
@@ -74,6 +75,13 @@ export type SandboxGateway = ((request: Request) => Promise<Response>) & {
   setStatus(paymentReference: string, status: 'SUCCESS' | 'FAILED', message?: string): boolean;
   /** `PENDING` after initiation until `setStatus`; undefined when the reference is unknown. */
   lookup(paymentReference: string): (StatusResponse & SandboxStatus) | undefined;
+  /**
+   * "The customer paid", for a demo page's button: a Fetch-API handler, `POST` with the reference as
+   * the body (204 paid, 404 unknown). It answers only the person at this machine: anything that came
+   * through a proxy or a tunnel, names another host or arrived from another address gets 403.
+   * `app.post('/sandbox/paid', toNodeHandler({ handler: sandbox.customerPaid }))`.
+   */
+  customerPaid(request: Request, env?: unknown): Promise<Response>;
   /** Resolves once every webhook sent so far was acknowledged or given up (for tests). */
   webhooksSettled(): Promise<void>;
   /** Cancels waiting webhook retries; nothing more is sent. */
@@ -121,16 +129,19 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
         });
   const gateway = dispatcher([initiateRoute(context), tokenRoute(context), queryRoute(context)], options.latencyMs);
 
+  function setStatus(paymentReference: string, status: 'SUCCESS' | 'FAILED', message?: string): boolean {
+    const payment = context.payments.settle(paymentReference, status, message ?? DEFAULT_MESSAGES[status]);
+    if (!payment) return false;
+    const notification = notificationBody(payment, publicKey, crypto.randomUUID());
+    webhooks?.send(paymentReference, notification);
+    if (options.duplicateWebhooks) webhooks?.send(paymentReference, notification);
+    return true;
+  }
+
   return Object.assign(gateway, {
     fetch: ((input, init) => gateway(new Request(input, init))) as typeof globalThis.fetch,
-    setStatus(paymentReference: string, status: 'SUCCESS' | 'FAILED', message?: string): boolean {
-      const payment = context.payments.settle(paymentReference, status, message ?? DEFAULT_MESSAGES[status]);
-      if (!payment) return false;
-      const notification = notificationBody(payment, publicKey, crypto.randomUUID());
-      webhooks?.send(paymentReference, notification);
-      if (options.duplicateWebhooks) webhooks?.send(paymentReference, notification);
-      return true;
-    },
+    setStatus,
+    customerPaid: customerPaidHandler(setStatus),
     lookup(paymentReference: string) {
       const payment = context.payments.get(paymentReference);
       return payment && { status: payment.status, message: payment.message };

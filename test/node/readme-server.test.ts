@@ -21,8 +21,8 @@ import { startServer, type StartedServer } from './started-server.js';
 const run = promisify(execFile);
 
 const STEP_MS = 30_000;
-/** Fixed, so that a status token survives the restart, as the README says PAY_STATUS_SECRET does. */
-const env = { PAY_SANDBOX: '1', PAY_STATUS_SECRET: 'readme-server-test-secret-0123456789abcdef' };
+/** No status secret: createPayments keeps its own in the SQLite file, so a token survives the restart. */
+const env = { PAY_SANDBOX: '1' };
 
 const closers: (() => Promise<void>)[] = [];
 let app: string;
@@ -44,7 +44,7 @@ before(async () => {
   await writeFile(join(source, 'package.json'), JSON.stringify({ scripts: { start: 'node server.mjs' } }));
   const pack = await packPackage();
   closers.push(pack.close);
-  const made = await createConsumerApp(pack.tarball, 'readme-server', ['express', '@hono/node-server', 'libsql'], source);
+  const made = await createConsumerApp(pack.tarball, 'readme-server', ['express', 'libsql'], source);
   closers.push(made.close);
   app = made.dir;
   server = await startServer(app, 'start', /open http:\/\/127\.0\.0\.1:\d+ \(sandbox\)/, { env });
@@ -105,6 +105,25 @@ describe('the README’s complete Express server, pasted into server.mjs and sta
     assert.ok(scripts.includes('200 /pay-widget/pay-widget.after-submit.js'), `the script's second file was served beside it: ${scripts.join(', ')}`);
     // After the reload, the browser asks whether its copies are current: 304 is served too.
     assert.deepEqual(scripts.filter((line) => !/^(200|304) /.test(line)), [], 'every file of the script was served');
+  });
+
+  it('takes a transfer too, the widget polling the status URL the session answer gave (the page sets no status-url)', async (t) => {
+    if (!browser) return t.skip('no Chromium');
+    const page = await browser.newPage();
+    page.setDefaultTimeout(STEP_MS);
+    await page.goto(server.origin, { waitUntil: 'load' });
+    assert.equal(await page.$eval('pay-widget', (widget) => widget.getAttribute('status-url')), null, 'the README page sets session-url only');
+    await page.waitForSelector('pierce/input[name="paymentType"][value="TRANSFER"]', { visible: true });
+    await page.click('pierce/input[name="paymentType"][value="TRANSFER"]');
+    await page.type('pierce/#fullName', 'Ada Obi');
+    await page.type('pierce/#email', 'ada@example.com');
+    await page.type('pierce/#mobileNumber', '08012345678');
+    await page.click('pierce/button[part~="submit"]');
+    await page.waitForSelector('pierce/[part~="account-number"]', { visible: true });
+    await page.waitForSelector('#paid', { visible: true });
+    await page.click('#paid');
+    await heading(page, 'Payment received');
+    await page.close();
   });
 
   it('answers a replay with the same payment and the status with the server’s amount, and keeps the ledger across a restart', async () => {

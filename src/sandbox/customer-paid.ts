@@ -1,0 +1,97 @@
+// The sandbox's "the customer paid" endpoint, for a demo page's button: `POST` with the payment's
+// reference as the body marks it paid, and the sandbox posts its webhook as the gateway would. It
+// answers only the person at this machine: a request that came through a proxy or a tunnel (a
+// forwarding header of any kind), names another host, or arrived on a socket from elsewhere is
+// refused, whatever it claims, so nobody who can reach the shop can "pay" for an order.
+
+/** Headers a proxy, a tunnel or a platform adds: any of them means the request came from elsewhere. */
+const FORWARDING_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-real-ip',
+  'x-client-ip',
+  'cf-connecting-ip',
+  'true-client-ip',
+  'fly-client-ip',
+  'x-vercel-forwarded-for',
+  'ngrok-trace-id',
+  'tailscale-funnel-request',
+];
+
+const LOOPBACK_ADDRESS = /^(::ffff:)?127\.\d+\.\d+\.\d+$|^::1$/;
+const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
+/** A reference is short plain text; anything longer is not one. */
+const MAX_REFERENCE_BYTES = 256;
+
+/** What the server adapter passes beside the request (`@hono/node-server`, `Deno.serve`, `Bun.serve`). */
+type AdapterEnv = {
+  incoming?: { socket?: { remoteAddress?: string } };
+  remoteAddr?: { hostname?: string };
+  requestIP?: (request: Request) => { address?: string } | null;
+};
+
+/** The peer's address as the adapter saw it on the socket; never a header. */
+function socketAddress(request: Request, env: unknown): string | undefined {
+  const given = env as AdapterEnv | undefined;
+  return (
+    given?.incoming?.socket?.remoteAddress ??
+    given?.remoteAddr?.hostname ??
+    (typeof given?.requestIP === 'function' ? given.requestIP(request)?.address : undefined)
+  );
+}
+
+/** Why `request` is not from the person at this machine, or undefined when it is. */
+export function notFromThisMachine(request: Request, env: unknown): string | undefined {
+  const forwarded = FORWARDING_HEADERS.find((name) => request.headers.has(name));
+  if (forwarded) return `it came through a proxy or tunnel (${forwarded})`;
+  if (!LOOPBACK_HOST.test(request.headers.get('host') ?? new URL(request.url).host)) return 'it names another host';
+  const address = socketAddress(request, env);
+  if (address === undefined || !LOOPBACK_ADDRESS.test(address)) return 'it did not come from this machine';
+  const site = request.headers.get('sec-fetch-site');
+  if (site !== null && site !== 'same-origin' && site !== 'none') return 'another site sent it';
+  return undefined;
+}
+
+/** `POST` body: the reference, as text. 204 when it was marked paid, 404 for an unknown one, 403 from elsewhere. */
+export function customerPaidHandler(
+  setStatus: (paymentReference: string, status: 'SUCCESS') => boolean,
+): (request: Request, env?: unknown) => Promise<Response> {
+  return async (request, env) => {
+    if (request.method !== 'POST') return new Response('Use POST.', { status: 405, headers: { allow: 'POST' } });
+    const refused = notFromThisMachine(request, env);
+    if (refused) return new Response(`The sandbox's "customer paid" answers only the person at this machine: ${refused}.`, { status: 403 });
+    const reference = (await boundedText(request, MAX_REFERENCE_BYTES))?.trim();
+    if (!reference) return new Response('Send the payment reference as the body.', { status: 400 });
+    return new Response(null, { status: setStatus(reference, 'SUCCESS') ? 204 : 404 });
+  };
+}
+
+/** The body as text, or undefined past `maxBytes` (read no further). */
+async function boundedText(request: Request, maxBytes: number): Promise<string | undefined> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(concat(chunks, size));
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
+}
