@@ -6,18 +6,16 @@
 //                      PAY_RECONCILE_INTERVAL_MS)
 //   backend.ts         createDemoBackend: the gateway, the stores, the loop log, the routes, the
 //                      reconciler
-//   routes.ts          POST /pay/session   createSessionHandler: the widget's session-url; records
-//                                          each payment PENDING and signs its statusToken
-//                      GET  /pay/status    createStatusHandler: the widget's status-url, from the
-//                                          ledger (a payment PENDING for 5 s is re-queried)
-//                      POST /pay/webhook   createWebhookHandler: the gateway's notification,
-//                                          re-verified by query, settles the ledger, onPaid once
+//   routes.ts          createPayments, mounted for /pay/session (the widget's session-url: records
+//                      each payment PENDING and signs its statusToken), /pay/status (the status URL
+//                      the session answer names: the ledger, a payment PENDING for 5 s re-queried)
+//                      and /pay/webhook (the gateway's notification, re-verified by query, settles
+//                      the ledger, onPaid once); its reconciler sweeps every 15 s (steps logged)
 //   demo-endpoints.ts  POST /pay/simulate  { paymentReference, status: "SUCCESS" | "FAILED" } is "the
 //                                          customer paid" (or was declined) in the sandbox
 //                      GET  /demo/events   ?after=<id> → the loop's steps since then (loop-log.ts)
 //                      GET, POST /demo/webhook-lost  { lost: boolean }: the "webhook lost" switch
 //   webhook-lost.ts    the switch: webhooks of payments started while it is on are dropped
-//   reconciler.ts      createReconciler on the demo's ledger, sweeping every 15 s (its steps logged)
 //   order.ts           createDemoOrder: what the demo sells (no reference: derived from the key)
 //   vite-plugin.ts     payDemo: mounts the routes on Vite's dev server
 //

@@ -7,8 +7,7 @@ import { createGateway, createMemoryIdempotencyStore, createMemoryPaymentStore }
 import { createLoopLog, type LoopLog, type LoopStep } from '../loop-log.js';
 import { readDemoConfig, safeOrigin, type Env, type Log } from './config.js';
 import { openDemoData } from './data-folder.js';
-import { startDemoReconciler } from './reconciler.js';
-import { createDemoRoutes, DEMO_PATHS, demoHooks, type Handler } from './routes.js';
+import { createDemoRoutes, DEMO_PATHS, type Handler } from './routes.js';
 import { createWebhookLost, type WebhookLost } from './webhook-lost.js';
 
 export type DemoMode = 'sandbox' | 'gateway';
@@ -34,7 +33,7 @@ export type DemoBackend = {
 };
 
 export type DemoBackendOptions = {
-  /** The reconciler's clock, for tests (the ledger's first check of a payment is a minute after it started); default `Date.now`. */
+  /** The payments' clock, for tests (the ledger's first check of a payment is a minute after it started); default `Date.now`. */
   reconcilerNow?: () => number;
   /**
    * Where the ledger (SQLite), the sandbox's payments and the status tokens' secret outlive a
@@ -62,7 +61,7 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
     real ?? { baseUrl: 'https://sandbox.pay-widget.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox!.fetch },
   );
   const { payments } = stores;
-  const routes = createDemoRoutes({
+  const { routes, close: stopPayments } = createDemoRoutes({
     gateway,
     payments,
     idempotency: stores.idempotency,
@@ -70,19 +69,13 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
     statusSecret: env.PAY_STATUS_SECRET?.trim() ? config.statusSecret : (stores.statusSecret ?? config.statusSecret),
     transferValidityMs: config.transferValidityMs,
     publicOrigin: () => config.publicOrigin ?? listeningOrigin,
+    configuredOrigin: config.publicOrigin,
+    reconcileIntervalMs: config.reconcileIntervalMs,
+    now: options.reconcilerNow,
     sandbox,
     webhookLost,
     loop,
     log,
-  });
-  const stopReconciler = startDemoReconciler({
-    gateway,
-    payments,
-    hooks: demoHooks(loop, log),
-    loop,
-    log,
-    intervalMs: config.reconcileIntervalMs,
-    ...(options.reconcilerNow ? { now: options.reconcilerNow } : {}),
   });
 
   let closed: Promise<void> | undefined;
@@ -103,7 +96,7 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
     },
     close() {
       sandbox?.close();
-      return (closed ??= stopReconciler().then(() => stores.close()));
+      return (closed ??= stopPayments().then(() => stores.close()));
     },
   };
 }

@@ -1,14 +1,15 @@
-// The demo's routes: the package's session, status and webhook handlers wired to the demo's
-// gateway, stores and loop log, and the demo's own endpoints (demo-endpoints.ts); `demoHooks`, the
-// merchant's onPaid and onFailed, shared with the reconciler (reconciler.ts).
+// The demo's routes: the package's payments handler (createPayments: session, status, webhook and
+// the reconciler) wired to the demo's gateway, stores and loop log, and the demo's own endpoints
+// (demo-endpoints.ts).
 import type { SandboxGateway } from '../../src/sandbox/index.js';
 import {
-  createSessionHandler,
+  createPayments,
   createStatusHandler,
-  createWebhookHandler,
   type Gateway,
   type IdempotencyStore,
   type Payment,
+  type PaymentsEvent,
+  type PaymentsEventSource,
   type PaymentStore,
 } from '../../src/server/internal.js';
 import type { LoopLog } from '../loop-log.js';
@@ -37,6 +38,12 @@ type DemoRouteOptions = {
   transferValidityMs: number | undefined;
   /** Where the demo is reached (callbackUrl and redirectUrl); undefined until it is known. */
   publicOrigin: () => string | undefined;
+  /** PAY_PUBLIC_ORIGIN, when set: where the gateway reaches the demo. */
+  configuredOrigin: string | undefined;
+  /** How often the reconciler sweeps (PAY_RECONCILE_INTERVAL_MS). */
+  reconcileIntervalMs: number;
+  /** The clock, for tests that move past an entry's first check; default `Date.now`. */
+  now: (() => number) | undefined;
   /** The in-process sandbox, when there is no real gateway: "the customer paid" needs it. */
   sandbox: SandboxGateway | undefined;
   /** The "webhook lost" switch, with the sandbox only. */
@@ -45,10 +52,10 @@ type DemoRouteOptions = {
   log: Log;
 };
 
-export type DemoHooks = { onPaid: (payment: Payment) => void; onFailed: (payment: Payment) => void };
+export type DemoRoutes = { routes: Record<string, Handler>; close(): Promise<void> };
 
 /** The merchant's side: `onPaid` ships the order (here: says so in the loop's log and the terminal). */
-export function demoHooks(loop: LoopLog, log: Log): DemoHooks {
+function demoHooks(loop: LoopLog, log: Log): { onPaid: (payment: Payment) => void; onFailed: (payment: Payment) => void } {
   return {
     onPaid: (payment) => {
       loop.onPaid(payment);
@@ -58,53 +65,61 @@ export function demoHooks(loop: LoopLog, log: Log): DemoHooks {
   };
 }
 
-export function createDemoRoutes(options: DemoRouteOptions): Record<string, Handler> {
-  const { gateway, payments, loop, log, webhookLost } = options;
-  /** An endpoint's `onEvent`: into the loop's log, and internal errors to the terminal too. */
-  const logged =
-    <Event extends { type: string }>(where: string, toLoop: (event: Event) => void) =>
-    (event: Event) => {
-      toLoop(event);
-      if (event.type === 'internal-error') log.warn(`pay-widget demo: ${where} ${JSON.stringify(event)}`);
-    };
-  const { onPaid, onFailed } = demoHooks(loop, log);
-  const session = createSessionHandler({
+export function createDemoRoutes(options: DemoRouteOptions): DemoRoutes {
+  const { gateway, loop, log, webhookLost } = options;
+  const payments = createPayments({
     gateway,
-    payments,
-    idempotency: options.idempotency,
+    stores: { payments: options.payments, idempotency: options.idempotency },
     statusSecret: options.statusSecret,
+    // The demo's order names its own callbackUrl and redirectUrl, from the address it listens at.
+    publicUrl: `${options.configuredOrigin ?? 'http://127.0.0.1:5173'}/pay`,
     order: createDemoOrder(options.publicOrigin),
-    // The sandbox's 504 magic amount answers after 20 s; the gateway client (createGateway's
-    // timeoutMs, 15 s) gives up first: 504 gateway_timeout about 15 s after Pay.
-    timeoutMs: 10_000,
+    ...demoHooks(loop, log),
     ...(options.transferValidityMs === undefined ? {} : { transferValidityMs: options.transferValidityMs }),
-    onEvent: logged('session', (event) => {
-      if (event.type === 'initiated') webhookLost?.started(event.paymentReference);
-      loop.session(event);
-    }),
+    reconcile: { everyMs: options.reconcileIntervalMs },
+    ...(options.now ? { now: options.now } : {}),
+    onEvent: (event, { endpoint }) => {
+      toLoop(loop, webhookLost, event, endpoint);
+      if (event.type === 'internal-error') log.warn(`pay-widget demo: ${endpoint} ${JSON.stringify(event)}`);
+      if (event.type === 'stale') log.warn(`pay-widget demo: ${event.paymentReference} is stale: look at it in the gateway's dashboard`);
+    },
   });
-  const webhook = createWebhookHandler({ gateway, payments, onPaid, onFailed, onEvent: logged('webhook', loop.webhook) });
-  const statusOptions = {
+  loop.reconcilerStarted(options.reconcileIntervalMs);
+  // The "webhook lost" switch's payments: their status poll reads the ledger only, as a closed tab
+  // would never ask the gateway, so the reconciler is what closes their loop. A status handler
+  // without onPaid never re-queries; the demo's lesson, not something a shop mounts.
+  const ledgerOnlyStatus = createStatusHandler({
     statusSecret: options.statusSecret,
-    payments,
+    payments: options.payments,
     gateway,
-    onEvent: logged('status', loop.status),
-    onError: (error: unknown) => log.warn(`pay-widget demo: status failed: ${String(error)}`),
-  };
-  const status = createStatusHandler({ ...statusOptions, onPaid, onFailed });
-  // Without onPaid, the status handler answers from the ledger and never re-queries.
-  const ledgerOnlyStatus = createStatusHandler(statusOptions);
+    onEvent: (event) => loop.status(event),
+  });
+  const handler: Handler = (request) => payments.handler(request);
   return {
-    [DEMO_PATHS.session]: session,
-    [DEMO_PATHS.status]: loggedStatus((request) => {
-      const reference = new URL(request.url).searchParams.get('paymentReference');
-      return (reference !== null && webhookLost?.has(reference) ? ledgerOnlyStatus : status)(request);
-    }, loop),
-    [DEMO_PATHS.webhook]: webhook,
-    [DEMO_PATHS.simulate]: simulateEndpoint(options.sandbox, loop, log),
-    [DEMO_PATHS.events]: eventsEndpoint(loop, log),
-    [DEMO_PATHS.webhookLost]: webhookLostEndpoint(webhookLost, log),
+    routes: {
+      [DEMO_PATHS.session]: handler,
+      [DEMO_PATHS.status]: loggedStatus((request) => {
+        const reference = new URL(request.url).searchParams.get('paymentReference');
+        return (reference !== null && webhookLost?.has(reference) ? ledgerOnlyStatus : handler)(request);
+      }, loop),
+      [DEMO_PATHS.webhook]: handler,
+      [DEMO_PATHS.simulate]: simulateEndpoint(options.sandbox, loop, log),
+      [DEMO_PATHS.events]: eventsEndpoint(loop, log),
+      [DEMO_PATHS.webhookLost]: webhookLostEndpoint(webhookLost, log),
+    },
+    close: () => payments.close(),
   };
+}
+
+/** Each event into the loop's log, under the endpoint (or the reconciler) it came from. */
+function toLoop(loop: LoopLog, webhookLost: WebhookLost | undefined, event: PaymentsEvent, endpoint: PaymentsEventSource['endpoint']): void {
+  if (endpoint === 'session') {
+    if (event.type === 'initiated') webhookLost?.started(event.paymentReference);
+    return loop.session(event as Parameters<LoopLog['session']>[0]);
+  }
+  if (endpoint === 'webhook') return loop.webhook(event as Parameters<LoopLog['webhook']>[0]);
+  if (endpoint === 'status') return loop.status(event as Parameters<LoopLog['status']>[0]);
+  loop.reconciler(event as Parameters<LoopLog['reconciler']>[0]);
 }
 
 /** The status handler, its settled answers written to the loop's log. */

@@ -1,18 +1,12 @@
-// A merchant's server for <pay-widget> on Express 5: the page, the session endpoint, the status
-// endpoint and the webhook. Against the real gateway when PAY_BASE_URL, PAY_PUBLIC_KEY and
-// PAY_SECRET_KEY are set; against the in-process sandbox gateway (offline, no money) only when asked
-// for: `npm run sandbox` or PAY_SANDBOX=1. Anything in between stops here with the reason.
-import { getRequestListener } from '@hono/node-server';
+// A merchant's server for <pay-widget> on Express 5: the page and the payments handler (session,
+// status and webhook under /pay/, the reconciler). Against the real gateway when PAY_BASE_URL,
+// PAY_PUBLIC_KEY and PAY_SECRET_KEY are set; against the in-process sandbox gateway (offline, no
+// money) only when asked for: `npm run sandbox` or PAY_SANDBOX=1. Anything in between stops here.
 import express from 'express';
-import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  createGateway,
-  createSessionHandler,
-  createStatusHandler,
-  createWebhookHandler,
-} from 'pay-widget/server';
+import { createGateway, createPayments } from 'pay-widget/server';
+import { toNodeHandler } from 'pay-widget/server/node';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from 'pay-widget/sandbox';
 import { createSqliteStores } from 'pay-widget/server/sqlite';
 
@@ -51,56 +45,29 @@ const gateway = sandbox
   ? createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch })
   : createGateway({ baseUrl: PAY_BASE_URL, publicKey: PAY_PUBLIC_KEY, secretKey: PAY_SECRET_KEY });
 
-// The ledger (one entry per payment the gateway accepted) and the idempotency records, durable in
-// LEDGER_FILE; several processes on this machine may share it. Use createRedisStores or
-// createPostgresStores for several machines.
-const { idempotency, payments } = createSqliteStores(LEDGER_FILE);
-// Signs the status token the widget polls with; set it so tokens survive a restart.
-const statusSecret = process.env.PAY_STATUS_SECRET ?? randomBytes(32).toString('base64');
-
-// Your fulfilment: runs once per paid reference, whichever path (webhook or status re-query) settles it.
-async function onPaid(payment) {
-  console.log(`paid ${payment.paymentReference} ${payment.amount} ${payment.currency}`);
-}
-
-const session = createSessionHandler({
+const payments = createPayments({
   gateway,
-  payments,
-  idempotency,
-  statusSecret,
+  // The ledger (one entry per payment, written before the gateway is asked) and the idempotency
+  // records, durable in LEDGER_FILE; several processes on this machine may share it. Use
+  // createRedisStores or createPostgresStores for several machines.
+  stores: createSqliteStores(LEDGER_FILE),
+  // Where the gateway posts its notifications (publicUrl + '/webhook') and sends the customer back.
+  publicUrl: `${publicOrigin}/pay`,
   // Decided here, whatever the page showed: the widget's amount is only a hint.
-  order: async () => ({
-    amount: '5000.00',
-    currency: 'NGN',
-    country: 'NG',
-    callbackUrl: `${publicOrigin}/pay/callback`,
-    redirectUrl: `${publicOrigin}/`,
-  }),
+  order: async () => ({ amount: '5000.00', currency: 'NGN', country: 'NG' }),
+  // Your fulfilment: runs once per paid reference, until it returns.
+  onPaid: async (payment) => console.log(`paid ${payment.paymentReference} ${payment.amount} ${payment.currency}`),
   // Rate limits and fraud rules go here; clientAddress is the socket's peer (behind a proxy: docs/server.md).
   beforeInitiate: ({ clientAddress }) => console.log(`session from ${clientAddress}`),
-  onEvent: (event) => console.log('session', JSON.stringify(event)),
+  onEvent: (event) => console.log('pay', JSON.stringify(event)), // never a key, a token or a customer's details
 });
-const status = createStatusHandler({ statusSecret, payments, gateway, onPaid });
-const webhook = createWebhookHandler({ gateway, payments, onPaid, onEvent: (event) => console.log('webhook', JSON.stringify(event)) });
 
 const app = express();
-// The package's endpoints come before any body parser: they read the request body themselves.
-app.all('/pay/session', getRequestListener(session));
-app.all('/pay/status', getRequestListener(status));
-app.all('/pay/webhook', getRequestListener(webhook));
-
-/** This machine: 127.0.0.0/8 or ::1, also as an IPv4-mapped IPv6 address. */
-const isLoopback = (address = '') => /^(::ffff:)?127\./.test(address) || address === '::1';
-
-// Sandbox only: "the customer paid", as the customer would on their phone. Only from this machine:
-// anyone who can reach it could otherwise mark a payment paid.
-if (sandbox) {
-  app.post('/pay/simulate', express.json(), (request, response) => {
-    if (!isLoopback(request.socket.remoteAddress)) return response.status(403).send('The sandbox’s /pay/simulate answers only on this machine.');
-    const known = sandbox.setStatus(String(request.body?.paymentReference), request.body?.status === 'FAILED' ? 'FAILED' : 'SUCCESS');
-    response.status(known ? 204 : 404).end();
-  });
-}
+app.use(express.json()); // the rest of your app's routes; the payments handler works before or after it
+// Sandbox only: "the customer paid", as the customer would on their phone. It answers the person at
+// this machine alone: nothing that came through a proxy, a tunnel or another address.
+if (sandbox) app.post('/pay/simulate', toNodeHandler({ handler: sandbox.customerPaid }));
+app.all('/pay/*splat', toNodeHandler(payments));
 
 // The page, and the widget's script-tag build: its whole folder (dist/) from the installed package,
 // as the script loads files beside itself (what runs after a submit, the languages).

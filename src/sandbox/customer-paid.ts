@@ -22,7 +22,7 @@ const FORWARDING_HEADERS = [
 const LOOPBACK_ADDRESS = /^(::ffff:)?127\.\d+\.\d+\.\d+$|^::1$/;
 const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
 /** A reference is short plain text; anything longer is not one. */
-const MAX_REFERENCE_BYTES = 256;
+const MAX_REFERENCE_BYTES = 512;
 
 /** What the server adapter passes beside the request (`@hono/node-server`, `Deno.serve`, `Bun.serve`). */
 type AdapterEnv = {
@@ -53,7 +53,18 @@ export function notFromThisMachine(request: Request, env: unknown): string | und
   return undefined;
 }
 
-/** `POST` body: the reference, as text. 204 when it was marked paid, 404 for an unknown one, 403 from elsewhere. */
+/** The reference a body names: the text itself, or a JSON body's `paymentReference`. */
+function referenceIn(body: string | undefined, contentType: string | null): string | undefined {
+  if (body === undefined || !/json/i.test(contentType ?? '')) return body?.trim() || undefined;
+  try {
+    const named = (JSON.parse(body) as { paymentReference?: unknown } | null)?.paymentReference;
+    return typeof named === 'string' && named.trim() ? named.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `POST` body: the reference, as text or JSON `{ paymentReference }`. 204 when it was marked paid, 404 for an unknown one, 403 from elsewhere. */
 export function customerPaidHandler(
   setStatus: (paymentReference: string, status: 'SUCCESS') => boolean,
 ): (request: Request, env?: unknown) => Promise<Response> {
@@ -61,8 +72,8 @@ export function customerPaidHandler(
     if (request.method !== 'POST') return new Response('Use POST.', { status: 405, headers: { allow: 'POST' } });
     const refused = notFromThisMachine(request, env);
     if (refused) return new Response(`The sandbox's "customer paid" answers only the person at this machine: ${refused}.`, { status: 403 });
-    const reference = (await boundedText(request, MAX_REFERENCE_BYTES))?.trim();
-    if (!reference) return new Response('Send the payment reference as the body.', { status: 400 });
+    const reference = referenceIn(await boundedText(request, MAX_REFERENCE_BYTES), request.headers.get('content-type'));
+    if (!reference) return new Response('Send the payment reference as the body, or as JSON { "paymentReference": … }.', { status: 400 });
     return new Response(null, { status: setStatus(reference, 'SUCCESS') ? 204 : 404 });
   };
 }

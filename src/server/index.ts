@@ -5,7 +5,7 @@
  */
 export { createPayments } from './payments.js';
 export type { Payments } from './payments.js';
-export type { PaymentsEvent, PaymentsOptions, PaymentsOrder, PaymentsOrderResolver, PaymentsStores } from './payments-options.js';
+export type { PaymentsEvent, PaymentsEventSource, PaymentsOptions, PaymentsOrder, PaymentsOrderResolver, PaymentsStores } from './payments-options.js';
 export type { AccessToken } from './session/options.js';
 export { addressHeader, forwardedFor } from './session/client-address.js';
 export type { ClientAddress, ForwardedForOptions } from './session/client-address.js';

@@ -27,6 +27,9 @@ export type PaymentsOrderResolver = (request: SessionRequest, context: OrderCont
 /** Every decision of every endpoint and the reconciler; never a token, a key or a customer detail. */
 export type PaymentsEvent = SessionEvent | StatusEvent | WebhookEvent | ReconcileEvent;
 
+/** Where an event happened: one of the three endpoints, or the reconciler's sweep. */
+export type PaymentsEventSource = { endpoint: 'session' | 'status' | 'webhook' | 'reconciler' };
+
 export type PaymentsOptions = {
   /** `createGateway({ baseUrl, publicKey, secretKey })`, or the same over the sandbox's `fetch`. */
   gateway: Gateway;
@@ -41,8 +44,8 @@ export type PaymentsOptions = {
   onPaid: PaymentHook;
   /** Advisory: once per payment the gateway reported failed. */
   onFailed?: PaymentHook;
-  /** For logs and alerts. */
-  onEvent?: (event: PaymentsEvent) => void | Promise<void>;
+  /** For logs and alerts, with where it happened. A throw or a rejection here never changes a payment. */
+  onEvent?: (event: PaymentsEvent, source: PaymentsEventSource) => void | Promise<void>;
   /** Rate limits and fraud rules, before the order is resolved (throw `RateLimitError` or `OrderError`). */
   beforeInitiate?: BeforeInitiate;
   /** Browser origins allowed besides the handler's own, or `'*'`; default same origin only. */

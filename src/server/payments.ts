@@ -9,6 +9,7 @@ import {
   DEFAULT_SWEEP_EVERY_MS,
   withDefaultUrls,
   type PaymentsEvent,
+  type PaymentsEventSource,
   type PaymentsOptions,
 } from './payments-options.js';
 import { createReconciler, type ReconcileCounts } from './reconciler.js';
@@ -45,10 +46,11 @@ const SECRET_NAME = 'status-token';
 export function createPayments(options: PaymentsOptions): Payments {
   checkPaymentsOptions(options);
   const { gateway, stores, onPaid, onFailed, now } = options;
-  const emit = createEmitter<PaymentsEvent>(options.onEvent);
+  const { onEvent } = options;
+  const emitFrom = (endpoint: PaymentsEventSource['endpoint']) => createEmitter<PaymentsEvent>(onEvent && ((event) => onEvent(event, { endpoint })));
   const fulfilment = { onPaid, onFailed, leaseMs: options.fulfilment?.leaseMs, onPaidTimeoutMs: options.fulfilment?.onPaidTimeoutMs, now };
-  const shared = { gateway, payments: stores.payments, onEvent: emit, ...fulfilment };
-  const reconciler = createReconciler(shared);
+  const shared = { gateway, payments: stores.payments, ...fulfilment };
+  const reconciler = createReconciler({ ...shared, onEvent: emitFrom('reconciler') });
   const cors = { allowedOrigins: options.allowedOrigins, allowedHeaders: options.allowedHeaders };
 
   function build(statusSecret: StatusSecret): Endpoints {
@@ -65,11 +67,11 @@ export function createPayments(options: PaymentsOptions): Payments {
         clientAddress: options.clientAddress,
         walletDaysActive: options.walletDaysActive,
         transferValidityMs: options.transferValidityMs,
-        onEvent: emit,
+        onEvent: emitFrom('session'),
         now,
       }),
-      status: createStatusHandler({ ...cors, ...shared, statusSecret }),
-      webhook: createWebhookHandler(shared),
+      status: createStatusHandler({ ...cors, ...shared, statusSecret, onEvent: emitFrom('status') }),
+      webhook: createWebhookHandler({ ...shared, onEvent: emitFrom('webhook') }),
     };
   }
 
@@ -95,7 +97,7 @@ export function createPayments(options: PaymentsOptions): Payments {
       try {
         endpoint = (await ready())[name];
       } catch (error) {
-        emit({ type: 'internal-error', where: 'handler', detail: errorName(error) });
+        emitFrom(name)({ type: 'internal-error', where: 'handler', detail: errorName(error) });
         return toResponse(errorReply('server_busy', 'Payments are unavailable for a moment. Please try again.', { retryable: true }), {});
       }
       return endpoint(request, env);

@@ -21,7 +21,7 @@ let app: string;
 before(async () => {
   const pack = await packPackage();
   closers.push(pack.close);
-  const consumer = await createConsumerApp(pack.tarball, 'example-express', ['express', '@hono/node-server', 'libsql'], join(repoRoot, 'examples', 'express'));
+  const consumer = await createConsumerApp(pack.tarball, 'example-express', ['express', 'libsql'], join(repoRoot, 'examples', 'express'));
   closers.push(consumer.close);
   app = consumer.dir;
 });
@@ -39,7 +39,7 @@ describe('examples/express, installed from the packed package', () => {
       const page = await fetch(`${server.origin}/`);
       assert.equal(page.status, 200);
       const html = await page.text();
-      assert.match(html, /<pay-widget session-url="\/pay\/session" status-url="\/pay\/status"/);
+      assert.match(html, /<pay-widget session-url="\/pay\/session" amount=/, 'session-url only: the widget polls the status URL the session answer gives');
       const script = html.match(/<script src="([^"]+)"><\/script>/)![1]!;
       assert.equal((await fetch(new URL(script, server.origin))).status, 200);
       // The files the script loads from beside itself are served from the same folder.
@@ -69,7 +69,7 @@ describe('examples/express, installed from the packed package', () => {
     assert.match(both.output, /^pay-widget example: PAY_SANDBOX=1 \(or npm run sandbox\) with the gateway variables set: choose one/);
   });
 
-  it('PAY_SANDBOX=1 on every interface: /pay/simulate answers only on this machine', async (t) => {
+  it('PAY_SANDBOX=1 on every interface: /pay/simulate answers only on this machine, whatever a remote request claims', async (t) => {
     const outside = Object.values(networkInterfaces()).flat().find((address) => address && address.family === 'IPv4' && !address.internal);
     if (!outside) return t.skip('this machine has no address but loopback');
     const server = await startServer(app, 'start', /listening on http:\/\/0\.0\.0\.0:\d+ \(sandbox gateway\)/, { env: { PAY_SANDBOX: '1', HOST: '0.0.0.0' } });
@@ -77,8 +77,22 @@ describe('examples/express, installed from the packed package', () => {
       const simulate = (origin: string) => fetch(`${origin}/pay/simulate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"paymentReference":"pw-unknown"}' });
       const remote = await simulate(server.origin.replace('127.0.0.1', outside.address));
       assert.equal(remote.status, 403);
-      assert.match(await remote.text(), /answers only on this machine/);
+      assert.match(await remote.text(), /answers only the person at this machine/);
       assert.equal((await simulate(server.origin)).status, 404, 'from 127.0.0.1 it answers (an unknown reference)');
+      // A remote request that names this machine in a header, as a tunnel or a forger would, is refused too.
+      const forged = await fetch(`${server.origin.replace('127.0.0.1', outside.address)}/pay/simulate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '127.0.0.1' },
+        body: '{"paymentReference":"pw-unknown"}',
+      });
+      assert.equal(forged.status, 403);
+      // And so is one a local tunnel forwards: from this machine's socket, with the tunnel's headers.
+      const tunnelled = await fetch(`${server.origin}/pay/simulate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7' },
+        body: '{"paymentReference":"pw-unknown"}',
+      });
+      assert.equal(tunnelled.status, 403);
     } finally {
       await server.close();
     }

@@ -34,7 +34,7 @@ export async function paymentLoop(server: StartedServer): Promise<void> {
 
   const paid = await fetch(`${server.origin}/pay/simulate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paymentReference: reference }) });
   assert.equal(paid.status, 204);
-  await server.printed(new RegExp(`webhook \\{"type":"paid","paymentReference":"${reference}"`));
+  await server.printed(new RegExp(`(?:webhook|pay) \\{"type":"paid","paymentReference":"${reference}"`));
   await server.printed(new RegExp(`paid ${reference} 5000.00 NGN`));
   assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
   assert.equal(server.output().split(`paid ${reference} `).length - 1, 1, 'onPaid ran once');

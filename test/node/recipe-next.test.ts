@@ -37,7 +37,7 @@ describe('examples/next (the README’s Next.js recipe), from the packed package
     try {
       const page = await fetch(`${server.origin}/`);
       assert.equal(page.status, 200);
-      assert.match(await page.text(), /<pay-widget session-url="\/pay\/session" status-url="\/pay\/status"/);
+      assert.match(await page.text(), /<pay-widget session-url="\/pay\/session" amount=/, 'session-url only');
       await paymentLoop(server);
       await payInTheBrowser(server);
       // From elsewhere (as next start reports the caller), the sandbox's "customer paid" is refused.
@@ -47,6 +47,16 @@ describe('examples/next (the README’s Next.js recipe), from the packed package
         body: '{"paymentReference":"pw-unknown"}',
       });
       assert.equal(elsewhere.status, 403);
+      // Nor does a request that claims this machine but came through a proxy or tunnel, or names another host.
+      const forgeries: Record<string, string>[] = [{ 'x-forwarded-for': '127.0.0.1, 203.0.113.5' }, { 'cf-connecting-ip': '203.0.113.5' }, { 'x-forwarded-host': 'shop.example' }];
+      for (const headers of forgeries) {
+        const forged = await fetch(`${server.origin}/pay/simulate`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: '{"paymentReference":"pw-unknown"}',
+        });
+        assert.equal(forged.status, 403, JSON.stringify(headers));
+      }
     } finally {
       await server.close();
     }
@@ -59,5 +69,9 @@ describe('examples/next (the README’s Next.js recipe), from the packed package
     const mistyped = await runToExit(app, 'start', { ...NEXT_ENV, PAY_BASE_URL: 'https://seerbitapi.com', PAY_PUBLIC_KEY: 'pk', PAY_SECERT_KEY: 'sk' });
     assert.equal(mistyped.code, 1, mistyped.output);
     assert.match(mistyped.output, /^pay-widget example: PAY_SECRET_KEY not set: the real gateway needs PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY/m);
+    // The sandbox on every interface (issue 35, finding 9): refused at start, never served.
+    const exposed = await runToExit(app, 'start', { ...NEXT_ENV, PAY_SANDBOX: '1', HOST: '0.0.0.0' });
+    assert.equal(exposed.code, 1, exposed.output);
+    assert.match(exposed.output, /^pay-widget example: the sandbox answers "the customer paid" to this machine only: start it on 127\.0\.0\.1/m);
   });
 });

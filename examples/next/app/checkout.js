@@ -29,7 +29,7 @@ export function Checkout() {
 
   return (
     <>
-      <pay-widget ref={widget} session-url="/pay/session" status-url="/pay/status" amount="5000" currency="NGN" />
+      <pay-widget ref={widget} session-url="/pay/session" amount="5000" currency="NGN" />
       {reference && (
         <p>
           Sandbox: <button type="button" onClick={paid}>The customer paid</button>
