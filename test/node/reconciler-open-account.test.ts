@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import {
   createGateway,
+  createMemoryIdempotencyStore,
   createMemoryPaymentStore,
   createReconciler,
   createSessionHandler,
@@ -68,9 +69,9 @@ function shop(payments: PaymentStore, clock: { time: number }, options: Partial<
       await reconciler.run();
     }
   }
-  /** A customer's session: the reference it started. */
-  async function start(request: object): Promise<{ status: number; reference?: string }> {
-    const answer = await handler(post(request));
+  /** A customer's session (a new Idempotency-Key unless `key`): the reference it started. */
+  async function start(request: object, key?: string): Promise<{ status: number; reference?: string }> {
+    const answer = await handler(post(request, key === undefined ? {} : { 'idempotency-key': key }));
     const body = (await answer.json()) as { order?: { paymentReference: string } };
     return { status: answer.status, reference: body.order?.paymentReference };
   }
@@ -112,6 +113,38 @@ for (const ledger of ledgers) {
     });
   });
 }
+
+describe('the ledger entry of a transfer (issue 35, finding 2)', () => {
+  it('records when its account stops taking money, moved later when a retry gets the account again', async () => {
+    const clock = { time: T0 };
+    const payments = createMemoryPaymentStore({ now: () => clock.time });
+    const idempotency = createMemoryIdempotencyStore({ now: () => clock.time });
+    const { start } = shop(payments, clock, { walletDaysActive: '2', idempotency });
+    const transfer = await start(TRANSFER_REQUEST, 'key-transfer-retried');
+    const ussd = await start(USSD_REQUEST);
+    assert.equal((await payments.get(transfer.reference!))?.openUntil, T0 + 2 * DAY);
+    assert.equal((await payments.get(ussd.reference!))?.openUntil, undefined, 'a dial code has no account');
+
+    clock.time = T0 + 30 * HOUR; // the key's answer expired (24 h): its retry asks the gateway again
+    assert.equal((await start(TRANSFER_REQUEST, 'key-transfer-retried')).reference, transfer.reference);
+    assert.equal((await payments.get(transfer.reference!))?.openUntil, T0 + 30 * HOUR + 2 * DAY);
+  });
+});
+
+describe('the memory ledger without a reconciler (issue 35, finding 2)', () => {
+  it('never drops a transfer whose account still takes money, then drops it once its late steps are over', async () => {
+    const clock = { time: T0 };
+    const payments = createMemoryPaymentStore({ now: () => clock.time, maxEntries: 1 });
+    const { start } = shop(payments, clock, { walletDaysActive: '3' });
+    const transfer = await start(TRANSFER_REQUEST);
+    clock.time = T0 + 30 * HOUR; // nobody sweeps, but the account still takes money
+    assert.equal((await start(USSD_REQUEST)).status, 503, 'refused rather than forget it');
+    assert.ok(await payments.get(transfer.reference!));
+    clock.time = T0 + 3 * DAY + 72 * HOUR; // closed, and its last late step is past
+    assert.equal((await start(USSD_REQUEST)).status, 200);
+    assert.equal(await payments.get(transfer.reference!), undefined);
+  });
+});
 
 describe('the memory ledger keeps an entry whose last check is due (issue 35, finding 3)', { timeout: 120_000 }, () => {
   it('paid at 23 h 50, its notification lost, many new sessions after 24 h: the sweep still settles it', async () => {
