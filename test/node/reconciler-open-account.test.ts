@@ -131,6 +131,24 @@ describe('the ledger entry of a transfer (issue 35, finding 2)', () => {
   });
 });
 
+describe('a customer back after the schedule ended (issue 35, finding 2)', { timeout: 120_000 }, () => {
+  it('gets the account again with the same key, pays, and the sweep finds it', async () => {
+    const clock = { time: T0 };
+    const payments = createMemoryPaymentStore({ now: () => clock.time });
+    const idempotency = createMemoryIdempotencyStore({ now: () => clock.time });
+    const { paidAtGateway, fulfilled, sweepUntil, start } = shop(payments, clock, { idempotency });
+    const first = await start(TRANSFER_REQUEST, 'key-transfer-back');
+    await sweepUntil(T0 + 5 * DAY);
+    assert.deepEqual([(await payments.get(first.reference!))?.stale, (await payments.get(first.reference!))?.dueAt], [true, undefined]);
+
+    assert.equal((await start(TRANSFER_REQUEST, 'key-transfer-back')).reference, first.reference);
+    clock.time = T0 + 5 * DAY + 12 * HOUR;
+    paidAtGateway.add(first.reference!); // paid into the account given again; the notification is lost
+    await sweepUntil(T0 + 7 * DAY);
+    assert.deepEqual(fulfilled, [first.reference]);
+  });
+});
+
 describe('the memory ledger without a reconciler (issue 35, finding 2)', () => {
   it('never drops a transfer whose account still takes money, then drops it once its late steps are over', async () => {
     const clock = { time: T0 };

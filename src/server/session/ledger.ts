@@ -158,11 +158,19 @@ function accountEnd(attempt: LedgerAttempt, time: number): number | undefined {
   return attempt.accountLifeMs === undefined ? undefined : time + attempt.accountLifeMs;
 }
 
+/** The account takes money until `openUntil`: an entry whose schedule had ended (`stale`) is asked about again. */
+function reopen(next: Payment, openUntil: number, time: number): void {
+  next.openUntil = openUntil;
+  if (next.dueAt !== undefined) return;
+  next.dueAt = nextCheckAt(time, 0);
+  delete next.stale;
+}
+
 /**
  * Only forward: a settled entry and instructions once given stand. A refusal after an ask that may
  * have reached the gateway (`again`, or an entry already `unknown`) leaves it unknown, for the query
  * to decide; a refusal of the first ask takes it off the reconciler's sweep. An account the gateway
- * gave in this answer moves the entry's `openUntil` later, never earlier.
+ * gave in this answer moves the entry's `openUntil` later, never earlier, and puts it back on the sweep.
  */
 function moved(entry: Payment, reached: Initiation, again: boolean, time: number, openUntil: number | undefined): Payment | undefined {
   const from = entry.initiation ?? 'started';
@@ -172,7 +180,7 @@ function moved(entry: Payment, reached: Initiation, again: boolean, time: number
   if (to === from && !reopened) return undefined;
   const next: Payment = { ...entry, updatedAt: time };
   if (to !== from) next.initiation = to;
-  if (reopened) next.openUntil = openUntil;
+  if (reopened) reopen(next, openUntil, time);
   if (to === 'refused') delete next.dueAt;
   return next;
 }
