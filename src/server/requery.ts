@@ -1,5 +1,6 @@
 // What the reconciler writes after asking the gateway about an entry: the next step of its schedule
-// (PENDING: from its creation, then `stale`; FAILED: 1 h, 6 h, 24 h, 72 h after the failure, then
+// (PENDING: from its creation, daily while its transfer account is open, 1 h, 6 h, 24 h, 72 h after
+// it closed, then `stale`; FAILED: 1 h, 6 h, 24 h, 72 h after the failure, then
 // nothing), or, when the query got no readable answer, the same step again after a back-off. An
 // unanswered query never uses up a step and never makes an entry stale.
 import { nextCheckAfterFailure, nextCheckAt, unansweredRetryAt } from './schedule.js';
@@ -67,8 +68,8 @@ function answeredStep(current: Payment, time: number): Payment {
   next.checks = checks;
   // Steps whose time already passed (the reconciler was not running) are skipped, not made up.
   let step = checks;
-  let at = nextCheckAt(current.createdAt, step);
-  while (at !== undefined && at <= time) at = nextCheckAt(current.createdAt, ++step);
+  let at = nextCheckAt(current.createdAt, step, current.openUntil);
+  while (at !== undefined && at <= time) at = nextCheckAt(current.createdAt, ++step, current.openUntil);
   if (at !== undefined) {
     next.dueAt = at;
   } else {

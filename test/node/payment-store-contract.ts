@@ -148,6 +148,22 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     assert.equal(later.filter((payment) => owed.some((p) => p.paymentReference === payment.paymentReference)).length, 4);
   });
 
+  it("keeps a transfer account's openUntil through insert, update and claimDue, and an older entry without it as it was", async () => {
+    const store = await makeStore(clock);
+    const openUntil = time + 3 * 24 * 60 * 60 * 1000;
+    const transfer = entry({ paymentType: 'TRANSFER', openUntil, dueAt: time });
+    const older = entry({ paymentType: 'TRANSFER', dueAt: time });
+    await store.insert(transfer);
+    await store.insert(older);
+    const claimed = await store.claimDue(time, 100, 1_000);
+    const mine = (reference: string) => claimed.find((payment) => payment.paymentReference === reference);
+    assert.equal(mine(transfer.paymentReference)?.openUntil, openUntil);
+    assert.equal(mine(older.paymentReference)?.openUntil, undefined);
+    assert.equal(await store.update({ ...mine(transfer.paymentReference)!, openUntil: openUntil + 1 }), true);
+    assert.equal((await store.get(transfer.paymentReference))?.openUntil, openUntil + 1);
+    assert.equal('openUntil' in (await store.get(older.paymentReference))!, false);
+  });
+
   it('returns copies: changing what it returned changes nothing stored', async () => {
     const store = await makeStore(clock);
     const payment = entry();

@@ -20,6 +20,8 @@ export type LedgerAttempt = {
   emit: (event: SessionEvent) => void;
   /** The handler's clock (`now`), ms since the epoch. */
   now: () => number;
+  /** TRANSFER: how long the gateway keeps the account open (`walletDaysActive`); absent for USSD. */
+  accountLifeMs?: number;
 };
 
 /**
@@ -93,6 +95,7 @@ function orderChanged(attempt: LedgerAttempt, held: Payment): Reply {
 
 function newEntry(attempt: LedgerAttempt, order: ResolvedOrder): Payment {
   const time = attempt.now();
+  const openUntil = accountEnd(attempt, time);
   return {
     paymentReference: order.paymentReference,
     paymentType: attempt.paymentType,
@@ -106,6 +109,7 @@ function newEntry(attempt: LedgerAttempt, order: ResolvedOrder): Payment {
     initiation: 'asking',
     // The reconciler's first look, should nothing else settle it.
     dueAt: nextCheckAt(time, 0),
+    ...(openUntil === undefined ? {} : { openUntil }),
   };
 }
 
@@ -135,12 +139,12 @@ export async function recordAnswer(attempt: LedgerAttempt, entered: EnteredPayme
   try {
     // The entry this attempt inserted is, unless something moved it meanwhile, what the ledger holds: no read first.
     const time = attempt.now();
-    const unread = entered.inserted && moved(entered.inserted, reached, entered.again, time);
+    const unread = entered.inserted && moved(entered.inserted, reached, entered.again, time, accountEnd(attempt, time));
     if (unread && (await attempt.payments.update(unread))) return;
     for (let tries = 0; tries < UPDATE_TRIES; tries += 1) {
       const entry = await attempt.payments.get(reference);
       if (!entry) throw new Error(`the ledger no longer holds ${reference}`);
-      const next = moved(entry, reached, entered.again, time);
+      const next = moved(entry, reached, entered.again, time, accountEnd(attempt, time));
       if (!next || (await attempt.payments.update(next))) return;
     }
     throw new Error(`${reference} changed ${UPDATE_TRIES} times while its initiation was being recorded`);
@@ -149,17 +153,34 @@ export async function recordAnswer(attempt: LedgerAttempt, entered: EnteredPayme
   }
 }
 
+/** TRANSFER: when the account the gateway opened by `time` stops taking money. */
+function accountEnd(attempt: LedgerAttempt, time: number): number | undefined {
+  return attempt.accountLifeMs === undefined ? undefined : time + attempt.accountLifeMs;
+}
+
+/** The account takes money until `openUntil`: an entry whose schedule had ended (`stale`) is asked about again. */
+function reopen(next: Payment, openUntil: number, time: number): void {
+  next.openUntil = openUntil;
+  if (next.dueAt !== undefined) return;
+  next.dueAt = nextCheckAt(time, 0);
+  delete next.stale;
+}
+
 /**
  * Only forward: a settled entry and instructions once given stand. A refusal after an ask that may
  * have reached the gateway (`again`, or an entry already `unknown`) leaves it unknown, for the query
- * to decide; a refusal of the first ask takes it off the reconciler's sweep.
+ * to decide; a refusal of the first ask takes it off the reconciler's sweep. An account the gateway
+ * gave in this answer moves the entry's `openUntil` later, never earlier, and puts it back on the sweep.
  */
-function moved(entry: Payment, reached: Initiation, again: boolean, time: number): Payment | undefined {
+function moved(entry: Payment, reached: Initiation, again: boolean, time: number, openUntil: number | undefined): Payment | undefined {
   const from = entry.initiation ?? 'started';
-  if (entry.state !== 'PENDING' || from === 'started' || from === 'refused') return undefined;
-  const to = reached === 'refused' && (again || from !== 'asking') ? 'unknown' : reached;
-  if (to === from) return undefined;
-  const next: Payment = { ...entry, initiation: to, updatedAt: time };
+  if (entry.state !== 'PENDING' || from === 'refused') return undefined;
+  const to = from === 'started' ? from : reached === 'refused' && (again || from !== 'asking') ? 'unknown' : reached;
+  const reopened = reached === 'started' && openUntil !== undefined && openUntil > (entry.openUntil ?? 0);
+  if (to === from && !reopened) return undefined;
+  const next: Payment = { ...entry, updatedAt: time };
+  if (to !== from) next.initiation = to;
+  if (reopened) reopen(next, openUntil, time);
   if (to === 'refused') delete next.dueAt;
   return next;
 }

@@ -175,6 +175,10 @@ export function checkSessionOptions(options: SessionHandlerOptions): void {
 /** TRANSFER's terms with their defaults: the `walletDaysActive` sent, the validity the customer is told, and the clock that counts it. */
 export type TransferTerms = { walletDaysActive: string; validityMs: number; now: () => number };
 
+/** How long the gateway keeps a TRANSFER account open: `walletDaysActive` days. */
+export function accountLife(terms: TransferTerms): number {
+  return Number(terms.walletDaysActive) * 24 * 60 * 60 * 1000;
+}
 
 export function transferTerms(options: SessionHandlerOptions): TransferTerms {
   return { walletDaysActive: options.walletDaysActive ?? '1', validityMs: options.transferValidityMs ?? 30 * 60 * 1000, now: options.now ?? Date.now };

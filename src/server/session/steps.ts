@@ -34,7 +34,7 @@ import {
   type OrderSummary,
   type SessionOutcome,
 } from './outcomes.js';
-import type { TransferTerms } from './options.js';
+import { accountLife, type TransferTerms } from './options.js';
 import type { SessionReplies } from './replies.js';
 
 type OrderResult = { ok: true; order: ResolvedOrder } | { ok: false; reply: Reply };
@@ -89,7 +89,9 @@ type PaymentStepsInput = {
 
 export function paymentSteps(input: PaymentStepsInput): PaymentSteps {
   const { context, key, replies } = input;
-  const ledger: LedgerAttempt = { payments: context.payments, key, paymentType: input.body.paymentType, replies, emit: context.emit, now: context.now };
+  const { paymentType } = input.body;
+  const accountLifeMs = paymentType === 'TRANSFER' ? accountLife(context.transfer) : undefined;
+  const ledger: LedgerAttempt = { payments: context.payments, key, paymentType, replies, emit: context.emit, now: context.now, accountLifeMs };
   return {
     admit: (progress) => admit(input, progress),
     enter: (known, progress) => enterPayment(ledger, known, () => resolveOrder(input, progress), progress),

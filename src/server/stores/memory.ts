@@ -1,6 +1,7 @@
 // Both stores in this process's memory, for one server instance and for development: records are
 // bounded, and ledger entries still owed work are never dropped, but for unpaid ones nobody can
-// still poll or sweep (past their schedule and their status token's life), each dropped reported.
+// still poll or sweep (past their schedule, their account's life and their status token's life, and
+// no check still owed while a reconciler sweeps), each dropped reported.
 import { createEmitter } from '../http/emitter.js';
 import { RECHECK_SCHEDULE_MS, scheduleEndsAt } from '../schedule.js';
 import { isFinished } from './finished.js';
@@ -97,7 +98,8 @@ export type MemoryLedgerEvent = { type: 'ledger-evicted'; paymentReference: stri
 export type MemoryPaymentStoreOptions = {
   /**
    * Most entries kept. Beyond it the oldest finished entry (nothing owed on it) is dropped, else the
-   * oldest unpaid one past its re-query schedule and `unpaidTtlMs` (reported as `ledger-evicted`);
+   * oldest unpaid one past its re-query schedule, its account's life and `unpaidTtlMs` (reported as
+   * `ledger-evicted`);
    * when no entry is either, `insert` throws (the session handler answers 503) rather than forget a
    * payment. Default 100 000.
    */
@@ -106,9 +108,10 @@ export type MemoryPaymentStoreOptions = {
   ttlMs?: number;
   /**
    * How long an unpaid entry (PENDING, or FAILED) is kept at least, from its creation, before a full
-   * ledger may drop it once its re-query schedule is over too (24 h for PENDING, 72 h after a
-   * failure); default 24 h, the status token's life. Never one the gateway is still being asked
-   * about for want of an answer, nor a paid one.
+   * ledger may drop it once its re-query schedule is over too (24 h for PENDING, 72 h after its
+   * transfer account closed or after a failure) and its account takes no more money; default 24 h,
+   * the status token's life. Never one the gateway is still being asked about for want of an
+   * answer, nor a paid one, nor, while a reconciler sweeps this ledger, one still due a check.
    */
   unpaidTtlMs?: number;
   /** Hears each entry dropped to make room; the session handler passes its `onEvent` to its default ledger. */
@@ -122,14 +125,20 @@ function dueBy(time: number, candidates: Payment[]): Payment[] {
   return candidates.filter((payment) => payment.dueAt! <= time).sort((a, b) => a.dueAt! - b.dueAt!);
 }
 
+/** A reconciler that has not taken due entries for this long is taken to be gone: their `dueAt` is nobody's to honour. */
+const SWEEPER_GONE_MS = 24 * 60 * 60 * 1000;
+
 /**
- * Unpaid, nobody working on it, past its re-query schedule and `unpaidTtlMs`: no poll can still
- * read it (its status token expired) and no sweep still asks about it. Never a paid entry (its
- * fulfilment may be owed), nor one whose query is retried for want of an answer.
+ * Unpaid, nobody working on it, past its re-query schedule, its account's life and `unpaidTtlMs`:
+ * no poll can still read it (its status token expired), no transfer can still reach it, and no
+ * sweep still asks about it. Never a paid entry (its fulfilment may be owed), nor one whose query is
+ * retried for want of an answer, nor, while a reconciler sweeps (`sweeping`), one still due a check:
+ * its last step may be due the very moment its schedule ends.
  */
-function isAbandoned(payment: Payment, time: number, unpaidTtlMs: number): boolean {
+function isAbandoned(payment: Payment, time: number, unpaidTtlMs: number, sweeping: boolean): boolean {
   if (payment.state === 'SUCCESS' || payment.lease !== undefined || payment.unanswered) return false;
-  return time >= Math.max(scheduleEndsAt(payment), payment.createdAt + unpaidTtlMs);
+  if (sweeping && payment.dueAt !== undefined) return false;
+  return time >= Math.max(scheduleEndsAt(payment), payment.openUntil ?? 0, payment.createdAt + unpaidTtlMs);
 }
 
 function full(maxEntries: number): never {
@@ -137,11 +146,11 @@ function full(maxEntries: number): never {
 }
 
 /** The oldest entry `isAbandoned`, of `entries` in the order they were inserted (the oldest first). */
-function oldestAbandoned(entries: Iterable<Payment>, time: number, unpaidTtlMs: number): Payment | undefined {
+function oldestAbandoned(entries: Iterable<Payment>, time: number, unpaidTtlMs: number, sweeping: boolean): Payment | undefined {
   const youngest = Math.max(unpaidTtlMs, RECHECK_SCHEDULE_MS.at(-1)!);
   for (const payment of entries) {
     if (payment.createdAt + youngest > time) return undefined; // every later one is younger still
-    if (isAbandoned(payment, time, unpaidTtlMs)) return payment;
+    if (isAbandoned(payment, time, unpaidTtlMs, sweeping)) return payment;
   }
   return undefined;
 }
@@ -158,6 +167,8 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
   // Finished entries in the order they finished (a Map iterates in insertion order): the oldest first.
   const finished = new Map<string, number>();
   const due = new Set<string>();
+  // When a reconciler last took due entries here (claimDue): while one sweeps, a due check is kept for it.
+  let sweptAt = Number.NEGATIVE_INFINITY;
 
   function forget(reference: string): void {
     const payment = entries.get(reference);
@@ -185,7 +196,8 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
     if (entries.size < maxEntries) return;
     const oldest = finished.keys().next();
     if (!oldest.done) return forget(oldest.value);
-    const { paymentReference, state, createdAt } = oldestAbandoned(entries.values(), time, unpaidTtlMs) ?? full(maxEntries);
+    const sweeping = time - sweptAt < SWEEPER_GONE_MS;
+    const { paymentReference, state, createdAt } = oldestAbandoned(entries.values(), time, unpaidTtlMs, sweeping) ?? full(maxEntries);
     forget(paymentReference);
     onEvent({ type: 'ledger-evicted', paymentReference, state, createdAt });
   }
@@ -218,6 +230,7 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
       return payment && structuredClone(payment);
     },
     claimDue(time, limit, holdMs) {
+      sweptAt = Math.max(sweptAt, now());
       const ready = dueBy(time, [...due].map((reference) => entries.get(reference)!)).slice(0, Math.max(0, limit));
       return ready.map((payment) => {
         const claimed = { ...payment, dueAt: time + holdMs, version: payment.version + 1 };

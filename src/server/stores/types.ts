@@ -126,6 +126,13 @@ export type Payment = {
   /** The `Idempotency-Key` that started it: a retry with that key names this payment, however late. */
   idempotencyKey?: string;
   initiation?: Initiation;
+  /**
+   * TRANSFER: when its account stops taking money (ms since the epoch), `walletDaysActive` days
+   * after the gateway opened it. The reconciler asks about it until then and on its late steps
+   * after, and the memory ledger keeps it at least that long. Absent for USSD and on entries written
+   * before it was kept: their schedule ends 24 h after their creation.
+   */
+  openUntil?: number;
   /** How many times the reconciler has queried it, for its back-off schedule. */
   checks?: number;
   /** Set once `onPaid` returned: the payment is SUCCESS and fulfilled, and `onPaid` never runs again. */
