@@ -18,7 +18,7 @@ import {
   createSessionHandler,
   type PaymentStore,
   type SessionHandlerOptions,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { createSqliteStores } from '../../src/server/stores/sqlite.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, queryAnswer } from './gateway-fixtures.js';
 import { ORDER, post, transferEnvelope, TRANSFER_REQUEST, ussdEnvelope, USSD_REQUEST } from './server-fixtures.js';
