@@ -15,6 +15,7 @@ export const messages: Messages = {
   bankSearch: 'Rechercher une banque',
   bankChoose: 'Choisissez votre banque',
   noBankMatches: 'Aucune banque ne correspond à « {query} »',
+  bankWithoutUssd: 'Impossible de payer avec {bank} par USSD ici',
   payByTransfer: 'Payer plutôt par virement bancaire',
   pay: 'Payer {amount}',
   payNoAmount: 'Continuer',

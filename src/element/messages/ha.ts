@@ -18,6 +18,7 @@ export const messages: Messages = {
   bankSearch: 'Nemi banki',
   bankChoose: 'Zaɓi bankinku',
   noBankMatches: 'Babu bankin da ya dace da “{query}”',
+  bankWithoutUssd: 'Ba za ku iya biya da {bank} ta USSD a nan ba',
   payByTransfer: 'Ku biya ta tura kuɗi ta banki maimakon haka',
   pay: 'Biya {amount}',
   payNoAmount: 'Ci gaba',

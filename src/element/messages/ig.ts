@@ -19,6 +19,7 @@ export const messages: Messages = {
   bankSearch: 'Chọọ ụlọ akụ',
   bankChoose: 'Họrọ ụlọ akụ gị',
   noBankMatches: 'Enweghị ụlọ akụ dabara na “{query}”',
+  bankWithoutUssd: 'Ị gaghị enwe ike iji {bank} kwụọ ụgwọ site na USSD ebe a',
   payByTransfer: 'Kwụọ site na transfer n’ụlọ akụ kama',
   pay: 'Kwụọ {amount}',
   payNoAmount: 'Gaa n’ihu',

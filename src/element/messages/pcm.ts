@@ -19,6 +19,7 @@ export const messages: Messages = {
   bankSearch: 'Find your bank',
   bankChoose: 'Na which bank?',
   noBankMatches: 'No bank match “{query}”',
+  bankWithoutUssd: 'You no fit pay with {bank} by USSD for here',
   payByTransfer: 'Pay with bank transfer instead',
   pay: 'Oya pay {amount}',
   payNoAmount: 'Make we continue',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   bankSearch: 'Wá báńkì',
   bankChoose: 'Yan báńkì rẹ',
   noBankMatches: 'Kò sí báńkì tó bá “{query}” mu',
+  bankWithoutUssd: 'O kò lè fi USSD sanwó pẹ̀lú {bank} níbí',
   payByTransfer: 'San pẹ̀lú transfer láti báńkì dípò rẹ̀',
   pay: 'San {amount}',
   payNoAmount: 'Tẹ̀síwájú',
