@@ -236,7 +236,7 @@ describe('<pay-widget>', () => {
       await fillTransfer(el);
       await submitUntil(el, 'pay-initiated');
       await el.updateComplete;
-      expect(text(el)).to.contain('This account has expired');
+      expect(text(el)).to.contain('This account has closed');
       expect(button(el, 'Share the details') ?? button(el, 'Copy all')).to.equal(undefined);
     });
 
