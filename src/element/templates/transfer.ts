@@ -1,7 +1,7 @@
 // The transfer screen: the account to send to, with its bank (the bank app asks for both), how to
-// send (the exact amount, this payment only), how long the account is valid when the server said
-// and, when the server said, the exact amount with the fee it includes; once the account has run
-// out, that it has closed and a new one, the old account struck through, nothing to copy or share.
+// send (the exact amount, this payment only), and, when the server said, how long the account is
+// valid and the exact amount with the fee it includes; once the account has run out, that it has
+// closed and a new one, the old account struck through, nothing to copy or share.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
 import type { Order } from '../../contract/schemas.js';
