@@ -8,12 +8,15 @@ import { failureText } from './templates/error.js';
 /** A result as the live region says it: `Title: value, value`, leaving out what is unknown. */
 const spoken = (title: string, ...values: string[]) => `${title}: ${values.filter(Boolean).join(', ')}`;
 
-/** For `PaymentController.render`; `charged` formats what the server charges ('' when it did not say). */
-export function announcements(m: Messages, charged: (order: Order | undefined) => string): Screens<string> {
+/**
+ * For `PaymentController.render`; `charged` formats what the server charges ('' when it did not say);
+ * `closed`, whether the transfer account shown has run out: then it is no longer read out (issue 36).
+ */
+export function announcements(m: Messages, charged: (order: Order | undefined) => string, closed: boolean): Screens<string> {
   return {
     form: (busy) => (busy ? m.submitting : ''),
     ussd: ({ instructions, order }) => spoken(m.ussdTitle, instructions.ussdDialCode, charged(order)),
-    transfer: ({ instructions: { accountNumber, bankName }, order }) => spoken(m.transferTitle, accountNumber, bankName, charged(order)),
+    transfer: ({ instructions: { accountNumber, bankName }, order }) => (closed ? m.accountClosed : spoken(m.transferTitle, accountNumber, bankName, charged(order))),
     complete: ({ status, review }) => m[`${review?.reason ?? (status as 'SUCCESS')}Title`],
     error: ({ failure }) => `${m.errorTitle}. ${failureText(m, failure)}`,
   };

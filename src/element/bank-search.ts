@@ -1,6 +1,6 @@
 // Finding a bank in the USSD list by whatever the customer calls it: "GTB", "gt bank", "Stanbic",
-// "ALAT", "First Bank of Nigeria PLC", or its code.
-import { BANK_ALIASES, type Bank } from './banks.js';
+// "ALAT", "First Bank of Nigeria PLC", or its code; and a bank customers know that has no USSD here.
+import { BANK_ALIASES, BANKS_WITHOUT_USSD, type Bank } from './banks.js';
 
 /** Lower case, letters and digits only, without "PLC": "G.T. Bank PLC" → "gtbank". */
 const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]|plc/g, '');
@@ -22,3 +22,7 @@ export function bankMatches(bank: Bank, query: string): boolean {
     });
   });
 }
+
+/** The bank customers know that `query` names among those these USSD payments do not offer (BANKS_WITHOUT_USSD), if any. */
+export const bankWithoutUssd = (query: string): string | undefined =>
+  BANKS_WITHOUT_USSD.split(',').find((name) => bankMatches({ code: '', name }, query));

@@ -28,6 +28,12 @@ export const DEFAULT_BANKS: readonly Bank[] = [
 ];
 
 /**
+ * Banks customers know that these USSD payments do not offer (issue 36), comma-separated: never
+ * listed, but a search that names one says so, instead of "No bank matches", and offers a transfer.
+ */
+export const BANKS_WITHOUT_USSD = 'UBA,United Bank for Africa,Sterling,Polaris,OPay,Kuda,Moniepoint,PalmPay';
+
+/**
  * Other names customers search by, comma-separated, by CBN code: legal names, abbreviations, apps.
  * By code rather than on the list, so a bank a merchant adds under its legal name (033, United Bank
  * for Africa) is found by its abbreviation too. Words already in the name need no entry here.

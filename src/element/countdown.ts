@@ -26,10 +26,10 @@ export function spokenMark(left: number): number {
   return Math.ceil(left / step) * step;
 }
 
-/** The time left as the live region says it: in minutes, in seconds under a minute, or run out. */
+/** The time left as the live region says it: in minutes, in seconds under a minute, or closed (the screen's heading and text). */
 export function timeLeftText(m: Messages, left: number): string {
   const minutes = Math.ceil(left / MINUTE);
-  if (left <= 0) return m.accountExpired;
+  if (left <= 0) return `${m.accountClosed}. ${m.accountExpired}`;
   if (left <= 30 * SECOND) return format(m.secondsLeft, { seconds: String(Math.ceil(left / SECOND)) });
   return minutes === 1 ? m.oneMinuteLeft : format(m.minutesLeft, { minutes: String(minutes) });
 }

@@ -64,11 +64,17 @@ export class FormController implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  /** The customer searched the bank list: a search that leaves one bank chooses it. */
+  /**
+   * The customer searched the bank list: a search that leaves one bank chooses it, and one that no
+   * longer lists the chosen bank takes it back, so that Pay never uses a bank the list hides.
+   */
   search(query: string, banks: readonly Bank[]): void {
     this.bankQuery = query;
-    const found = query.trim() ? banks.filter((bank) => bankMatches(bank, query)) : [];
-    if (found.length === 1) this.input('bankCode', found[0]!.code, true);
+    const found = banks.filter((bank) => bankMatches(bank, query)).map((bank) => bank.code);
+    const { bankCode } = this.values;
+    // One bank found needs a query: an empty one finds them all, and the search box shows for more than six.
+    const chosen = found.length === 1 ? found[0]! : found.includes(bankCode) ? bankCode : '';
+    if (chosen !== bankCode) this.input('bankCode', chosen, true);
     this.host.requestUpdate();
   }
 

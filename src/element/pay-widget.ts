@@ -231,7 +231,7 @@ export class PayWidget extends LitElement {
       <slot name="header"></slot>
       <div lang=${this.localization.lang}>
         ${screen}
-        <p class="sr-only" role="status">${this.announcement ?? this.payment.render(announcements(m, this.charged))}</p>
+        <p class="sr-only" role="status">${this.announcement ?? this.payment.render(announcements(m, this.charged, this.results?.wait.remainingMs === 0))}</p>
       </div>
       <slot name="footer"></slot>
     `;

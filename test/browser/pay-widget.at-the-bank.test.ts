@@ -108,7 +108,7 @@ describe('<pay-widget> at the bank', () => {
         'Valid for 2:00: 2 minutes left to make the transfer',
         'Valid for 1:00: 1 minute left to make the transfer',
         'Valid for 0:30: 30 seconds left to make the transfer',
-        `expired: ${en.accountExpired}`,
+        `expired: ${en.accountClosed}. ${en.accountExpired}`,
       ]);
       expect(timer(el)).to.equal(null);
       expect(text(el)).to.contain(en.accountExpired);

@@ -171,7 +171,15 @@ describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
     });
   }
 
-  it('once run out: the account struck through, not copyable, not large; "I’ve sent the money" still checks; a new account offered', async () => {
+  it('announces an account that has already run out when its screen shows as closed, without reading out the account to transfer to', async () => {
+    clock = controlledClock(Date.now());
+    const { el } = await transferScreen({ ...serverOrder(), expiresInMs: 0 });
+    const live = root(el).querySelector('[role="status"]')!;
+    expect(live.textContent).to.equal(en.accountClosed);
+    expect(live.textContent).not.to.contain(TRANSFER_PAYMENTS.accountNumber);
+  });
+
+  it('once run out: the account has closed, struck through, not large; nothing to copy or share, nothing asks for a transfer; "I’ve sent the money" still checks; a new account offered', async () => {
     const timers = holdTimers();
     clock = controlledClock(Date.now());
     const { el, calls } = await transferScreen(serverOrder(), { 'status-url': STATUS_URL });
@@ -179,13 +187,17 @@ describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
     clock.advance(30 * MINUTE);
     await el.updateComplete;
 
+    expect(root(el).querySelector('h2')!.textContent, 'the heading (issue 36)').to.equal(en.accountClosed);
     expect(text(el)).to.contain(en.accountExpired);
+    for (const invitation of [en.transferTitle, en.transferSteps, en.exactAmount, en.accountForThisPayment, en.share, en.copyAll]) {
+      expect(text(el), 'nothing asks for a transfer (issue 36)').not.to.contain(invitation);
+    }
     expect(part(el, 'account-number'), 'no longer shown large').to.equal(null);
     const struck = root(el).querySelector('dd s');
     expect(struck?.textContent, 'still there to compare, struck through').to.equal(TRANSFER_PAYMENTS.accountNumber);
     expect(getComputedStyle(struck!).textDecorationLine).to.equal('line-through');
     expect(button(el, en.copyAccountNumber), 'no copy button for the account').to.equal(undefined);
-    expect(parts(el, 'copy-button').map((b) => b.textContent!.trim())).not.to.include(en.copyAccountNumber);
+    expect(parts(el, 'copy-button'), 'not the amount either (issue 36)').to.deep.equal([]);
     expect(button(el, en.newAccount)).to.exist;
     await expect(el).to.be.accessible();
 

@@ -142,8 +142,8 @@ describe('<pay-widget>', () => {
   });
 
   describe('a USSD bank search', () => {
-    for (const query of ['UBA', 'Opay', 'Kuda', 'Moniepoint']) {
-      it(`that finds nothing ("${query}") offers to pay by bank transfer instead, keeping what was typed`, async () => {
+    for (const [query, bank] of [['UBA', 'UBA'], ['Opay', 'OPay'], ['Kuda', 'Kuda'], ['Moniepoint', 'Moniepoint']] as const) {
+      it(`that finds nothing ("${query}") says the bank has no USSD here and offers to pay by bank transfer instead, keeping what was typed`, async () => {
         const el = await widget();
         await chooseType(el, 'USSD');
         await fillCustomer(el);
@@ -151,7 +151,7 @@ describe('<pay-widget>', () => {
         search.value = query;
         search.dispatchEvent(new InputEvent('input', { bubbles: true }));
         await el.updateComplete;
-        expect(text(el)).to.contain(`No bank matches “${query}”`);
+        expect(text(el)).to.contain(`${bank} can’t be paid by USSD here`);
         await expect(el).to.be.accessible();
 
         const changed = nextEvent(el, 'pay-type-change');
@@ -174,7 +174,7 @@ describe('<pay-widget>', () => {
       search.value = 'Kuda';
       search.dispatchEvent(new InputEvent('input', { bubbles: true }));
       await el.updateComplete;
-      expect(text(el)).to.contain('No bank matches “Kuda”');
+      expect(text(el)).to.contain('Kuda can’t be paid by USSD here');
       expect(button(el, 'Pay by bank transfer instead')).to.equal(undefined);
     });
 
@@ -236,7 +236,7 @@ describe('<pay-widget>', () => {
       await fillTransfer(el);
       await submitUntil(el, 'pay-initiated');
       await el.updateComplete;
-      expect(text(el)).to.contain('This account has expired');
+      expect(text(el)).to.contain('This account has closed');
       expect(button(el, 'Share the details') ?? button(el, 'Copy all')).to.equal(undefined);
     });
 

@@ -1,13 +1,14 @@
 /**
- * Issue 26, "Readable at 320 px": the transfer screen in its states, in every language
- * (screens-at-320.ts); a long reference wraps only between its groups, the bank stands with the
- * account number, a details row breaks only between words.
+ * Issue 26, "Readable at 320 px": the transfer screen in its states (and issue 36's closed account,
+ * which asks for no transfer), in every language (screens-at-320.ts); a long reference wraps only
+ * between its groups, the bank stands with the account number, a details row breaks only between
+ * words.
  */
 import { expect } from '@open-wc/testing';
 import { clock, LONG_REFERENCE, LONG_TRANSFER, MINUTE, pending, screensAt320, transfer } from './screens-at-320.js';
 import { lineBreaks, part, root } from './helpers.js';
 
-screensAt320('<pay-widget> transferring on a 320 px screen', ['transfer', 'copy-failed', 'check-failed', 'still-waiting-long-reference'], () => {
+screensAt320('<pay-widget> transferring on a 320 px screen', ['transfer', 'copy-failed', 'check-failed', 'still-waiting-long-reference', 'account-closed'], () => {
   describe('in English', () => {
     it('wraps the long reference only between its groups, in the details and in the still-waiting note', async () => {
       const el = await transfer('en', pending);

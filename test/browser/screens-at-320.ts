@@ -76,8 +76,8 @@ export async function transfer(locale: string, status?: () => Response | Promise
 
 export const pending = () => json({ status: 'PENDING' });
 
-/** Each state: how to reach it in a language, and a string of that language it shows. */
-export const STATES: Record<string, { reach: (locale: string, m: Messages) => Promise<PayWidget>; shows: (m: Messages) => string }> = {
+/** Each state: how to reach it in a language, a string of that language it shows, and what else it must (not) show. */
+export const STATES: Record<string, { reach: (locale: string, m: Messages) => Promise<PayWidget>; shows: (m: Messages) => string; check?: (el: PayWidget, m: Messages) => void }> = {
   'form-errors': {
     async reach(locale) {
       const el = await widgetIn(locale);
@@ -116,6 +116,25 @@ export const STATES: Record<string, { reach: (locale: string, m: Messages) => Pr
       return el;
     },
     shows: (m) => m.checkFailed,
+  },
+  // Issue 36: once the account has run out, nothing asks for a transfer; a new account, and "I've sent the money" for one made just before.
+  'account-closed': {
+    async reach(locale) {
+      const el = await transfer(locale, pending);
+      clock.advance(30 * MINUTE);
+      await el.updateComplete;
+      return el;
+    },
+    shows: (m) => m.accountClosed,
+    check(el, m) {
+      for (const invitation of [m.transferTitle, m.transferSteps, m.exactAmount, m.accountForThisPayment, m.share, m.copyAll]) {
+        expect(text(el), 'no transfer invitation').not.to.contain(invitation.replace(/\s+/g, ' '));
+      }
+      expect(part(el, 'copy-button'), 'nothing to copy').to.equal(null);
+      expect(root(el).querySelector('[role="timer"]'), 'no countdown').to.equal(null);
+      expect(button(el, m.newAccount), m.newAccount).to.exist;
+      expect(button(el, m.sentMoney), m.sentMoney).to.exist;
+    },
   },
   'still-waiting-long-reference': {
     async reach(locale) {
@@ -173,12 +192,13 @@ export function screensAt320(title: string, states: (keyof typeof STATES)[], mor
     });
 
     for (const state of states) {
-      const { reach, shows } = STATES[state]!;
+      const { reach, shows, check } = STATES[state]!;
       for (const [locale, m] of Object.entries(LOCALES).filter(([locale]) => locales.includes(locale))) {
         it(`${state} in ${locale}: fits, nothing spills out or scrolls sideways`, async () => {
           const el = await reach(locale, m);
           await el.updateComplete;
           expect(text(el)).to.contain(shows(m).replace(/\s+/g, ' '));
+          check?.(el, m);
           expect(el.getBoundingClientRect().right, 'the widget fits the screen').to.be.at.most(320);
           expect(document.documentElement.scrollWidth, 'no sideways scrolling').to.be.at.most(320);
           expect(spilledOut(el), 'nothing spills out, no word either').to.deep.equal([]);

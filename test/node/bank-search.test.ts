@@ -2,7 +2,7 @@
 // people say"): abbreviations, apps, legal names, with or without "Bank" and "PLC".
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bankMatches } from '../../src/element/bank-search.js';
+import { bankMatches, bankWithoutUssd } from '../../src/element/bank-search.js';
 import { DEFAULT_BANKS, type Bank } from '../../src/element/banks.js';
 
 /** Banks a merchant may add to the list under their legal names. */
@@ -96,5 +96,32 @@ describe('bank search', () => {
     assert.equal(found('').length, banks.length);
     assert.equal(found('  ').length, banks.length);
     assert.equal(found('Bank').length, banks.length);
+  });
+});
+
+// Issue 36, "Banks the customer knows but USSD does not offer": named, not "No bank matches".
+describe('a bank without USSD here', () => {
+  const offered = (query: string) => DEFAULT_BANKS.filter((bank) => bankMatches(bank, query)).map((bank) => bank.code);
+  const known: [query: string, named: string][] = [
+    ['UBA', 'UBA'],
+    ['uba', 'UBA'],
+    ['United Bank for Africa PLC', 'United Bank for Africa'],
+    ['Opay', 'OPay'],
+    ['Kuda', 'Kuda'],
+    ['Kuda Bank', 'Kuda'],
+    ['Moniepoint', 'Moniepoint'],
+    ['Palm Pay', 'PalmPay'],
+    ['Sterling Bank', 'Sterling'],
+    ['Polaris', 'Polaris'],
+  ];
+  for (const [query, named] of known) {
+    it(`is named for "${query}", which finds no bank of the USSD list`, () => {
+      assert.deepEqual(offered(query), []);
+      assert.equal(bankWithoutUssd(query), named);
+    });
+  }
+
+  it('is not named for a bank of the list or for what names no bank', () => {
+    for (const query of ['xyz', 'Zenith', 'GTB']) assert.equal(bankWithoutUssd(query), undefined, query);
   });
 });

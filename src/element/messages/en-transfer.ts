@@ -16,7 +16,8 @@ export const enTransfer = {
   minutesLeft: '{minutes} minutes left to make the transfer',
   oneMinuteLeft: '1 minute left to make the transfer',
   secondsLeft: '{seconds} seconds left to make the transfer',
-  accountExpired: 'This account has expired. Do not transfer to it; get a new one.',
+  accountClosed: 'This account has closed',
+  accountExpired: 'Do not transfer to it. If you sent the money before it closed, do not pay again; otherwise get a new account.',
   newAccount: 'Get a new account',
   validUntil: 'Valid until {time}',
 };

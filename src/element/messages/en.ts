@@ -20,6 +20,7 @@ export const en = {
   bankSearch: 'Search banks',
   bankChoose: 'Choose your bank',
   noBankMatches: 'No bank matches “{query}”',
+  bankWithoutUssd: '{bank} can’t be paid by USSD here',
   payByTransfer: 'Pay by bank transfer instead',
   pay: 'Pay {amount}',
   payNoAmount: 'Continue',

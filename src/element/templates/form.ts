@@ -1,6 +1,6 @@
 // The form: the amount due, the payment-type choice, the customer's fields and, for USSD, their bank.
 import { html, nothing, type TemplateResult } from 'lit';
-import { bankMatches } from '../bank-search.js';
+import { bankMatches, bankWithoutUssd } from '../bank-search.js';
 import type { Bank } from '../banks.js';
 import type { Values } from '../form-controller.js';
 import { format, type Messages } from '../messages/index.js';
@@ -106,14 +106,15 @@ function fieldError(field: CustomerField, error: string | undefined) {
 }
 
 /**
- * The bank list, with a search box when it is long; the chosen bank stays listed whatever the
- * search. A search that names no bank (one without a USSD code: UBA, Opay, Kuda) offers a transfer.
+ * The bank list, with a search box when it is long: the banks the search names (the chosen bank is
+ * one of them: form-controller.ts takes back a choice the search hides). A search that names no bank
+ * offers a transfer, saying so when it names a bank customers know that has no USSD here (UBA, OPay).
  */
 function bankPicker({ messages: m, errors, values, banks, bankQuery, offered }: FormView, actions: FormActions): TemplateResult {
   const error = errors.bankCode;
   const selected = values.bankCode;
   const matches = banks.filter((bank) => bankMatches(bank, bankQuery));
-  const shown = banks.filter((bank) => bank.code === selected || matches.includes(bank));
+  const withoutUssd = bankWithoutUssd(bankQuery);
   return html`<div part="field">
     <label part="label" for="bankCode">${m.bankCode}</label>
     ${banks.length > SEARCHABLE_BANKS
@@ -139,11 +140,11 @@ function bankPicker({ messages: m, errors, values, banks, bankQuery, offered }: 
       @blur=${actions.blur}
     >
       <option value="" ?selected=${!selected} ${picked(!selected)}>${m.bankChoose}</option>
-      ${shown.map((bank) => html`<option value=${bank.code} ?selected=${bank.code === selected} ${picked(bank.code === selected)}>${bank.name}</option>`)}
+      ${matches.map((bank) => html`<option value=${bank.code} ?selected=${bank.code === selected} ${picked(bank.code === selected)}>${bank.name}</option>`)}
     </select>
     ${matches.length
       ? nothing
-      : html`<p class="muted">${format(m.noBankMatches, { query: bankQuery })}</p>
+      : html`<p class="muted">${format(withoutUssd ? m.bankWithoutUssd : m.noBankMatches, { bank: withoutUssd, query: bankQuery })}</p>
           ${offered.includes('TRANSFER')
             ? html`<button type="button" value="TRANSFER" @click=${actions.typeChange}>${m.payByTransfer}</button>`
             : nothing}`}

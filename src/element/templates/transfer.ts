@@ -1,9 +1,10 @@
 // The transfer screen: the account to send to, with its bank (the bank app asks for both), how to
-// send (the exact amount, this payment only), how long the account is valid when the server said
-// (and, once it has run out, a new one, the old account struck through and no longer copyable),
-// and, when the server said, the exact amount with the fee it includes.
+// send (the exact amount, this payment only), and, when the server said, how long the account is
+// valid and the exact amount with the fee it includes; once the account has run out, that it has
+// closed and a new one, the old account struck through, nothing to copy or share.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StateOf } from '../flow.js';
+import type { Order } from '../../contract/schemas.js';
 import { format } from '../messages/index.js';
 import { countdownText } from '../countdown.js';
 import { copyableValue, details, feeNote, shareButton, waiting, type ResultView } from './parts.js';
@@ -11,46 +12,22 @@ import { grouped } from './grouped.js';
 
 export function transferTemplate(view: ResultView, { instructions, order }: StateOf<'transfer'>): TemplateResult {
   const m = view.messages;
-  const left = view.wait.remainingMs;
+  // Once run out (issue 36), nothing asks for a transfer: the account has closed, struck through
+  // among the details with its bank (to compare with a transfer made just before), a new one offered.
+  const closed = view.wait.remainingMs === 0;
   return html`<section part="result">
-    <h2 tabindex="-1">${m.transferTitle}</h2>
-    <p>${order ? m.transferSteps : m.transferStepsNoAmount}</p>
-    <ul>
-      <li>${m.exactAmount}</li>
-      <li>${m.accountForThisPayment}</li>
-    </ul>
-    ${left === undefined
-      ? nothing
-      : left === 0
-        ? html`<p part="error">${m.accountExpired}</p>
-            <button class="primary" type="button" @click=${view.renew}>${m.newAccount}</button>`
-        : html`<p role="timer"><strong>${format(m.validFor, { time: countdownText(left) })}</strong></p>`}
-    ${left === 0
-      ? nothing
-      : copyableValue(
-          view,
-          'accountNumber',
-          html`<span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span><br /><strong>${instructions.bankName}</strong>`,
-          instructions.accountNumber,
-          m.copyAccountNumber,
-        )}
-    ${order
-      ? copyableValue(
-          view,
-          'amount',
-          html`<span class="muted">${m.amount}</span><br /><span part="amount">${view.charged(order)}</span>${feeNote(view, order)}`,
-          order.amount,
-          m.copyAmount,
-        )
-      : nothing}
+    <h2 tabindex="-1">${closed ? m.accountClosed : m.transferTitle}</h2>
+    ${closed
+      ? html`<p>${m.accountExpired}</p>
+          <button class="primary" type="button" @click=${view.renew}>${m.newAccount}</button>`
+      : howToTransfer(view, instructions, order)}
     ${details([
-      // Once run out, the account is no longer offered: struck through among the details, with its bank, nothing to copy.
-      [m.accountNumber, left === 0 ? html`<s class="muted">${instructions.accountNumber}</s>` : undefined],
-      [m.bankName, left === 0 ? instructions.bankName : undefined],
+      [m.accountNumber, closed ? html`<s class="muted">${instructions.accountNumber}</s>` : undefined],
+      [m.bankName, closed ? instructions.bankName : undefined],
       [m.walletName, instructions.walletName],
       [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
-    ${left === 0
+    ${closed
       ? nothing
       : shareButton(view, [
           ['', m.transferTitle],
@@ -64,4 +41,32 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
         ])}
     ${waiting(view, instructions.paymentReference)}
   </section>`;
+}
+
+/** While the account is open: how to send, how long it stays valid when the server said, the account and the amount to copy. */
+function howToTransfer(view: ResultView, instructions: StateOf<'transfer'>['instructions'], order: Order | undefined): TemplateResult {
+  const m = view.messages;
+  const left = view.wait.remainingMs;
+  return html`<p>${order ? m.transferSteps : m.transferStepsNoAmount}</p>
+    <ul>
+      <li>${m.exactAmount}</li>
+      <li>${m.accountForThisPayment}</li>
+    </ul>
+    ${left === undefined ? nothing : html`<p role="timer"><strong>${format(m.validFor, { time: countdownText(left) })}</strong></p>`}
+    ${copyableValue(
+      view,
+      'accountNumber',
+      html`<span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span><br /><strong>${instructions.bankName}</strong>`,
+      instructions.accountNumber,
+      m.copyAccountNumber,
+    )}
+    ${order
+      ? copyableValue(
+          view,
+          'amount',
+          html`<span class="muted">${m.amount}</span><br /><span part="amount">${view.charged(order)}</span>${feeNote(view, order)}`,
+          order.amount,
+          m.copyAmount,
+        )
+      : nothing}`;
 }
