@@ -17,79 +17,21 @@ import {
   fillUssd,
   heading,
   holdTimers,
-  json,
   nextEvent,
-  orderFor,
   part,
   restoreAll,
   root,
-  route,
   SESSION_URL,
-  STATUS_URL,
-  stubFetch,
   submitUntil,
   text,
   TRANSFER_PAYMENTS,
-  transferEnvelope,
   USSD_PAYMENTS,
-  ussdEnvelope,
   widget,
-  type FetchCall,
   type PayWidget,
 } from './helpers.js';
+import { backEnd, MINUTE, PAGE, paidUntilInstructions, phoneClock, realDateNow, reload, server } from './resume-helpers.js';
 
-const MINUTE = 60_000;
-const PAGE = { 'session-url': SESSION_URL, 'status-url': STATUS_URL, amount: '5000', currency: 'NGN', 'payment-reference': 'cart-42' };
 const timer = (el: PayWidget) => el.shadowRoot!.querySelector('[role="timer"]');
-
-const realDateNow = Date.now;
-/** The server's clock, this machine's, moved by the test. */
-let serverOffset = 0;
-const serverNow = () => realDateNow() + serverOffset;
-/** Moves the phone's clock (`Date.now`) `ms` off this machine's. */
-const phoneClock = (ms: number) => (Date.now = () => realDateNow() + ms);
-
-/** The session endpoint as our server answers: the account valid 30 minutes from its now, and the time left it measured. */
-const transferBody = () =>
-  transferEnvelope(TRANSFER_PAYMENTS, { ...orderFor(TRANSFER_PAYMENTS), expiresAt: new Date(serverNow() + 30 * MINUTE).toISOString(), expiresInMs: 30 * MINUTE });
-
-type StatusAnswer = 'PENDING' | 'SUCCESS';
-/** Our back end; from the session request `offlineFrom` (0 the first) on, the phone is offline. */
-function backEnd(status: () => StatusAnswer = () => 'PENDING', { offlineFrom = Infinity } = {}) {
-  const calls = stubFetch(
-    route({
-      session: (call, index) =>
-        index >= offlineFrom
-          ? Promise.reject(new TypeError('Failed to fetch'))
-          : json(JSON.parse(call.body!).paymentType === 'USSD' ? ussdEnvelope() : transferBody()),
-      status: () => json({ status: status(), now: new Date(serverNow()).toISOString() }),
-    }),
-  );
-  const sessions = () => calls.filter((call: FetchCall) => call.url.pathname === SESSION_URL).length;
-  const statuses = () => calls.filter((call: FetchCall) => call.url.pathname === STATUS_URL).length;
-  return { calls, sessions, statuses };
-}
-
-/** The page loads again: the widget goes, a new one with the same attributes comes; resolves with it and its `pay-resumed`, if any. */
-async function reload(old: PayWidget, attributes: Record<string, string> = PAGE) {
-  old.remove();
-  const events: PayEventMap['pay-resumed'][] = [];
-  const listen = (event: Event) => events.push(event as PayEventMap['pay-resumed']);
-  document.addEventListener('pay-resumed', listen);
-  const el = await widget(attributes);
-  await new Promise((done) => setTimeout(done, 50)); // what runs after a submit, loaded
-  await el.updateComplete;
-  document.removeEventListener('pay-resumed', listen);
-  return { el, resumed: events };
-}
-
-/** A widget on PAGE, filled by `fill` and paid until the gateway's instructions show. */
-async function paidUntilInstructions(fill: (el: PayWidget) => Promise<void>): Promise<PayWidget> {
-  const el = await widget(PAGE);
-  await fill(el);
-  await submitUntil(el, 'pay-initiated');
-  return el;
-}
 
 let clock: ReturnType<typeof controlledClock>;
 let errors: unknown[];
@@ -103,7 +45,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
   });
   beforeEach(() => {
     clock = controlledClock(performance.now());
-    serverOffset = 0;
+    server.offset = 0;
     errors = [];
     addEventListener('error', onError);
     addEventListener('unhandledrejection', onError);
@@ -144,7 +86,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     expect(timer(first)?.textContent).to.equal('Valid for 30:00');
 
     // 10 minutes in the bank app.
-    serverOffset = 10 * MINUTE;
+    server.offset = 10 * MINUTE;
     phoneClock(10 * MINUTE);
     const { el, resumed } = await reload(first);
     expect(part(el, 'account-number')?.textContent).to.equal(TRANSFER_PAYMENTS.accountNumber);
@@ -154,7 +96,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
 
     // 2 minutes more, and the phone's clock set back an hour meanwhile: the server's now puts it right.
     phoneClock(12 * MINUTE - 60 * MINUTE);
-    serverOffset = 12 * MINUTE;
+    server.offset = 12 * MINUTE;
     const second = await reload(el);
     await waitUntil(() => timer(second.el)?.textContent === 'Valid for 18:00', `the server's clock wins: ${timer(second.el)?.textContent}`);
     clock.advance(1_000);
@@ -170,7 +112,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     const first = await paidUntilInstructions(fillTransfer);
 
     // Back from the bank app 31 minutes later, to a reloaded page whose form would show USSD and nothing typed.
-    serverOffset = 31 * MINUTE;
+    server.offset = 31 * MINUTE;
     phoneClock(31 * MINUTE);
     const { el } = await reload(first);
     expect(text(el)).to.contain(en.accountExpired);
@@ -195,7 +137,7 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     const sent = JSON.parse(api.calls.find((call) => call.url.pathname === SESSION_URL)!.body!);
 
     // Back 31 minutes later, to a reloaded page whose form would show USSD and nothing typed.
-    serverOffset = 31 * MINUTE;
+    server.offset = 31 * MINUTE;
     phoneClock(31 * MINUTE);
     const { el } = await reload(first);
     const failed = nextEvent(el, 'pay-error');
