@@ -1,7 +1,7 @@
 // The payment flow as a pure state machine: no Lit, no DOM, no I/O. Every state past the form keeps
-// the request it was started with, and once initiated the server's `order` (what it charges, when
-// it said so): what the result screens show is what was sent and charged, not what the page's
-// properties say now.
+// the request it was started with (one resumed after a reload, only its type and bank), and once
+// initiated the server's `order` (what it charges, when it said so): what the result screens show
+// is what was sent and charged, not what the page's properties say now.
 //
 //   form ─submit─► submitting ─initiated─► ussd | transfer ─completed─► complete
 //                      │  ▲
