@@ -16,7 +16,7 @@ import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import { createSqliteStores } from '../../src/server/stores/sqlite.js';
 import type { Awaitable, Payment, PaymentStore } from '../../src/server/stores/types.js';
 import { initiationBody } from './gateway-fixtures.js';
-import { ledgerEntry, notify, WEBHOOK_URL } from './webhook-fixtures.js';
+import { answer, countingGateway, ledgerEntry, notify, WEBHOOK_URL } from './webhook-fixtures.js';
 
 /** The flood as measured: about 350 notifications a second; 16 fake ones for every real one here. */
 const PER_SECOND = 350;
@@ -162,5 +162,30 @@ describe('the mark does not tell held references from unknown ones by the answer
 
     await new Promise((resolve) => setTimeout(resolve, WRITE_DELAY_MS * 3));
     for (const reference of held) assert.equal((await ledger.get(reference))?.dueAt, 1_000_000 + 10 * guesses.indexOf(reference), `${reference} due at once`);
+  });
+});
+
+describe('notifications the webhook could not verify do not use up the reconciler’s schedule (issue 35, finding 1)', () => {
+  it('a pending payment named 8 times in its first minute under a spent budget, swept after each: asked each time, still on its first step, not stale', async () => {
+    let time = 1_000_000;
+    const now = () => time;
+    const payments = createMemoryPaymentStore({ now });
+    const created = time;
+    await payments.insert(ledgerEntry('ORDER-9001', { createdAt: created, updatedAt: created, initiation: 'started', dueAt: nextCheckAt(created, 0) }));
+    const gateway = countingGateway(() => answer('S20'));
+    const handler = createWebhookHandler({ gateway, payments, onPaid: () => {}, queriesPerSecond: 0.001, now });
+    const reconciler = createReconciler({ gateway, payments, onPaid: () => {}, now, sleep: async (ms) => void (time += ms) });
+    await handler(notify('SPEND-1'));
+    for (let i = 0; i < 8; i += 1) {
+      time += 6_000; // past the webhook's requeryAfterMs since the last sweep asked
+      assert.equal((await handler(notify('ORDER-9001'))).status, 503);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await reconciler.run();
+    }
+    assert.equal(gateway.queries.filter((reference) => reference === 'ORDER-9001').length, 8, 'each sweep asked');
+    const stored = await payments.get('ORDER-9001');
+    assert.equal(stored?.stale, undefined, 'not stale after 8 early queries');
+    assert.equal(stored?.checks ?? 0, 0);
+    assert.equal(stored?.dueAt, created + 60_000, 'still due at its first step');
   });
 });
