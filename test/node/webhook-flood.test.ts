@@ -24,7 +24,17 @@ const FAKES = 640;
 const REAL = 40;
 
 const folder = mkdtempSync(join(tmpdir(), 'pay-widget-flood-'));
-after(() => rmSync(folder, { recursive: true, force: true }));
+const opened: { close(): void }[] = [];
+after(() => {
+  for (const stores of opened) stores.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+function sqliteLedger(now: () => number): PaymentStore {
+  const stores = createSqliteStores(join(folder, `ledger-${opened.length + 1}.db`), { now });
+  opened.push(stores);
+  return stores.payments;
+}
 
 type Answer = { status: number; headers: [string, string][]; body: string };
 
@@ -101,16 +111,15 @@ const withoutMarkDue = (now: () => number): PaymentStore => {
 };
 
 describe('a flood of fake notifications does not leave real paid ones unsettled (issue 35, finding 1)', () => {
-  let files = 0;
   for (const [name, makeLedger] of [
-    ['a SQLite ledger', (now: () => number) => createSqliteStores(join(folder, `ledger-${++files}.db`), { now }).payments],
+    ['a SQLite ledger', sqliteLedger],
     ['the memory ledger', (now: () => number) => createMemoryPaymentStore({ now })],
     ['a store of the merchant’s own, without markDue', withoutMarkDue],
   ] as const) {
-    it(`${FAKES} fake notifications and ${REAL} real paid ones, then one sweep: every real one SUCCESS, onPaid once (${name})`, async () => {
+    it(`${FAKES} fake notifications and ${REAL} real paid ones, then one sweep: every real one SUCCESS, onPaid once (${name})`, async (t) => {
       const setUp = await shop(makeLedger);
       const { settledByWebhook, fulfilled, heldAnswers, unknownAnswers, paid } = await flood(setUp);
-      console.log(`${name}: real paid notifications settled by the webhook ${settledByWebhook}/${REAL}, after one sweep ${fulfilled.length}/${REAL}`);
+      t.diagnostic(`${name}: real paid notifications settled by the webhook ${settledByWebhook}/${REAL}, after one sweep ${fulfilled.length}/${REAL}`);
       assert.ok(settledByWebhook < REAL / 4, `the flood spent the budget: ${settledByWebhook} settled by the webhook`);
       assert.equal(fulfilled.length, REAL, `settled after one sweep: ${fulfilled.length} of ${REAL}`);
       assert.equal(paid.length, REAL, 'onPaid ran once per payment');
