@@ -18,7 +18,7 @@ export type ObservedAnswer = Response | 'drop';
 export type Secret = { label: string; value: string };
 
 /** One webhook delivery attempt of the sandbox, with how long after `setStatus` it was answered. */
-export type SeenDelivery = { paymentReference: string; httpStatus?: number; acknowledged: boolean; afterMs: number };
+export type SeenDelivery = { paymentReference: string; httpStatus?: number; acknowledged: boolean; answerCut?: true; afterMs: number };
 
 export type ObservedSandbox = {
   sandbox: SandboxGateway;
@@ -52,9 +52,9 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
     ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
     // One delivery per notification: the checks judge the first answer, and nothing lingers after them.
     webhookRetryDelaysMs: [],
-    onWebhook: ({ paymentReference, httpStatus, acknowledged }) => {
+    onWebhook: ({ paymentReference, httpStatus, acknowledged, answerCut }) => {
       const afterMs = Date.now() - (paidAt.get(paymentReference) ?? Date.now());
-      delivered.push({ paymentReference, ...(httpStatus === undefined ? {} : { httpStatus }), acknowledged, afterMs });
+      delivered.push({ paymentReference, ...(httpStatus === undefined ? {} : { httpStatus }), acknowledged, ...(answerCut ? { answerCut } : {}), afterMs });
     },
   });
   const seen: SeenInitiation[] = [];

@@ -14,7 +14,7 @@ const ANSWER_TIMEOUT_MS = 5_000;
  * How much of the merchant's answer is read: an acknowledgement is a few dozen bytes, and a longer
  * answer is cut here (the rest never read) and counts as no acknowledgement.
  */
-const MAX_ANSWER_BYTES = 64 * 1024;
+export const MAX_WEBHOOK_ANSWER_BYTES = 64 * 1024;
 
 /** The gateway's published schedule: 30 s, 2 min, 10 min, 30 min, 1 h. */
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000, 1_800_000, 3_600_000];
@@ -27,6 +27,8 @@ export type WebhookAttempt = {
   /** The merchant's HTTP status, when it answered. */
   httpStatus?: number;
   acknowledged: boolean;
+  /** The answer was longer than {@link MAX_WEBHOOK_ANSWER_BYTES}: read that far only, so no acknowledgement. */
+  answerCut?: true;
   /** True when this was the last try and it was not acknowledged. */
   gaveUp: boolean;
 };
@@ -62,7 +64,7 @@ export function createWebhookSender(options: {
     });
   }
 
-  async function attempt(body: string, ack: string): Promise<{ httpStatus?: number; acknowledged: boolean }> {
+  async function attempt(body: string, ack: string): Promise<Pick<WebhookAttempt, 'httpStatus' | 'acknowledged' | 'answerCut'>> {
     try {
       const response = await options.fetch(options.url, {
         method: 'POST',
@@ -71,8 +73,9 @@ export function createWebhookSender(options: {
         redirect: 'manual',
         signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
       });
-      const { text, cut } = await readTextCut(response, MAX_ANSWER_BYTES);
-      return { httpStatus: response.status, acknowledged: response.status === 200 && !cut && echoes(text, ack) };
+      const { text, cut } = await readTextCut(response, MAX_WEBHOOK_ANSWER_BYTES);
+      if (cut) return { httpStatus: response.status, acknowledged: false, answerCut: true };
+      return { httpStatus: response.status, acknowledged: response.status === 200 && echoes(text, ack) };
     } catch {
       return { acknowledged: false };
     }

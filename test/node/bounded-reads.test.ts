@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { after, describe, it } from 'node:test';
 import { createObservedSandbox } from '../../src/check/observed-sandbox.js';
+import { runCheck } from '../../src/check/runner.js';
 import { serveOnLoopback } from '../../src/check/serve.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, type WebhookAttempt } from '../../src/sandbox/index.js';
 import { createGateway } from '../../src/server/index.js';
-import { loopbackServers } from './loopback.js';
+import { startBackEnd } from './check-backends.js';
+import { freePort, loopbackServers } from './loopback.js';
 
 const HUGE = 200 * 1024 * 1024;
 const CHUNK = 64 * 1024;
@@ -169,13 +171,29 @@ describe("the sandbox's webhook sender, answered with a huge body", () => {
     t.diagnostic(`RSS rose ${mb(growth)}`);
     assert.ok(growth < RSS_BUDGET, `RSS rose ${mb(growth)}`);
     assert.deepEqual(
-      attempts.map(({ attempt, httpStatus, acknowledged }) => ({ attempt, httpStatus, acknowledged })),
+      attempts.map(({ attempt, httpStatus, acknowledged, answerCut }) => ({ attempt, httpStatus, acknowledged, answerCut })),
       [
-        { attempt: 1, httpStatus: 200, acknowledged: false },
-        { attempt: 2, httpStatus: 200, acknowledged: true },
+        { attempt: 1, httpStatus: 200, acknowledged: false, answerCut: true },
+        { attempt: 2, httpStatus: 200, acknowledged: true, answerCut: undefined },
       ],
     );
     assert.ok(merchant.written[0]! < HUGE / 4, `the back end got to write ${mb(merchant.written[0]!)}`);
+  });
+});
+
+describe('pay-widget check against a back end that answers the notification endlessly', () => {
+  const servers = loopbackServers();
+  after(() => servers.close());
+
+  it('fails webhook-real, saying the answer was over 64 KB, with memory bounded', { timeout: 60_000 }, async (t) => {
+    const gatewayPort = await freePort();
+    const urls = await startBackEnd(servers, `http://127.0.0.1:${gatewayPort}`, 'answers-webhooks-endlessly');
+    const { result, growth } = await peakRssGrowth(() => runCheck({ ...urls, gatewayPort, waitMs: 10_000, only: ['webhook-real'] }));
+    t.diagnostic(`RSS rose ${mb(growth)}`);
+    assert.ok(growth < RSS_BUDGET, `RSS rose ${mb(growth)}`);
+    const [webhookReal] = result.results;
+    assert.equal(webhookReal?.status, 'fail');
+    assert.match(webhookReal.problems.join('\n'), /the gateway's notification for a paid payment got HTTP 200 with an answer over 64 KB \(read no further\)/);
   });
 });
 
