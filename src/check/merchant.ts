@@ -1,6 +1,7 @@
 // The check's client for the merchant's back end: session, status and webhook requests with a
 // time limit, every answer read up to MAX_ANSWER_BYTES and kept (the secrets check reads them all
 // afterwards).
+import { jsonOrUndefined, readTextCut } from '../contract/bounded-body.js';
 import type { SessionBody } from './requests.js';
 
 export type Reply = {
@@ -47,8 +48,8 @@ export function createMerchantClient(urls: MerchantUrls, timeoutMs: number): Mer
     let reply: Reply;
     try {
       const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-      const { text, cut } = await readLimited(response, MAX_ANSWER_BYTES);
-      reply = { status: response.status, headers: response.headers, text, json: cut ? undefined : parseJson(text), ...(cut ? { cut } : {}) };
+      const { text, cut } = await readTextCut(response, MAX_ANSWER_BYTES);
+      reply = { status: response.status, headers: response.headers, text, json: cut ? undefined : jsonOrUndefined(text), ...(cut ? { cut } : {}) };
     } catch (error) {
       const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describe(error);
       reply = { status: 0, headers: new Headers(), text: '', json: undefined, error: reason };
@@ -79,43 +80,6 @@ export function createMerchantClient(urls: MerchantUrls, timeoutMs: number): Mer
     },
     transcript: () => replies,
   };
-}
-
-/** The body's first `maxBytes` bytes as text; the rest is not read (the connection is dropped). */
-async function readLimited(response: Response, maxBytes: number): Promise<{ text: string; cut: boolean }> {
-  if (!response.body) return { text: '', cut: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return { text: new TextDecoder().decode(concat(chunks).subarray(0, maxBytes)), cut: true };
-    }
-  }
-  return { text: new TextDecoder().decode(concat(chunks)), cut: false };
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function describe(error: unknown): string {

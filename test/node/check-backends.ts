@@ -23,6 +23,8 @@ const STATUS_SECRET = 'check-test-status-secret-0123456789abcdef';
 export type Breakage =
   | 'forgets-unfinished-attempts'
   | 'trusts-page-amount' | 'non-atomic-claims' | 'webhook-trusts-body' | 'status-without-token' | 'leaks-key-in-error' | 'no-cors'
+  // Not a broken rule but a hostile answer: the check's sandbox must read no more of it than it needs.
+  | 'answers-webhooks-endlessly'
   // Set-up mistakes that stop every check: the check names them before running any.
   | 'json-parser-first' | 'wrong-secret-key' | 'wrong-public-key' | 'throwing-resolver';
 
@@ -66,7 +68,8 @@ export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, 
   let session: Handler = breakage === 'non-atomic-claims' ? takingTurns([sessionHandler(), sessionHandler()]) : sessionHandler();
   if (breakage === 'leaks-key-in-error') session = leakingKey(session);
   const status = breakage === 'status-without-token' ? statusWithoutToken(payments) : createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid, ...cors });
-  const webhook = createWebhookHandler({ gateway: breakage === 'webhook-trusts-body' ? believing(gateway, payments) : gateway, payments, onPaid });
+  let webhook: Handler = createWebhookHandler({ gateway: breakage === 'webhook-trusts-body' ? believing(gateway, payments) : gateway, payments, onPaid });
+  if (breakage === 'answers-webhooks-endlessly') webhook = endlessAnswer(webhook);
   const routes: Record<string, Handler> = { '/pay/session': session, '/pay/status': status, '/pay/webhook': webhook };
   const listener = getRequestListener((request) => routes[new URL(request.url).pathname]?.(request) ?? new Response('Not found', { status: 404 }));
   // The commonest Express mistake: express.json() for the whole app, before the package's handlers.
@@ -144,6 +147,24 @@ function statusWithoutToken(payments: PaymentStore): Handler {
 }
 
 /** A session endpoint that puts the secret key in its 5xx messages ("gateway refused key …"). */
+/** The handler's answer followed by 200 MB of spaces (still JSON), each 64 KB made as it is read. */
+function endlessAnswer(handler: Handler): Handler {
+  return async (request) => {
+    const answer = await handler(request);
+    const start = new Uint8Array(await answer.arrayBuffer());
+    let left = 200 * 1024 * 1024;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(start),
+      pull(controller) {
+        if (left <= 0) return controller.close();
+        left -= 64 * 1024;
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+      },
+    });
+    return new Response(body, { status: answer.status, headers: { 'content-type': 'application/json' } });
+  };
+}
+
 function leakingKey(session: Handler): Handler {
   return async (request) => {
     const response = await session(request);
