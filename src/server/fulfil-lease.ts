@@ -1,18 +1,29 @@
 // The lease on a ledger entry while `onPaid` runs, kept alive: renewed every third of `leaseMs` (a
-// compare-and-set of `lease.until` and `dueAt`, through the store's `update`), so that it lapses
-// only once this process stops renewing it: it died, `onPaid` outlived its time limit, or the
-// ledger could not be written for two thirds of a lease. Another caller takes over only after that.
+// compare-and-set of `lease.until` and `dueAt`, through the store's `update`), for as long as the
+// call runs in this process, past its time limit too: it lapses only once this process stops
+// renewing it (it died, or the ledger could not be written for two thirds of a lease). Another
+// caller takes over only after that. `until` is reckoned by the ledger's clock when it has one
+// (PostgreSQL, Redis), so instances whose clocks disagree still agree on when a lease lapses.
 import type { Payment } from './stores/types.js';
 
-/** The ledger as the heartbeat uses it: a compare-and-set and a read that never throw (they report). */
+/** How long a lease lives unrenewed, unless the caller says. */
+export const DEFAULT_LEASE_MS = 60_000;
+
+/** The ledger as the heartbeat uses it: a compare-and-set and a read that never throw (they report), and its clock. */
 export type LeaseLedger = {
   write(next: Payment): Promise<boolean>;
   read(paymentReference: string): Promise<Payment | undefined>;
+  /** The time leases are reckoned by, ms since the epoch: the ledger's own clock, or this instance's. */
+  clock(): Promise<number>;
 };
 
 export type HeldLease = {
   /** Settles if the lease is lost: unrenewed until it lapsed, or taken or finished by another caller. */
   lost: Promise<void>;
+  /** The entry as last written or read. */
+  latest(): Payment;
+  /** Whether the lease still holds by its last renewal (on this process's clock), renewed or not since. */
+  holds(): boolean;
   /** Stops renewing (after a renewal under way) and gives the entry as last written or read. */
   stop(): Promise<Payment>;
 };
@@ -20,12 +31,14 @@ export type HeldLease = {
 /** A renewal that keeps losing to other writers is tried again at the next beat. */
 const MAX_WRITES = 4;
 
-/** Renews `owner`'s lease on `leased` until `stop()`; `leaseMs` from each renewal's `now()`. */
-export function holdLease(leased: Payment, owner: string, ledger: LeaseLedger, leaseMs: number, now: () => number): HeldLease {
+/** Renews `owner`'s lease on `leased` until `stop()`; `leaseMs` from each renewal's reading of the ledger's clock. */
+export function holdLease(leased: Payment, owner: string, ledger: LeaseLedger, leaseMs: number): HeldLease {
   let current = leased;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let renewing: Promise<void> = Promise.resolve();
+  // A lapse is told by elapsed time on this process's own clock: no other clock enters it.
+  let renewedAt = performance.now();
   let markLost!: () => void;
   const lost = new Promise<void>((resolve) => (markLost = resolve));
   const lose = () => {
@@ -35,18 +48,21 @@ export function holdLease(leased: Payment, owner: string, ledger: LeaseLedger, l
 
   async function renew(): Promise<void> {
     for (let attempt = 1; attempt <= MAX_WRITES && !stopped; attempt += 1) {
-      const until = now() + leaseMs;
+      const asked = performance.now();
+      const until = await ledger.clock().then((time) => time + leaseMs, () => undefined);
+      if (until === undefined || stopped) break; // the ledger is away now: the lease may still hold until the next beat
       const next: Payment = { ...current, lease: { owner, until }, dueAt: until };
       if (await ledger.write(next)) {
         current = { ...next, version: current.version + 1 };
+        renewedAt = asked;
         return;
       }
       const reread = await ledger.read(current.paymentReference);
-      if (!reread) break; // unreadable now: the lease may still hold until the next beat
+      if (!reread) break;
       if (reread.lease?.owner !== owner || reread.fulfilledAt !== undefined) return lose();
       current = reread; // written meanwhile by someone who left the lease alone (a webhook's check)
     }
-    if (!stopped && (current.lease?.until ?? 0) <= now()) lose();
+    if (!stopped && performance.now() - renewedAt >= leaseMs) lose();
   }
 
   function beat(): void {
@@ -61,6 +77,8 @@ export function holdLease(leased: Payment, owner: string, ledger: LeaseLedger, l
   beat();
   return {
     lost,
+    latest: () => current,
+    holds: () => performance.now() - renewedAt < leaseMs,
     async stop() {
       stopped = true;
       clearTimeout(timer);

@@ -1,11 +1,12 @@
 // Fulfilment: running the merchant's `onPaid` for a verified payment until it returns, never again
 // afterwards, and never by two callers at once. Without a transactional store, a lease on the entry
 // (a compare-and-set of `lease`, renewed while `onPaid` runs: fulfil-lease.ts) keeps other callers
-// off; a lease that lapses (its process died, or `onPaid` outlived its time limit) frees the entry
-// for the next caller, and the entry's `dueAt` brings the reconciler back to it. A store with
-// `fulfilInTransaction` (PostgreSQL) runs `onPaid` inside the transaction that records the
-// fulfilment instead. Either way `onPaid` is waited for at most `onPaidTimeoutMs` (fulfil-limit.ts).
-import { holdLease } from './fulfil-lease.js';
+// off; a lease that lapses (its process died) frees the entry for the next caller, and the entry's
+// `dueAt` brings the reconciler back to it. A store with `fulfilInTransaction` (PostgreSQL) runs
+// `onPaid` inside the transaction that records the fulfilment instead, under its own lease. Either
+// way `onPaid` is waited for at most `onPaidTimeoutMs` (fulfil-limit.ts); one that runs on past it
+// keeps its lease until it ends.
+import { DEFAULT_LEASE_MS, holdLease, type HeldLease } from './fulfil-lease.js';
 import { DEFAULT_ON_PAID_TIMEOUT_MS, OnPaidTimeoutError, runWithinLimit } from './fulfil-limit.js';
 import { sleep } from './http/deadline.js';
 import { errorName } from './http/emitter.js';
@@ -32,8 +33,9 @@ export type FulfilEvent =
   /** `onPaid` returned and the ledger recorded it: it never runs again for this reference. */
   | { type: 'fulfilled'; paymentReference: string; attempts: number }
   /**
-   * `onPaid` did not return within `timeoutMs`: its signal was aborted, its PostgreSQL transaction
-   * rolled back, and the payment is owed again after its back-off (the lease, if any, left to lapse).
+   * `onPaid` did not return within `timeoutMs`: its signal was aborted and its PostgreSQL transaction
+   * rolled back. Should it run on, its lease is kept (no other caller runs it meanwhile) until it
+   * ends; then the payment is owed again after its back-off, unless it returned (without PostgreSQL).
    */
   | { type: 'onPaid-timeout'; paymentReference: string; timeoutMs: number }
   | { type: 'internal-error'; where: 'onPaid' | 'store'; paymentReference: string; detail: string };
@@ -42,7 +44,10 @@ export type FulfilContext = {
   payments: PaymentStore;
   onPaid: PaymentHook;
   emit: (event: FulfilEvent) => void;
-  /** How long a lease lives unrenewed (renewed every third of it while `onPaid` runs); default 60 s. */
+  /**
+   * How long a lease lives unrenewed (renewed every third of it while `onPaid` runs); default 60 s.
+   * Reckoned by the ledger's clock when it has one (`payments.clock`: PostgreSQL, Redis), else by `now`.
+   */
   leaseMs?: number;
   /** How long `onPaid` is waited for; default 30 s. */
   onPaidTimeoutMs?: number;
@@ -57,7 +62,7 @@ export type FulfilContext = {
  */
 export type FulfilResult = { kind: 'fulfilled' | 'not-owed' | 'busy' | 'failed'; payment: Payment };
 
-export const DEFAULT_LEASE_MS = 60_000;
+export { DEFAULT_LEASE_MS } from './fulfil-lease.js';
 export { DEFAULT_ON_PAID_TIMEOUT_MS } from './fulfil-limit.js';
 /** A write that keeps losing to others is given up after this many tries; the entry stays owed. */
 const MAX_WRITES = 8;
@@ -92,28 +97,55 @@ export async function fulfil(entry: Payment, context: FulfilContext): Promise<Fu
   const taken = await takeLease(entry, owner, context);
   if (taken.kind !== 'leased') return taken;
   const timeoutMs = timeLimit(context);
-  const ledger = { write: (next: Payment) => write(next, context), read: (reference: string) => read(reference, context) };
-  const lease = holdLease(taken.payment, owner, ledger, context.leaseMs ?? DEFAULT_LEASE_MS, context.now ?? Date.now);
+  const lease = holdLease(taken.payment, owner, leaseLedger(context), context.leaseMs ?? DEFAULT_LEASE_MS);
   const run = runWithinLimit(timeoutMs, (signal) => context.onPaid(structuredClone(taken.payment), { signal }), lease.lost);
   const outcome = await run.outcome;
-  const current = await lease.stop();
   const reference = entry.paymentReference;
-  if (outcome.kind === 'returned') return markFulfilled(current, context);
+  if (outcome.kind === 'timeout') {
+    context.emit({ type: 'onPaid-timeout', paymentReference: reference, timeoutMs });
+    // JavaScript cannot stop it: while it runs the lease stays ours, renewed, and no one else runs it.
+    void endLate(run.finished, lease, owner, context);
+    return { kind: 'failed', payment: lease.latest() };
+  }
+  const current = await lease.stop();
+  if (outcome.kind === 'returned') return markFulfilled(current, context, lease);
   if (outcome.kind === 'threw') {
     context.emit({ type: 'internal-error', where: 'onPaid', paymentReference: reference, detail: errorName(outcome.error) });
     return { kind: 'failed', payment: await releaseLease(current, owner, context) };
   }
-  let payment = current;
-  if (outcome.kind === 'timeout') {
-    context.emit({ type: 'onPaid-timeout', paymentReference: reference, timeoutMs });
-    payment = await releaseLease(current, owner, context, { keepLease: true });
-  } else {
-    // The lease lapsed unrenewed (the ledger was away) or another caller holds it now.
-    context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: 'LeaseLost' });
-  }
+  // The lease lapsed unrenewed (the ledger was away) or another caller holds it now.
+  context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: 'LeaseLost' });
   // Should the abandoned call still return, it did its work: recorded, it is not run again.
-  void run.finished.then((ended) => (ended === 'returned' ? markFulfilled(payment, context) : undefined));
-  return { kind: outcome.kind === 'timeout' ? 'failed' : 'busy', payment };
+  void run.finished.then((ended) => (ended === 'returned' ? markFulfilled(current, context, lease) : undefined));
+  return { kind: 'busy', payment: current };
+}
+
+/**
+ * The end of a call that outlived its time limit, under the lease kept for it: recorded when it
+ * returned, owed again after its back-off (the lease dropped) when it threw.
+ */
+async function endLate(finished: Promise<'returned' | 'threw'>, lease: HeldLease, owner: string, context: FulfilContext): Promise<void> {
+  const reference = lease.latest().paymentReference;
+  let lost = false;
+  void lease.lost.then(() => {
+    lost = true;
+    context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: 'LeaseLost' });
+  });
+  const ended = await finished;
+  const current = await lease.stop();
+  if (ended === 'returned') await markFulfilled(current, context, lease);
+  else if (!lost) await releaseLease(current, owner, context);
+}
+
+/** The ledger as the lease uses it: never throwing, and reckoning time by the ledger's clock when it has one. */
+function leaseLedger(context: FulfilContext) {
+  return { write: (next: Payment) => write(next, context), read: (reference: string) => read(reference, context), clock: () => leaseClock(context) };
+}
+
+/** The time leases are reckoned by: the ledger's own clock (one for every instance), else this instance's `now`. */
+async function leaseClock(context: FulfilContext): Promise<number> {
+  const { payments } = context;
+  return payments.clock ? payments.clock() : (context.now ?? Date.now)();
 }
 
 function timeLimit(context: FulfilContext): number {
@@ -137,7 +169,7 @@ async function fulfilInTransaction(entry: Payment, context: FulfilContext): Prom
         }
       },
       (attempts) => fulfilRetryAt(now(), attempts),
-      { timeoutMs },
+      { timeoutMs, leaseMs: context.leaseMs ?? DEFAULT_LEASE_MS },
     );
   } catch (error) {
     const reference = entry.paymentReference;
@@ -153,10 +185,12 @@ type LeaseResult = { kind: 'leased'; payment: Payment } | FulfilResult;
 
 /** Takes the lease by compare-and-set, re-reading after a lost race or a lost reply. */
 async function takeLease(entry: Payment, owner: string, context: FulfilContext): Promise<LeaseResult> {
-  const now = context.now ?? Date.now;
   let current = entry;
   for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
-    const time = now();
+    const time = await leaseClock(context).catch((error: unknown) => {
+      context.emit({ type: 'internal-error', where: 'store', paymentReference: entry.paymentReference, detail: errorName(error) });
+    });
+    if (time === undefined) return { kind: 'busy', payment: current };
     if (!owesFulfilment(current)) return { kind: 'not-owed', payment: current };
     if (!fulfilmentFree(current, time)) return { kind: 'busy', payment: current };
     const until = time + (context.leaseMs ?? DEFAULT_LEASE_MS);
@@ -175,13 +209,12 @@ async function takeLease(entry: Payment, owner: string, context: FulfilContext):
  * Records that `onPaid` returned: `fulfilledAt`, no lease, nothing due. Retried on a lost race even
  * when the lease lapsed meanwhile: `onPaid` did return, and it must not run again.
  */
-async function markFulfilled(leased: Payment, context: FulfilContext): Promise<FulfilResult> {
+async function markFulfilled(leased: Payment, context: FulfilContext, lease: HeldLease): Promise<FulfilResult> {
   const now = context.now ?? Date.now;
-  const leaseUntil = leased.lease?.until ?? now();
   let current = leased;
   // A store that is briefly away (a restart, a failover) is waited for while the lease holds:
   // giving up here would run `onPaid` again once the lease lapses.
-  for (let attempt = 1, pause = 25; attempt <= MAX_WRITES || now() < leaseUntil; attempt += 1, pause = Math.min(pause * 2, 500)) {
+  for (let attempt = 1, pause = 25; attempt <= MAX_WRITES || lease.holds(); attempt += 1, pause = Math.min(pause * 2, 500)) {
     const next: Payment = { ...current, fulfilledAt: now() };
     delete next.lease;
     delete next.dueAt;
@@ -201,18 +234,13 @@ function fulfilled(payment: Payment, context: FulfilContext): FulfilResult {
   return { kind: 'fulfilled', payment };
 }
 
-/**
- * After `onPaid` threw: drops the lease and makes the entry due again after the back-off. After it
- * timed out (`keepLease`): the lease stays until it lapses, as `onPaid` may still be running, and
- * the entry is due again after the back-off or the lease, whichever is later.
- */
-async function releaseLease(leased: Payment, owner: string, context: FulfilContext, { keepLease = false } = {}): Promise<Payment> {
+/** After `onPaid` ended without returning: drops the lease and makes the entry due again after the back-off. */
+async function releaseLease(leased: Payment, owner: string, context: FulfilContext): Promise<Payment> {
   const now = context.now ?? Date.now;
   let current = leased;
   for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
-    const retryAt = fulfilRetryAt(now(), current.fulfilAttempts ?? 1);
-    const next: Payment = { ...current, dueAt: keepLease ? Math.max(retryAt, current.lease?.until ?? 0) : retryAt };
-    if (!keepLease) delete next.lease;
+    const next: Payment = { ...current, dueAt: fulfilRetryAt(now(), current.fulfilAttempts ?? 1) };
+    delete next.lease;
     if (await write(next, context)) return { ...next, version: current.version + 1 };
     const reread = await read(leased.paymentReference, context);
     // Someone else holds it now (our lease lapsed) or it is done: theirs to record.

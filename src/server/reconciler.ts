@@ -56,8 +56,8 @@ export type ReconcilerOptions = {
   /** As for the handlers: how long a lease on `onPaid` lives unrenewed; default 60 000 ms. */
   leaseMs?: number;
   /**
-   * As for the handlers: how long `onPaid` is waited for before it is given up (`onPaid-timeout`)
-   * and owed again after its back-off; default 30 000 ms.
+   * As for the handlers: how long `onPaid` is waited for before it is given up (`onPaid-timeout`;
+   * its lease kept while it runs on) and owed again after its back-off; default 30 000 ms.
    */
   onPaidTimeoutMs?: number;
   /** Gateway queries per second, at most, across this reconciler's sweeps; default 5. */

@@ -1,7 +1,7 @@
 // Issue 24, defect 5: `onPaid` never runs in two callers at once for one reference, on every ledger. The lease on the
-// entry is renewed (a heartbeat) while `onPaid` runs, up to `onPaidTimeoutMs`; past it the caller
-// reports `onPaid-timeout`, aborts `onPaid`'s signal and leaves the lease to lapse. Short leases on
-// real timers; the back-off is passed by moving the handlers' clock.
+// entry is renewed (a heartbeat) while `onPaid` runs; past `onPaidTimeoutMs` the caller reports
+// `onPaid-timeout` and aborts `onPaid`'s signal, and (issue 35) keeps renewing the lease until the
+// call ends. Short leases on real timers; the back-off is passed by moving the handlers' clock.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type RedisClientType } from 'redis';
@@ -13,6 +13,7 @@ import { createRedisStores } from '../../src/server/stores/redis.js';
 import { createSqliteStores } from '../../src/server/stores/sqlite.js';
 import { skip as noPostgres, usePostgres } from './postgres-fixture.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
+import { deferred } from './server-fixtures.js';
 import { answer, countingGateway, ledgerEntry, notify } from './webhook-fixtures.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -72,12 +73,18 @@ function leaseSuite(name: string, makeStore: () => PaymentStore | Promise<Paymen
       assert.equal(shop.seen.events.some((event) => event.type === 'onPaid-timeout'), false);
     });
 
-    it('past onPaidTimeoutMs reports onPaid-timeout, aborts its signal and lets the lease lapse; only then does another caller run it', async () => {
+    it('past onPaidTimeoutMs reports onPaid-timeout and aborts its signal, keeps the lease while the call runs on, and only after it ended does another caller run it', async () => {
       const payments = await makeStore();
       const reference = `lease-limit-${crypto.randomUUID()}`;
       await payments.insert(ledgerEntry(reference, { initiation: 'started', createdAt: Date.now(), updatedAt: Date.now() }));
       const shop = merchant(payments, { leaseMs: 300, onPaidTimeoutMs: 1_000 });
-      shop.setBody((call) => (call === 1 ? new Promise<void>(() => {}) : Promise.resolve())); // the first hangs, ignoring its signal
+      const release = deferred();
+      // The first ignores its signal until the test lets it end, then throws.
+      shop.setBody(async (call) => {
+        if (call > 1) return;
+        await release.promise;
+        throw new Error('the warehouse call failed at last');
+      });
       void shop.webhook(notify(reference));
       while (shop.seen.calls === 0) await pause(10);
       await pause(600); // two leases later, inside the time limit
@@ -92,17 +99,27 @@ function leaseSuite(name: string, makeStore: () => PaymentStore | Promise<Paymen
         [{ type: 'onPaid-timeout', paymentReference: reference, timeoutMs: 1_000 }],
       );
       assert.equal(shop.seen.aborted, 1, "onPaid's signal aborted at the limit");
-      const given = (await payments.get(reference))!;
-      assert.equal(given.fulfilledAt, undefined);
-      if (transactional) assert.ok(given.dueAt! > shop.clock.now() + 5_000, 'its transaction rolled back, due again after the back-off');
-      else assert.ok(given.lease && given.lease.until > shop.clock.now(), 'the lease is left to lapse, not dropped');
+      await pause(900); // three leases past the limit: a lease left to lapse would have lapsed
       await shop.reconciler.run();
-      assert.equal(shop.seen.calls, 1, 'not before its lease lapsed and its back-off passed');
+      await shop.webhook(notify(reference));
+      const held = (await payments.get(reference))!;
+      assert.equal(held.fulfilledAt, undefined);
+      assert.ok(held.lease, 'the lease is kept while the call runs on');
+      assert.equal(shop.seen.calls, 1, 'no second run beside the first');
+
+      release.resolve();
+      await pause(200);
+      const given = (await payments.get(reference))!;
+      assert.equal(given.lease, undefined, 'the lease given up once the call ended');
+      assert.ok(given.dueAt! > shop.clock.now() + 5_000, 'due again after the back-off');
+      await shop.reconciler.run();
+      assert.equal(shop.seen.calls, 1, 'not before its back-off passed');
 
       shop.clock.offset += 10 * 60_000;
       const counts = await shop.reconciler.run();
       assert.equal(counts.fulfilled, 1);
       assert.equal(shop.seen.calls, 2);
+      assert.equal(shop.seen.mostAtOnce, 1);
       // Attempts started: both, under a lease; in a transaction, the one that did not commit.
       assert.equal((await payments.get(reference))!.fulfilAttempts, transactional ? 1 : 2);
     });

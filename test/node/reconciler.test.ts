@@ -24,7 +24,8 @@ import { delay } from './server-fixtures.js';
 const T0 = 1_800_000_000_000;
 const MINUTE = 60_000;
 
-type Ledger = { name: string; open(): Promise<PaymentStore> };
+/** `now`: the test's clock, which the Redis ledger's leases then go by too (else Redis's own). */
+type Ledger = { name: string; open(now: () => number): Promise<PaymentStore> };
 
 let redis: RedisServer | undefined;
 const clients: { destroy(): void }[] = [];
@@ -34,12 +35,12 @@ const ledgers: Ledger[] = [
   { name: 'memory', open: async () => createMemoryPaymentStore() },
   {
     name: 'Redis',
-    async open() {
+    async open(now) {
       redis ??= await startRedisServer();
       const client = createClient({ url: redis.url });
       client.on('error', () => {});
       clients.push(client);
-      return createRedisStores(await client.connect(), { prefix: `reconciler-${process.pid}-${++prefixes}:` }).payments;
+      return createRedisStores(await client.connect(), { prefix: `reconciler-${process.pid}-${++prefixes}:`, now }).payments;
     },
   },
 ];
@@ -62,8 +63,8 @@ for (const ledger of ledgers) {
 
     /** A ledger, a clock that moves only when told (or when the reconciler waits), and what the hooks heard. */
     async function setUp(options: Partial<ReconcilerOptions> = {}) {
-      const payments = await ledger.open();
       const clock = { time: T0 };
+      const payments = await ledger.open(() => clock.time);
       const paid: string[] = [];
       const events: ReconcileEvent[] = [];
       const queried: string[] = [];

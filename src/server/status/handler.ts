@@ -72,7 +72,8 @@ export type StatusHandlerOptions = {
   /**
    * With `onPaid`: how long it is waited for; default 30 000 ms. Past it the call is given up: its
    * `signal` aborts, on the PostgreSQL ledger its transaction is rolled back, `onEvent` hears
-   * `onPaid-timeout`, and the payment is owed again after its back-off.
+   * `onPaid-timeout`; one that runs on keeps its lease until it ends, and the payment is then owed
+   * again after its back-off.
    */
   onPaidTimeoutMs?: number;
   /**

@@ -1,19 +1,35 @@
-// `onPaid` inside the transaction that marks the entry fulfilled: the entry's row lock is the
-// lease, so what `onPaid` writes through the transaction's client commits with the mark, exactly once.
-// Fulfilment never holds more than `connections` of the pool at once (the others are the sessions',
-// and an `onPaid` that borrows from the same pool finds one), and a transaction whose `onPaid`
-// outlived its time limit is closed, on the client and (should this process hang) by the server.
+// `onPaid` inside the transaction that marks the entry fulfilled, so what `onPaid` writes through
+// the transaction's client commits with the mark, exactly once. The entry's row lock keeps other
+// callers off while the transaction runs, and a lease on the row (postgres-fulfil-lease.ts, by the
+// database's clock) while an `onPaid` that outlived its time limit still runs after it. Fulfilment
+// never holds more than `connections` of the pool at once, counting the onPaid calls that run on
+// past their limit (the others are the sessions', and an `onPaid` that borrows from the same pool
+// finds one), and a transaction whose `onPaid` outlived its time limit is closed, on the client and
+// (should this process hang) by the server.
+import { DEFAULT_LEASE_MS } from '../fulfil-lease.js';
 import { OnPaidTimeoutError, runWithinLimit } from '../fulfil-limit.js';
 import { fromRow } from './entry-row.js';
+import { owesFulfilment, postgresRowLeases } from './postgres-fulfil-lease.js';
 import { updateSql, writeValues, type LedgerSettings } from './postgres-payments.js';
 import { inTransaction, type PostgresPoolClientLike, type PostgresPoolLike } from './postgres-sql.js';
 import type { Payment, PaymentStore } from './types.js';
 
 type Fulfil = NonNullable<PaymentStore['fulfilInTransaction']>;
 type Work = Parameters<Fulfil>[1];
+type Limits = NonNullable<Parameters<Fulfil>[3]>;
 
 /** Thrown inside the transaction to end it: another caller holds the entry. */
 class Busy extends Error {}
+
+/** The time limit passed with `work` still running: `finished` settles when it ends. */
+class Overrun extends OnPaidTimeoutError {
+  constructor(
+    timeoutMs: number,
+    readonly finished: Promise<unknown>,
+  ) {
+    super(timeoutMs);
+  }
+}
 
 /** PostgreSQL's `lock_not_available`, what `FOR UPDATE NOWAIT` fails with on a locked row. */
 const LOCK_NOT_AVAILABLE = '55P03';
@@ -23,47 +39,56 @@ const LOCK_NOT_AVAILABLE = '55P03';
  */
 const SERVER_GRACE_MS = 1_000;
 
-/** Owed `onPaid`: verified paid, not yet fulfilled. */
-function owesFulfilment(payment: Payment | undefined): payment is Payment {
-  return payment?.state === 'SUCCESS' && payment.fulfilledAt === undefined;
-}
+/** Names this process in its leases; each attempt adds a number. Made on first use. */
+let processId: string | undefined;
+let leases = 0;
 
-/** At most `size` callers at once; the others wait their turn, first come first served. */
-function createSlots(size: number): <T>(work: () => Promise<T>) => Promise<T> {
+/**
+ * At most `size` holders at once; the others wait their turn, first come first served, for at most
+ * `waitMs` (then `undefined`: no slot). A slot is given back by calling what `take` returned.
+ */
+function createSlots(size: number): (waitMs: number | undefined) => Promise<(() => void) | undefined> {
   let free = size;
-  const waiting: (() => void)[] = [];
-  return async (work) => {
-    if (free > 0) free -= 1;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await work();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else free += 1;
+  const waiting: ((slot: () => void) => void)[] = [];
+  const giveBack = () => {
+    const next = waiting.shift();
+    if (next) next(once());
+    else free += 1;
+  };
+  const once = () => {
+    let given = false;
+    return () => void (given ? undefined : ((given = true), giveBack()));
+  };
+  return async (waitMs) => {
+    if (free > 0) {
+      free -= 1;
+      return once();
     }
+    return new Promise((resolve) => {
+      const turn = (slot: () => void) => {
+        clearTimeout(timer);
+        resolve(slot);
+      };
+      waiting.push(turn);
+      const timer = waitMs === undefined ? undefined : setTimeout(() => {
+        waiting.splice(waiting.indexOf(turn), 1);
+        resolve(undefined);
+      }, waitMs);
+      (timer as { unref?: () => void } | undefined)?.unref?.();
+    });
   };
 }
 
 /**
- * The store's `fulfilInTransaction`. `now` stamps `fulfilledAt`, and a `lease` still running (a
- * caller fulfilling without a transaction) counts as busy. `connections`: how many run at once.
+ * The store's `fulfilInTransaction`. `now` stamps `fulfilledAt`; leases go by the ledger's clock.
+ * `connections`: how many run at once.
  */
 export function postgresFulfil(pool: PostgresPoolLike, payments: PaymentStore, settings: LedgerSettings, now: () => number, connections: number): Fulfil {
   const table = settings.tables.payments;
-  const inSlot = createSlots(connections);
+  const takeSlot = createSlots(connections);
+  const leasesOnRows = postgresRowLeases(pool, payments, settings);
   // A reference this process is fulfilling, or waiting to: a second caller here is told busy at once.
   const underway = new Set<string>();
-
-  /** After `work` threw or timed out: one more attempt counted and the entry due again at `retryAt`, by compare-and-set. */
-  async function countAttempt(reference: string, retryAt: (attempts: number) => number): Promise<void> {
-    for (let tries = 0; tries < 3; tries++) {
-      const current = await payments.get(reference);
-      if (!owesFulfilment(current)) return;
-      const attempts = (current.fulfilAttempts ?? 0) + 1;
-      if (await payments.update({ ...current, fulfilAttempts: attempts, dueAt: retryAt(attempts) })) return;
-    }
-  }
 
   /** `work` on the locked, owed entry, given up after `timeoutMs`; the entry marked fulfilled once it returned. */
   async function fulfilLocked(client: PostgresPoolClientLike, payment: Payment, work: Work, timeoutMs: number | undefined): Promise<'fulfilled'> {
@@ -72,7 +97,7 @@ export function postgresFulfil(pool: PostgresPoolLike, payments: PaymentStore, s
       const run = runWithinLimit(timeoutMs, (signal) => work(structuredClone(payment), client, signal));
       const outcome = await run.outcome;
       if (outcome.kind === 'threw') throw outcome.error;
-      if (outcome.kind !== 'returned') throw new OnPaidTimeoutError(timeoutMs);
+      if (outcome.kind !== 'returned') throw new Overrun(timeoutMs, run.finished);
     }
     const fulfilled: Payment = { ...payment, fulfilledAt: now() };
     delete fulfilled.lease;
@@ -81,45 +106,77 @@ export function postgresFulfil(pool: PostgresPoolLike, payments: PaymentStore, s
     return 'fulfilled';
   }
 
-  async function attempt(paymentReference: string, work: Work, retryAt: (attempts: number) => number, timeoutMs: number | undefined) {
-    let started = false;
-    try {
-      return await inTransaction(
-        pool,
-        async (client) => {
-          if (timeoutMs !== undefined) {
-            // The server ends a statement, or a transaction left idle, that outlives the limit.
-            const limit = String(Math.ceil(timeoutMs) + SERVER_GRACE_MS);
-            await client.query("SELECT set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $1, true)", [limit]);
-          }
-          const { rows } = await client
-            .query(`SELECT reference, idempotency_key, version, due_at, payment FROM ${table} WHERE reference = $1 FOR UPDATE NOWAIT`, [paymentReference])
-            .catch((error: { code?: string }) => {
-              throw error?.code === LOCK_NOT_AVAILABLE ? new Busy() : error;
-            });
-          const payment = rows[0] && fromRow(rows[0]);
-          if (!owesFulfilment(payment)) return 'not-owed' as const;
-          if (payment.lease !== undefined && payment.lease.until > now()) throw new Busy();
-          started = true;
-          return fulfilLocked(client, payment, work, timeoutMs);
-        },
-        (error) => error instanceof OnPaidTimeoutError,
-      );
-    } catch (error) {
-      if (error instanceof Busy) return 'busy';
-      // The transaction is gone (rolled back, or its connection with it): count the attempt anew.
-      if (started) await countAttempt(paymentReference, retryAt).catch(() => {});
-      throw error;
-    }
+  /** The transaction: the row locked, still ours to fulfil, `work` run and the mark written. */
+  function transaction(reference: string, owner: string, work: Work, timeoutMs: number | undefined, begun: () => void) {
+    return inTransaction(
+      pool,
+      async (client) => {
+        if (timeoutMs !== undefined) {
+          // The server ends a statement, or a transaction left idle, that outlives the limit.
+          const limit = String(Math.ceil(timeoutMs) + SERVER_GRACE_MS);
+          await client.query("SELECT set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $1, true)", [limit]);
+        }
+        const { rows } = await client
+          .query(`SELECT reference, idempotency_key, version, due_at, payment FROM ${table} WHERE reference = $1 FOR UPDATE NOWAIT`, [reference])
+          .catch((error: { code?: string }) => {
+            throw error?.code === LOCK_NOT_AVAILABLE ? new Busy() : error;
+          });
+        const payment = rows[0] && fromRow(rows[0]);
+        if (!owesFulfilment(payment)) return 'not-owed' as const;
+        if (payment.lease?.owner !== owner) throw new Busy();
+        begun();
+        return fulfilLocked(client, payment, work, timeoutMs);
+      },
+      (error) => error instanceof OnPaidTimeoutError,
+    );
   }
 
-  return async (paymentReference, work, retryAt, limits = {}) => {
-    if (underway.has(paymentReference)) return 'busy';
-    underway.add(paymentReference);
-    try {
-      return await inSlot(() => attempt(paymentReference, work, retryAt, limits.timeoutMs));
-    } finally {
-      underway.delete(paymentReference);
+  /**
+   * One attempt under a lease of this process's. Settles with the outcome; `late` settles once
+   * nothing of it runs any more (after the outcome, when `work` outlived its limit).
+   */
+  function attempt(reference: string, work: Work, retryAt: (attempts: number) => number, limits: Limits) {
+    const leaseMs = limits.leaseMs ?? DEFAULT_LEASE_MS;
+    const owner = `${(processId ??= crypto.randomUUID())}.${++leases}`;
+    let late: Promise<unknown> = Promise.resolve();
+    const outcome = (async () => {
+      const taken = await leasesOnRows.take(reference, owner, (limits.timeoutMs ?? 0) + leaseMs);
+      if (taken !== 'leased') return taken;
+      let started = false;
+      try {
+        return await transaction(reference, owner, work, limits.timeoutMs, () => (started = true));
+      } catch (error) {
+        if (error instanceof Overrun) {
+          // It may run on: the lease stays ours, renewed, until it ends.
+          late = (await leasesOnRows.holdUntil(error.finished, reference, owner, leaseMs, retryAt)).released;
+          throw new OnPaidTimeoutError(limits.timeoutMs!);
+        }
+        // The transaction is gone (rolled back, or its connection with it): the attempt counted, when it ran.
+        await leasesOnRows.release(reference, owner, started ? retryAt : undefined).catch(() => {});
+        if (error instanceof Busy) return 'busy';
+        throw error;
+      }
+    })();
+    return { outcome, late: () => late };
+  }
+
+  return async (reference, work, retryAt, limits = {}) => {
+    if (underway.has(reference)) return 'busy';
+    underway.add(reference);
+    const giveBack = await takeSlot(limits.timeoutMs);
+    if (!giveBack) {
+      underway.delete(reference);
+      return 'busy';
     }
+    const run = attempt(reference, work, retryAt, limits);
+    // The slot and the reference stay taken while anything of the attempt runs.
+    void run.outcome
+      .catch(() => {})
+      .then(run.late)
+      .finally(() => {
+        giveBack();
+        underway.delete(reference);
+      });
+    return run.outcome;
   };
 }

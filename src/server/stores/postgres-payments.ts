@@ -86,5 +86,10 @@ export function postgresPaymentStore(db: PostgresQueryable, settings: LedgerSett
       rows.sort((a, b) => Number(a.was_due) - Number(b.was_due));
       return rows.map(fromRow);
     },
+    // The database's clock (the injected one in tests), one for every instance: fulfilment leases go by it.
+    async clock() {
+      const { rows } = await db.query(`SELECT floor(${clockSql(1)}) AS now`, [settings.clock()]);
+      return Number(rows[0]!.now);
+    },
   };
 }

@@ -9,9 +9,11 @@
 //
 // Every ledger change is a compare-and-set on `version`; the reconciler's claims take rows with
 // `FOR UPDATE SKIP LOCKED`; `payments.fulfilInTransaction` runs `onPaid` in the transaction that
-// marks the payment fulfilled, on at most `fulfilmentConnections` of the pool's connections at once.
-// An entry still owed work never expires; a finished one is deleted after `paymentTtlMs`. Nothing
-// here imports `pg`: any pool with its `query` and `connect` works.
+// marks the payment fulfilled, on at most `fulfilmentConnections` of the pool's connections at once:
+// by default few enough that, even with every `onPaid` borrowing one more connection from the pool
+// for itself at a time, some stay for new sessions and status polls. Fulfilment leases and expiries
+// go by the database's clock. An entry still owed work never expires; a finished one is deleted
+// after `paymentTtlMs`. Nothing here imports `pg`: any pool with its `query` and `connect` works.
 import { postgresFulfil } from './postgres-fulfil.js';
 import { postgresIdempotencyStore } from './postgres-idempotency.js';
 import { postgresPaymentStore, type LedgerSettings } from './postgres-payments.js';
@@ -25,10 +27,13 @@ export type PostgresStoresOptions = PostgresTableOptions & {
   /** How long a finished ledger entry (nothing owed on it) is kept; default 30 days. */
   paymentTtlMs?: number;
   /**
-   * How many of the pool's connections may run `onPaid` at once, each in its transaction; further
-   * fulfilments wait their turn in this process. Default half the pool's `max` (pg's default 10
-   * gives 5). It must stay below `max`, so that new sessions, status polls and an `onPaid` that
-   * borrows from the same pool always find a connection.
+   * How many `onPaid` calls may run at once in this process, each in its transaction on one of the
+   * pool's connections (one that outlived `onPaidTimeoutMs` counts until it ends); further
+   * fulfilments wait their turn, at most `onPaidTimeoutMs`. Default: `(max - 1) / 2` rounded down,
+   * at least 1 (pg's default 10 gives 4), so that while each `onPaid` also borrows a connection
+   * of the same pool (one query at a time) at least one, and on pg's default two, stay for new
+   * sessions and status polls. It must stay below `max`; a larger share than the default keeps
+   * that promise only for an `onPaid` that writes through `db` alone.
    */
   fulfilmentConnections?: number;
   /**
@@ -62,10 +67,13 @@ export function createPostgresStores(pool: PostgresPoolLike, options: PostgresSt
   };
 }
 
-/** The share of the pool fulfilment may hold: given, or half of it, and always below its size. */
+/**
+ * The share of the pool fulfilment may hold: given, or by default few enough that each fulfilment
+ * may hold two connections (its transaction's, and one its `onPaid` borrows) and one stays free.
+ */
 function fulfilmentConnections(pool: PostgresPoolLike, given: number | undefined): number {
   const size = pool.options?.max;
-  const connections = given ?? Math.max(1, Math.floor((size ?? 10) / 2));
+  const connections = given ?? Math.max(1, Math.floor(((size ?? 10) - 1) / 2));
   if (!Number.isInteger(connections) || connections < 1) {
     throw new TypeError('createPostgresStores: fulfilmentConnections must be a positive whole number');
   }

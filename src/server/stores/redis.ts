@@ -8,7 +8,8 @@
 //
 // Claims are `SET NX PX`; idempotency records expire with `PX`. A ledger entry is a hash (`json`,
 // `version`, `dueAt`), with its key's reference beside it and a sorted set of due entries; every
-// ledger write is one Lua script, so it is atomic in Redis. An entry still owed work never expires;
+// ledger write is one Lua script, so it is atomic in Redis; fulfilment leases go by Redis's clock
+// (`TIME`), not each instance's. An entry still owed work never expires;
 // a finished one expires after `paymentTtlMs`. Enable persistence (`appendonly yes`) for a ledger
 // in Redis: a restart without it forgets payments the gateway may still confirm. Nothing here imports `redis`: any client with
 // node-redis's `sendCommand` works. While the client is not connected every call fails at once
@@ -27,6 +28,8 @@ export type RedisStoresOptions = {
   prefix?: string;
   /** How long a finished ledger entry (nothing owed on it) is kept; default 30 days. */
   paymentTtlMs?: number;
+  /** Clock, for tests: fulfilment leases are then reckoned by it. Default: Redis's own (`TIME`), one for every instance. */
+  now?: () => number;
 };
 
 export type RedisStores = { idempotency: IdempotencyStore; payments: PaymentStore };
@@ -135,7 +138,7 @@ export function createRedisStores(client: RedisClientLike, options: RedisStoresO
     if (client.isReady === false) return Promise.reject(new Error('Redis is not connected'));
     return client.sendCommand(args);
   };
-  return { idempotency: redisIdempotencyStore(send, prefix), payments: redisPaymentStore(send, prefix, paymentTtlMs) };
+  return { idempotency: redisIdempotencyStore(send, prefix), payments: redisPaymentStore(send, prefix, paymentTtlMs, options.now) };
 }
 
 function redisIdempotencyStore(send: Send, prefix: string): IdempotencyStore {
@@ -176,7 +179,7 @@ function redisIdempotencyStore(send: Send, prefix: string): IdempotencyStore {
   };
 }
 
-function redisPaymentStore(send: Send, prefix: string, ttlMs: number): PaymentStore {
+function redisPaymentStore(send: Send, prefix: string, ttlMs: number, now: (() => number) | undefined): PaymentStore {
   const paymentKey = (reference: string) => `${prefix}payment:${reference}`;
   const keyIndex = (key: string) => `${prefix}payment-key:${key}`;
   const dueSet = `${prefix}payments-due`;
@@ -214,6 +217,12 @@ function redisPaymentStore(send: Send, prefix: string, ttlMs: number): PaymentSt
       const args = [String(Math.floor(now)), String(Math.max(0, Math.floor(limit))), String(Math.ceil(holdMs)), paymentKey('')];
       const rows = (await send(['EVAL', CLAIM_DUE, '1', dueSet, ...args])) as unknown[][];
       return rows.map(fromFields).filter((payment) => payment !== undefined);
+    },
+    // Redis's own clock (TIME: seconds, microseconds), one for every instance: fulfilment leases go by it.
+    async clock() {
+      if (now) return now();
+      const [seconds, microseconds] = (await send(['TIME'])) as [string, string];
+      return Number(seconds) * 1000 + Math.floor(Number(microseconds) / 1000);
     },
   };
   return payments;

@@ -198,20 +198,27 @@ export interface PaymentStore {
    */
   markDue?(paymentReference: string, at: number): Awaitable<boolean>;
   /**
+   * Optional, for a ledger shared by instances (PostgreSQL, Redis): its own clock, ms since the
+   * epoch. Fulfilment leases (`lease.until`) are then written and compared by it, so instances
+   * whose clocks disagree agree on when a lease lapses; without it, by each instance's `now`.
+   */
+  clock?(): Promise<number>;
+  /**
    * Optional, for stores with transactions (PostgreSQL): runs `work` inside the transaction that
-   * marks the entry fulfilled, holding the entry's row lock as the lease, so what `work` writes
-   * through `db` commits with the mark, exactly once. `not-owed` when the entry is not SUCCESS or
-   * is already fulfilled, `busy` when another caller holds it; `work`'s throw rolls back and is
-   * rethrown, after the entry's `fulfilAttempts` and `dueAt` were moved for the next try. With
-   * `limits.timeoutMs`, `work` still running after it is given up: `signal` aborts, the transaction
-   * is rolled back (its connection closed, so a late write through `db` fails), the entry moved
-   * for the next try, and an `OnPaidTimeoutError` thrown.
+   * marks the entry fulfilled, under a lease on the entry (written before, by the store's clock)
+   * and its row lock, so what `work` writes through `db` commits with the mark, exactly once.
+   * `not-owed` when the entry is not SUCCESS or is already fulfilled, `busy` when another caller
+   * holds it; `work`'s throw rolls back and is rethrown, after the entry's `fulfilAttempts` and
+   * `dueAt` were moved for the next try. With `limits.timeoutMs`, `work` still running after it is
+   * given up: `signal` aborts, the transaction is rolled back (its connection closed, so a late
+   * write through `db` fails), an `OnPaidTimeoutError` thrown, and the lease kept (renewed every
+   * third of `limits.leaseMs`, default 60 s) until `work` ends; then the entry is moved for the next try.
    */
   fulfilInTransaction?(
     paymentReference: string,
     work: (payment: Payment, db: unknown, signal: AbortSignal) => Promise<void>,
     retryAt: (attempts: number) => number,
-    limits?: { timeoutMs?: number },
+    limits?: { timeoutMs?: number; leaseMs?: number },
   ): Promise<'fulfilled' | 'not-owed' | 'busy'>;
 }
 

@@ -55,7 +55,8 @@ export type WebhookHandlerOptions = {
   /**
    * How long `onPaid` is waited for; default 30 000 ms. Past it the call is given up: its `signal`
    * aborts, on the PostgreSQL ledger its transaction is rolled back, `onEvent` hears
-   * `onPaid-timeout`, and the payment is owed again after its back-off. The delivery itself is
+   * `onPaid-timeout`; one that runs on keeps its lease (no other caller starts it) until it ends,
+   * and the payment is then owed again after its back-off. The delivery itself is
    * answered 503 after at most 1 s of `onPaid`, which goes on; delivered again once `onPaid`
    * returned, it is answered 200.
    */

@@ -89,6 +89,9 @@ const { idempotency, payments, onPaid } = await stores();
 const gateway = createGateway({ baseUrl: config.gatewayUrl, publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY });
 const origin = `http://127.0.0.1:${config.port}`;
 const leaseMs = Number(env.CRASH_LEASE_MS ?? 2_000);
+// On PostgreSQL a lease covers the transaction's time limit and one lease more: short, so that the
+// final sweeps wait seconds, not half a minute, for those of processes killed inside onPaid.
+const onPaidTimeoutMs = 5_000;
 
 const session = createSessionHandler({
   gateway,
@@ -102,9 +105,9 @@ const session = createSessionHandler({
 const onEvent = (event: { type: string; paymentReference?: string }) => {
   if (event.type === 'fulfilled') appendFileSync(config.fulfilments, `marked ${event.paymentReference}\n`);
 };
-const status = createStatusHandler({ statusSecret: config.statusSecret, payments, gateway, onPaid, onEvent, leaseMs, recheckAfterMs: 200 });
-const webhook = createWebhookHandler({ gateway, payments, onPaid, onEvent, leaseMs });
-const reconciler = createReconciler({ gateway, payments, onPaid, onEvent, leaseMs, queriesPerSecond: 1_000 });
+const status = createStatusHandler({ statusSecret: config.statusSecret, payments, gateway, onPaid, onEvent, leaseMs, onPaidTimeoutMs, recheckAfterMs: 200 });
+const webhook = createWebhookHandler({ gateway, payments, onPaid, onEvent, leaseMs, onPaidTimeoutMs });
+const reconciler = createReconciler({ gateway, payments, onPaid, onEvent, leaseMs, onPaidTimeoutMs, queriesPerSecond: 1_000 });
 if (config.faults || config.sweepMs > 0) reconciler.start(config.sweepMs || 300);
 
 const routes: Record<string, (request: Request) => Promise<Response>> = {
