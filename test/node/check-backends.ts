@@ -31,9 +31,12 @@ export type Breakage =
  * A cart shop: its order refuses (OrderError, 422 order_refused) a request without the cart's
  * cookie, or whose page named another cart (`paymentReference`, or `cartId` in the body).
  */
-export type CartShop = { cookie: string; reference?: string; cartId?: string };
+export type CartShop = { cookie: string; reference?: string; cartId?: string; chargesReference?: true };
 
 type Handler = (request: Request) => Promise<Response>;
+
+/** A request the back end received, with the Cookie header it carried. */
+export type SeenRequest = { method: string; path: string; cookie: string | null };
 
 /** The package's handlers against `gatewayUrl`, with `breakage` if any; served, and their URLs. */
 export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, gatewayUrl: string, breakage?: Breakage, cart?: CartShop) {
@@ -54,6 +57,7 @@ export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, 
     return {
       // A random reference is safe only while the key's first order is remembered (our ledger then refuses the second).
       ...(forgets ? { paymentReference: `random-${crypto.randomUUID()}` } : {}),
+      ...(cart?.chargesReference ? { paymentReference: cart.reference } : {}),
       amount: breakage === 'trusts-page-amount' && request.amount ? request.amount : '5000.00',
       currency: 'NGN',
       country: 'NG',
@@ -82,10 +86,15 @@ export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, 
   const status = breakage === 'status-without-token' ? statusWithoutToken(payments) : ours;
   const webhook = breakage === 'webhook-trusts-body' ? shop(believing(gateway, payments)) : ours;
   const routes: Record<string, Handler> = { '/pay/session': session, '/pay/status': status, '/pay/webhook': webhook };
-  const listener = getRequestListener((request) => routes[new URL(request.url).pathname]?.(request) ?? new Response('Not found', { status: 404 }));
+  const requests: SeenRequest[] = [];
+  const listener = getRequestListener((request) => {
+    const path = new URL(request.url).pathname;
+    requests.push({ method: request.method, path, cookie: request.headers.get('cookie') });
+    return routes[path]?.(request) ?? new Response('Not found', { status: 404 });
+  });
   // The commonest Express mistake: express.json() for the whole app, before the package's handlers.
   const origin = await servers.listen(breakage === 'json-parser-first' ? express().use(express.json()).use(listener) : listener);
-  return { sessionUrl: `${origin}/pay/session`, statusUrl: `${origin}/pay/status`, webhookUrl: `${origin}/pay/webhook` };
+  return { sessionUrl: `${origin}/pay/session`, statusUrl: `${origin}/pay/status`, webhookUrl: `${origin}/pay/webhook`, requests };
 }
 
 /** The cart shop's rule: the cart's cookie, and the page's reference or cart id when it has one. */
