@@ -5,7 +5,7 @@
  * → ledger → status poll, and the reconciler's sweeps) from GET /demo/events. Nothing from the
  * widget or the network is rendered as HTML: every text goes through textContent.
  */
-import '../src/index.js';
+// The element itself comes from the script tag, as on a shop's page (added at the end); only its types here.
 import type { PayEventName, PayWidget } from '../src/index.js';
 
 /** Every event the widget fires; the Record type makes the compiler insist on all of them. */
@@ -374,7 +374,13 @@ function magicItem(amount: string, text: string): HTMLLIElement {
 magicList.append(
   magicItem('5000', 'a normal payment (the default price)'),
   ...Object.entries(MAGIC_AMOUNTS).map(([amount, text]) =>
-    // The demo's session endpoint gives up on the gateway after 10 s (demo/server.ts).
-    magicItem(amount, amount === '504' ? `${text}; here the session endpoint gives up after 10 s` : text),
+    // createGateway gives up on the gateway's answer after 15 s (its timeoutMs), before the sandbox's 20 s.
+    magicItem(amount, amount === '504' ? `${text}; here the gateway client gives up after 15 s` : text),
   ),
 );
+
+// The widget as a shop ships it: the script tag, which loads its other files from beside itself.
+// Added last, once every listener above is on, so that pay-ready is heard too.
+const widgetScript = document.createElement('script');
+widgetScript.src = '/pay-widget/pay-widget.iife.js';
+document.head.append(widgetScript);

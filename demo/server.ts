@@ -1,5 +1,6 @@
 // The demo's server side, as `npm start` (scripts/start.mjs) and the tests use it: `startDemo()`
-// runs Vite on demo/ with the endpoints mounted. The parts live in demo/server/:
+// serves the page built for production, the script tag's files and the endpoints on one
+// 127.0.0.1 server, as a shop runs them. The parts live in demo/server/:
 //
 //   config.ts          the environment → settings (PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY or
 //                      PAY_ACCESS_TOKEN, PAY_PUBLIC_ORIGIN, PAY_STATUS_SECRET, REDIS_URL,
@@ -17,7 +18,8 @@
 //                      GET, POST /demo/webhook-lost  { lost: boolean }: the "webhook lost" switch
 //   webhook-lost.ts    the switch: webhooks of payments started while it is on are dropped
 //   order.ts           createDemoOrder: what the demo sells (no reference: derived from the key)
-//   vite-plugin.ts     payDemo: mounts the routes on Vite's dev server
+//   page.ts            buildDemoPage: demo/ built by Vite for production (the panel's script and styles)
+//   http.ts            demoListener: the routes, /pay-widget/ from dist/, the built page
 //
 // Offline and with no set-up, the gateway is the in-process sandbox, and its webhooks come back to
 // this server's own /pay/webhook over the socket: pay → the customer paid → webhook → ledger →
@@ -36,18 +38,20 @@
 // `pay-widget/sandbox`, here as their source files), only the server's shared request checks
 // (src/server/http/checks.ts) are used. Node's request/response are turned into Fetch ones by
 // @hono/node-server's getRequestListener.
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createLogger, createServer, type LogLevel } from 'vite';
+import { createLogger, type LogLevel } from 'vite';
 import type { LoopStep } from './loop-log.js';
 import { createDemoBackend, type DemoMode } from './server/backend.js';
 import type { Env } from './server/config.js';
-import { payDemo } from './server/vite-plugin.js';
+import { demoListener } from './server/http.js';
+import { buildDemoPage } from './server/page.js';
 
 export { createDemoBackend, type DemoBackend, type DemoMode } from './server/backend.js';
 export { DEMO_DATA_FOLDER } from './server/data-folder.js';
 export { createDemoOrder } from './server/order.js';
 export { DEMO_PATHS } from './server/routes.js';
-export { payDemo } from './server/vite-plugin.js';
 
 export type StartDemoOptions = {
   /** Default 5173; the next free one is used when it is taken. 0: any free port. */
@@ -57,10 +61,8 @@ export type StartDemoOptions = {
    * PAY_PUBLIC_ORIGIN, PAY_STATUS_SECRET, REDIS_URL and PAY_RECONCILE_INTERVAL_MS are read.
    */
   env?: Env;
-  /** Vite's log level; default 'info'. */
+  /** The log level; default 'info'. */
   logLevel?: LogLevel;
-  /** Watch files for hot reload; default true. */
-  watch?: boolean;
   /** Where the ledger and the sandbox's payments outlive a restart (`npm start`: DEMO_DATA_FOLDER); default: memory. */
   dataFolder?: string;
 };
@@ -72,17 +74,22 @@ export type RunningDemo = {
   describe(): string;
   /** The payment loop's steps so far (what the page's server log shows). */
   steps(): LoopStep[];
-  /** Vite's own URL printing and keyboard shortcuts, for the terminal. */
-  printUrls(): void;
-  bindShortcuts(): void;
   close(): Promise<void>;
 };
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const demoRoot = fileURLToPath(new URL('.', import.meta.url));
+/** The script tag's files, as `npm run build` (or `npm start` before it starts) makes them. */
+export const SCRIPT_FOLDER = fileURLToPath(new URL('../dist/', import.meta.url));
+/** How many ports after the one asked for are tried when it is taken. */
+const PORT_TRIES = 20;
 
-/** Starts Vite on demo/ with the endpoints mounted, on 127.0.0.1. */
+/**
+ * Serves the demo on 127.0.0.1 as a shop would: the page built for production, the widget from
+ * the script tag's files in dist/ (built first by `npm start`), and the payments handler beside them.
+ */
 export async function startDemo(options: StartDemoOptions = {}): Promise<RunningDemo> {
+  if (!existsSync(`${SCRIPT_FOLDER}pay-widget.iife.js`)) {
+    throw new Error('dist/pay-widget.iife.js is missing: run npm run build (npm start builds it first)');
+  }
   const logger = createLogger(options.logLevel ?? 'info', { allowClearScreen: false });
   const backend = await createDemoBackend(
     options.env ?? process.env,
@@ -92,49 +99,51 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
     },
     { dataFolder: options.dataFolder },
   );
-  let server;
+  let url: string | undefined;
+  let page;
+  let server: Server | undefined;
   try {
-    server = await createServer({
-      // The colleague's vite.config.ts (its `serve` settings), with this merged over it. Named
-      // explicitly: Vite would otherwise look for it in `root`.
-      configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)),
-      root: demoRoot,
-      customLogger: logger,
-      clearScreen: false,
-      server: {
-        host: '127.0.0.1',
-        port: options.port ?? 5173,
-        strictPort: false,
-        // Vite's own list, and the demo's data folder (the ledger, the status tokens' secret) never served.
-        fs: { allow: [repoRoot], deny: ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/.pay-widget/**'] },
-        ...(options.watch === false ? { watch: null } : {}),
-      },
-      plugins: [payDemo({ backend })],
-    });
-    await server.listen();
+    page = await buildDemoPage(logger);
+    server = createServer(demoListener(backend, { page: page.dir, script: SCRIPT_FOLDER }, () => url));
+    url = `http://127.0.0.1:${await listen(server, options.port ?? 5173)}/`;
   } catch (error) {
-    await server?.close();
+    server?.close();
+    await page?.close();
     await backend.close();
     throw error;
   }
-  const url = server.resolvedUrls?.local[0];
-  if (!url) {
-    await server.close();
-    await backend.close();
-    throw new Error('pay-widget demo: Vite started but reported no local URL');
-  }
   backend.listeningAt(url);
-  const vite = server;
+  const listening = server;
+  const built = page;
   return {
     url,
     mode: backend.mode,
     describe: () => backend.describe(),
     steps: () => backend.steps(),
-    printUrls: () => vite.printUrls(),
-    bindShortcuts: () => vite.bindCLIShortcuts({ print: true }),
     close: async () => {
-      await vite.close();
+      listening.closeAllConnections();
+      await new Promise((resolve) => listening.close(resolve));
       await backend.close();
+      await built.close();
     },
   };
+}
+
+/** Listens on 127.0.0.1 at `port`, or the next free one (`0`: any); resolves to the port. */
+async function listen(server: Server, port: number): Promise<number> {
+  for (let tried = 0; ; tried += 1) {
+    const wanted = port === 0 ? 0 : port + tried;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(wanted, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      return (server.address() as { port: number }).port;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EADDRINUSE' || port === 0 || tried >= PORT_TRIES) throw error;
+    }
+  }
 }

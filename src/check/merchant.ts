@@ -2,6 +2,7 @@
 // time limit, every answer read up to MAX_ANSWER_BYTES and kept (the secrets check reads them all
 // afterwards). What the merchant's page adds (`--header`, `--reference`, `--body-extra`) goes on
 // each of them; the check's own headers win over the page's.
+import { jsonOrUndefined, readTextCut } from '../contract/bounded-body.js';
 import type { SessionBody } from './requests.js';
 
 export type Reply = {
@@ -63,8 +64,8 @@ export function createMerchantClient(urls: MerchantUrls, timeoutMs: number, extr
     let reply: Reply;
     try {
       const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-      const { text, cut } = await readLimited(response, MAX_ANSWER_BYTES);
-      reply = { status: response.status, headers: response.headers, text, json: cut ? undefined : parseJson(text), ...(cut ? { cut } : {}) };
+      const { text, cut } = await readTextCut(response, MAX_ANSWER_BYTES);
+      reply = { status: response.status, headers: response.headers, text, json: cut ? undefined : jsonOrUndefined(text), ...(cut ? { cut } : {}) };
     } catch (error) {
       const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describe(error);
       reply = { status: 0, headers: new Headers(), text: '', json: undefined, error: reason };
@@ -107,43 +108,6 @@ function joinedHeaders(pairs: readonly (readonly [string, string])[]): Headers {
     else headers.append(name, value);
   }
   return headers;
-}
-
-/** The body's first `maxBytes` bytes as text; the rest is not read (the connection is dropped). */
-async function readLimited(response: Response, maxBytes: number): Promise<{ text: string; cut: boolean }> {
-  if (!response.body) return { text: '', cut: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return { text: new TextDecoder().decode(concat(chunks).subarray(0, maxBytes)), cut: true };
-    }
-  }
-  return { text: new TextDecoder().decode(concat(chunks)), cut: false };
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function describe(error: unknown): string {

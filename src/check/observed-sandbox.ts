@@ -5,6 +5,8 @@
 // gateway error whose text must not reach the customer.
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY, type SandboxGateway } from '../sandbox/index.js';
 import { INITIATE_PATH, QUERY_PATH_PATTERN, TOKEN_PATH } from '../contract/gateway-paths.js';
+import { jsonOrUndefined, readBodyWithin } from '../contract/bounded-body.js';
+import { MAX_BODY_BYTES } from '../sandbox/routes/route.js';
 
 /** One initiation request as the sandbox received it. */
 export type SeenInitiation = { paymentReference: string; amount: string; retry: boolean; httpStatus: number | 'dropped' };
@@ -16,7 +18,7 @@ export type ObservedAnswer = Response | 'drop';
 export type Secret = { label: string; value: string };
 
 /** One webhook delivery attempt of the sandbox, with how long after `setStatus` it was answered. */
-export type SeenDelivery = { paymentReference: string; httpStatus?: number; acknowledged: boolean; afterMs: number };
+export type SeenDelivery = { paymentReference: string; httpStatus?: number; acknowledged: boolean; answerCut?: true; afterMs: number };
 
 export type ObservedSandbox = {
   sandbox: SandboxGateway;
@@ -50,9 +52,9 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
     ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
     // One delivery per notification: the checks judge the first answer, and nothing lingers after them.
     webhookRetryDelaysMs: [],
-    onWebhook: ({ paymentReference, httpStatus, acknowledged }) => {
+    onWebhook: ({ paymentReference, httpStatus, acknowledged, answerCut }) => {
       const afterMs = Date.now() - (paidAt.get(paymentReference) ?? Date.now());
-      delivered.push({ paymentReference, ...(httpStatus === undefined ? {} : { httpStatus }), acknowledged, afterMs });
+      delivered.push({ paymentReference, ...(httpStatus === undefined ? {} : { httpStatus }), acknowledged, ...(answerCut ? { answerCut } : {}), afterMs });
     },
   });
   const seen: SeenInitiation[] = [];
@@ -63,7 +65,7 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
   let refused: string | undefined;
 
   async function initiation(request: Request): Promise<ObservedAnswer> {
-    const body = await request.clone().json().catch(() => undefined) as Record<string, unknown> | undefined;
+    const body = (await jsonWithin(request.clone())) as Record<string, unknown> | undefined;
     const record: SeenInitiation = {
       paymentReference: typeof body?.paymentReference === 'string' ? body.paymentReference : '',
       amount: typeof body?.amount === 'string' ? body.amount : String(body?.amount ?? ''),
@@ -84,10 +86,10 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
   }
 
   async function tokenIssued(request: Request): Promise<Response> {
-    const sent = (await request.clone().json().catch(() => undefined)) as { key?: unknown } | undefined;
+    const sent = (await jsonWithin(request.clone())) as { key?: unknown } | undefined;
     const response = await sandbox(request);
     if (response.status === 400) refused ??= refusedKeys(sent?.key);
-    const body = await response.clone().json().catch(() => undefined) as { data?: { EncryptedSecKey?: { encryptedKey?: unknown } } } | undefined;
+    const body = (await jsonWithin(response.clone())) as { data?: { EncryptedSecKey?: { encryptedKey?: unknown } } } | undefined;
     const token = body?.data?.EncryptedSecKey?.encryptedKey;
     if (typeof token === 'string') tokens.add(token);
     return response;
@@ -143,6 +145,16 @@ function refusedKeys(key: unknown): string {
           ? `PAY_SECRET_KEY is wrong (set PAY_SECRET_KEY=${SANDBOX_SECRET_KEY})`
           : `PAY_SECRET_KEY and PAY_PUBLIC_KEY are both wrong (set them as printed above)`;
   return `the sandbox refused the back end's keys: ${wrong}`;
+}
+
+/**
+ * A copy's JSON, read no further than the sandbox reads the original: the copy and the original
+ * share one stream (`clone()` tees it), so reading the copy whole would pull, and keep for the
+ * original, all of a body the sandbox refuses after its first MAX_BODY_BYTES.
+ */
+async function jsonWithin(copy: Request | Response): Promise<unknown> {
+  const read = await readBodyWithin(copy, MAX_BODY_BYTES);
+  return read.ok ? jsonOrUndefined(new TextDecoder().decode(read.bytes)) : undefined;
 }
 
 function safeDecode(encoded: string): string {

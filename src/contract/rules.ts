@@ -37,6 +37,9 @@ const PHONE_SEPARATORS = /[\s().-]/g;
  */
 export const PAYMENT_REFERENCE = /^(?!\.+$)(?!(?:.*\/)?\.\.?(?:\/|$))[\w.:/-]{1,128}$/;
 
+/** A bank's code, as the spec has it: "a short digit string". */
+export const BANK_CODE = /^\d{3,6}$/;
+
 /** Each customer field's pattern, matched against the normalized value. */
 export const CUSTOMER_FIELD_PATTERNS = {
   /**
@@ -47,8 +50,7 @@ export const CUSTOMER_FIELD_PATTERNS = {
   fullName: /^(?:[^\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]|\u200c|\u200d){2,100}$/u,
   email: /^(?=.{3,254}$)(?!\.)(?!.*\.\.)[\w'+.-]*[\w+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/,
   mobileNumber: /^\+?\d{7,15}$/,
-  /** The spec: "a short digit string". */
-  bankCode: /^\d{3,6}$/,
+  bankCode: BANK_CODE,
 };
 export type CustomerField = keyof typeof CUSTOMER_FIELD_PATTERNS;
 

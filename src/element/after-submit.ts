@@ -15,5 +15,6 @@ export { completeTemplate } from './templates/complete.js';
 export { ussdTemplate } from './templates/ussd.js';
 export { WaitController } from './wait-controller.js';
 export { screensToWarmUp } from './warm-up.js';
-export { keepFlow, resumeKept } from './resume.js';
+export { keepAttempt } from './kept-attempt.js';
+export { resumeKept } from './resume.js';
 export { copyableValue, details, feeNote, shareButton, waiting } from './templates/parts.js';

@@ -3,7 +3,7 @@
 import type { PayFailure } from './flow.js';
 import { envelopeMessage, readEnvelope } from '../contract/envelope.js';
 import { AMOUNT, matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES, STATUS_REASONS, type StatusReview } from '../contract/rules.js';
-import type { ErrorBody, Instructions, Order, PaymentStatus, SessionRequest, StatusResponse } from '../contract/schemas.js';
+import type { ErrorBody, Instructions, Order, PaymentStatus, PaymentType, SessionRequest, StatusResponse } from '../contract/schemas.js';
 import type { Messages } from './messages/index.js';
 
 export type InitiateOptions = { idempotencyKey: string; signal: AbortSignal };
@@ -59,19 +59,28 @@ export async function initiatePayment(
 
   try {
     const body = await Promise.race([initiate(request, { idempotencyKey, signal: cutoff.signal }), abandoned]);
-    const envelope = readEnvelope(body, request.paymentType);
-    if (envelope.ok) return { instructions: envelope.instructions, order: readOrder(body, envelope.instructions) };
-    return fail({
-      code: envelope.reason === 'not-an-envelope' ? 'invalid-response' : 'gateway',
-      message: envelope.message,
-      retryable: envelope.reason !== 'not-success',
-    });
+    return readSessionAnswer(body, request.paymentType);
   } catch (error) {
     if (error instanceof PayFailureError) throw error;
     return fail({ code: cutoff.timedOut() ? 'timeout' : 'network', message: undefined, retryable: true });
   } finally {
     cutoff.dispose();
   }
+}
+
+/**
+ * The session answer `body` of a `paymentType` payment as the widget shows it: the gateway's
+ * instructions and the server's order; throws the failure it is otherwise. An attempt kept from
+ * before a reload is read with it too (kept-attempt.ts): anything of the page's origin can write it.
+ */
+export function readSessionAnswer(body: unknown, paymentType: PaymentType): Initiated {
+  const envelope = readEnvelope(body, paymentType);
+  if (envelope.ok) return { instructions: envelope.instructions, order: readOrder(body, envelope.instructions) };
+  return fail({
+    code: envelope.reason === 'not-an-envelope' ? 'invalid-response' : 'gateway',
+    message: envelope.message,
+    retryable: envelope.reason !== 'not-success',
+  });
 }
 
 /**

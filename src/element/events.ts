@@ -36,7 +36,10 @@ export type PayCompleteDetail = PayEventBase & PayAmount & Partial<StatusReview>
 };
 export type PayErrorDetail = PayEventBase & { code: PayErrorCode; message: string; retryable: boolean };
 export type PayResetDetail = PayEventBase;
-/** An attempt kept from before a reload shown again; `status` (and `reason`, as in `pay-complete`) once it had ended. */
+/**
+ * An attempt kept from before a reload shown again. `status` and `reason` are no longer set (issue 35): how it
+ * ended, if it did, comes in `pay-complete` once `status-url` says.
+ */
 export type PayResumedDetail = PayEventBase & PayAmount & Partial<StatusReview> & { paymentReference: string; status?: PaymentStatus };
 
 export type PayEventMap = {

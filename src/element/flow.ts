@@ -1,7 +1,7 @@
 // The payment flow as a pure state machine: no Lit, no DOM, no I/O. Every state past the form keeps
-// the request it was started with, and once initiated the server's `order` (what it charges, when
-// it said so): what the result screens show is what was sent and charged, not what the page's
-// properties say now.
+// the request it was started with (one resumed after a reload, only its type and bank), and once
+// initiated the server's `order` (what it charges, when it said so): what the result screens show
+// is what was sent and charged, not what the page's properties say now.
 //
 //   form ─submit─► submitting ─initiated─► ussd | transfer ─completed─► complete
 //                      │  ▲
@@ -15,7 +15,7 @@
 // ignored (the same state object comes back), which is what makes a double submit harmless.
 import type { PayErrorCode } from './events.js';
 import type { Messages } from './messages/index.js';
-import type { PaymentStatus, StatusReview } from '../contract/rules.js';
+import type { PaymentStatus, PaymentType, StatusReview } from '../contract/rules.js';
 import type {
   Instructions,
   Order,
@@ -35,14 +35,17 @@ export type PayFailure = {
   fields?: Record<string, string> | undefined;
 };
 
+/** The request of an attempt resumed after a reload: its payment type and bank, never the customer's details (kept-attempt.ts). */
+export type KeptRequest = { paymentType: PaymentType; bankCode?: string | undefined };
+
 export type FlowState =
   | { kind: 'form' }
   | { kind: 'submitting'; request: SessionRequest }
-  | { kind: 'ussd'; request: SessionRequest; instructions: UssdInstructions; order: Order | undefined }
-  | { kind: 'transfer'; request: SessionRequest; instructions: TransferInstructions; order: Order | undefined }
+  | { kind: 'ussd'; request: SessionRequest | KeptRequest; instructions: UssdInstructions; order: Order | undefined }
+  | { kind: 'transfer'; request: SessionRequest | KeptRequest; instructions: TransferInstructions; order: Order | undefined }
   | {
       kind: 'complete';
-      request: SessionRequest;
+      request: SessionRequest | KeptRequest;
       instructions: Instructions;
       order: Order | undefined;
       /** PENDING only with a `review`: neither paid nor failed, for a person at the shop to settle. */

@@ -182,7 +182,7 @@ export class PayWidget extends LitElement {
     this.payment.submit(this.buildRequest());
   }
 
-  /** Back to the form for a new payment; typed values stay (after a reload, those the resumed attempt was started with), the next submit is a new attempt. */
+  /** Back to the form for a new payment; typed values stay (after a reload, the resumed attempt's bank), the next submit is a new attempt. */
   reset(): void {
     this.form.backFrom((this.payment.state as { request?: SessionRequest }).request);
     this.form.reset();
@@ -242,7 +242,7 @@ export class PayWidget extends LitElement {
     const flow = afterSubmit()!;
     const status = this.payment.polling ? 'waiting' : this.payment.asksStatus ? 'unconfirmed' : undefined;
     const made = (this.results ??= { copies: new flow.CopyController(this), wait: new flow.WaitController(this, this.payment, this.localization, (text) => void this.announce(text), transferScreen), qr: new flow.QrController(this) });
-    return { messages: this.localization.messages, charged: this.charged, status, banks: this.banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text) => void this.announce(text), copies: made.copies.results, wait: made.wait, qrCode: (text) => made.qr.image(text), renew: () => (this.form.reset(), this.payment.renew()) };
+    return { messages: this.localization.messages, charged: this.charged, status, banks: this.banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text) => void this.announce(text), copies: made.copies.results, wait: made.wait, qrCode: (text) => made.qr.image(text), renew: () => (this.form.reset(), (this.paymentType = 'TRANSFER'), this.payment.renew()) };
   }
 
   /** Another screen shows: it is announced, its copy buttons start fresh, and the focus follows. */

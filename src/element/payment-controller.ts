@@ -73,6 +73,8 @@ export class PaymentController implements ReactiveController {
   private holdingForm: ReturnType<typeof setTimeout> | undefined;
   /** Whether the look for a kept attempt was made (once, before the first render). */
   private recalled = false;
+  /** The host's place among its page's widgets when first asked (keptName). */
+  private place: number | undefined;
 
   constructor(
     private readonly host: PaymentHost,
@@ -166,21 +168,20 @@ export class PaymentController implements ReactiveController {
     emit(this.host, 'pay-reset', { paymentType, paymentReference });
   }
 
-  /** A new attempt with the request the shown one started with (a transfer's new account), typed on this page or kept from before a reload. */
+  /** A new attempt with the request the shown one started with (a transfer's new account); the form, for one kept without the customer (resume.ts). */
   renew(): void {
     const { request } = this.state as StateOf<'transfer'>;
     this.reset(request.paymentType);
-    this.submit(request);
+    if ('fullName' in request) this.submit(request);
   }
 
-  /** Shows an attempt kept from before a reload (resume.ts), from the form only: its screen, `pay-resumed`, then its status asked now. */
-  resumed(state: StateOf<'ussd' | 'transfer' | 'complete'>, key: string): void {
+  /** Shows an attempt kept from before a reload (resume.ts), from the form only: its screen, `pay-resumed`, then its status asked now (ended or not). */
+  resumed(state: StateOf<'ussd' | 'transfer'>, key: string): void {
     if (!this.apply({ type: 'resumed', state })) return;
     this.attempt = { key, body: '' };
     const { instructions, order } = state;
-    const ended = state.kind === 'complete' ? { status: state.status, ...state.review } : {};
-    emit(this.host, 'pay-resumed', { paymentType: instructions.paymentType, paymentReference: instructions.paymentReference, ...chargeOf(order), ...ended });
-    if (state.kind !== 'complete') this.startPolling(instructions, order, true);
+    emit(this.host, 'pay-resumed', { paymentType: instructions.paymentType, paymentReference: instructions.paymentReference, ...chargeOf(order) });
+    this.startPolling(instructions, order, true);
   }
 
   /**
@@ -199,16 +200,15 @@ export class PaymentController implements ReactiveController {
     void loadAfterSubmit().then((flow) => flow.resumeKept(this, name, loadTransferScreen), () => {});
   }
 
-  /** Where the attempt is kept in `sessionStorage`: this page and the widget's `keep`; undefined with `resume="off"`. */
+  /**
+   * Where the attempt is kept in `sessionStorage`: this page, the widget's `keep` and `id`, else its place among
+   * the page's widgets (as first seen), so that identical widgets keep one each; undefined with `resume="off"`.
+   */
   private keptName(): string | undefined {
     const { keep } = this.config();
-    return keep === undefined ? undefined : `pay-widget ${location.pathname} ${keep}`;
-  }
-
-  /** Keeps the attempt where it is now (resume.ts), for a reload to find. */
-  private keepFlow(): void {
-    const name = this.keptName();
-    if (name && this.attempt) afterSubmit()?.keepFlow(name, this.state, this.attempt.key);
+    const { host } = this;
+    this.place ??= [...(host.getRootNode() as ParentNode).querySelectorAll(host.localName)].indexOf(host);
+    return keep === undefined ? undefined : `pay-widget ${location.pathname} ${keep} ${host.id || this.place}`;
   }
 
   /** Returns whether the event moved the flow. */
@@ -231,7 +231,8 @@ export class PaymentController implements ReactiveController {
 
     if (event.type === 'initiated') {
       // Kept and polling first, so that a listener calling reset() forgets and stops them.
-      this.keepFlow();
+      const name = this.keptName();
+      if (name && this.attempt) afterSubmit()?.keepAttempt(name, this.attempt.key, this.state as StateOf<'ussd' | 'transfer'>);
       this.startPolling(event.instructions, event.order);
       emit(this.host, 'pay-initiated', { ...event.instructions, ...chargeOf(event.order) });
     } else if (event.type === 'failed') {
@@ -285,7 +286,6 @@ export class PaymentController implements ReactiveController {
       final: ({ status, message, review }) => {
         this.stopPolling();
         if (this.apply({ type: 'completed', status, message, review })) {
-          this.keepFlow();
           emit(this.host, 'pay-complete', { paymentType, paymentReference, ...chargeOf(order), status, message, ...review });
         }
       },

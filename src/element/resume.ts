@@ -1,27 +1,20 @@
 // Resume after a reload, a discarded tab or an app switch: the payment controller keeps the attempt
-// it is at (kept-attempt.ts) when the gateway gives instructions and when `status-url` says how it
-// ended, and a widget for the same page, `session-url` and hints shows it again at once: the same
-// dial code or account, the countdown where it was, the status asked now, `pay-resumed` fired. No
-// session request is sent: it is the same payment. Part of what runs after a submit.
-import type { FlowState } from './flow.js';
-import { keepAttempt, recallAttempt, type KeptAttempt, type KeptScreen } from './kept-attempt.js';
+// it is at (kept-attempt.ts) when the gateway gives instructions, and a widget for the same page,
+// `session-url`, hints and place on the page shows it again at once: the same dial code or account,
+// the countdown where it was, the status asked now (how it ended, if it did, is the server's to
+// say), `pay-resumed` fired. No session request is sent: it is the same payment. Part of what runs
+// after a submit.
+import { recallAttempt, type KeptAttempt, type KeptScreen } from './kept-attempt.js';
 import { timeLeftOf } from './countdown.js';
 
 /** What resumes: the payment controller, which shows a state only from its form. */
 export type Resumable = { resumed(state: KeptScreen, key: string): void };
 
-/** Keeps the screen `state` shows under `name` (the instructions when they come, how it ended once it has). */
-export function keepFlow(name: string, state: FlowState, key: string): void {
-  if (!('instructions' in state)) return;
-  const left = timeLeftOf(state.order);
-  const now = Date.now();
-  keepAttempt(name, { v: 1, key, state, runsOutAt: left === undefined ? undefined : now + left, keptAt: now });
-}
-
 /** The screen a kept attempt shows again, its countdown where it was (`expiresInMs` as left now). */
-export function resumedState({ state, runsOutAt }: KeptAttempt, now = Date.now()): KeptScreen {
-  const { order } = state;
-  return order && runsOutAt !== undefined ? { ...state, order: { ...order, expiresInMs: Math.max(0, runsOutAt - now) } } : state;
+export function resumedState({ request, instructions, order, keptAt }: KeptAttempt, now = Date.now()): KeptScreen {
+  const left = timeLeftOf(order);
+  const kind = instructions.paymentType === 'USSD' ? 'ussd' : 'transfer';
+  return { kind, request, instructions, order: left === undefined ? order : { ...order!, expiresInMs: Math.max(0, left - (now - keptAt)) } } as KeptScreen;
 }
 
 /**
@@ -32,7 +25,7 @@ export function resumedState({ state, runsOutAt }: KeptAttempt, now = Date.now()
  */
 export async function resumeKept(payment: Resumable, name: string, loadTransferScreen: () => Promise<unknown>): Promise<void> {
   let kept = recallAttempt(name);
-  if (kept?.state.kind === 'transfer') {
+  if (kept?.instructions.paymentType === 'TRANSFER') {
     try {
       await loadTransferScreen();
     } catch {

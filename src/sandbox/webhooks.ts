@@ -5,8 +5,16 @@
  * 5 s) is retried after each of `retryDelaysMs`, then given up.
  */
 
+import { jsonOrUndefined, readTextCut } from '../contract/bounded-body.js';
+
 /** What the gateway waits for an answer (MINT webhook-events.mdx). */
 const ANSWER_TIMEOUT_MS = 5_000;
+
+/**
+ * How much of the merchant's answer is read: an acknowledgement is a few dozen bytes, and a longer
+ * answer is cut here (the rest never read) and counts as no acknowledgement.
+ */
+export const MAX_WEBHOOK_ANSWER_BYTES = 64 * 1024;
 
 /** The gateway's published schedule: 30 s, 2 min, 10 min, 30 min, 1 h. */
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000, 1_800_000, 3_600_000];
@@ -19,6 +27,8 @@ export type WebhookAttempt = {
   /** The merchant's HTTP status, when it answered. */
   httpStatus?: number;
   acknowledged: boolean;
+  /** The answer was longer than {@link MAX_WEBHOOK_ANSWER_BYTES}: read that far only, so no acknowledgement. */
+  answerCut?: true;
   /** True when this was the last try and it was not acknowledged. */
   gaveUp: boolean;
 };
@@ -54,7 +64,7 @@ export function createWebhookSender(options: {
     });
   }
 
-  async function attempt(body: string, ack: string): Promise<{ httpStatus?: number; acknowledged: boolean }> {
+  async function attempt(body: string, ack: string): Promise<Pick<WebhookAttempt, 'httpStatus' | 'acknowledged' | 'answerCut'>> {
     try {
       const response = await options.fetch(options.url, {
         method: 'POST',
@@ -63,7 +73,8 @@ export function createWebhookSender(options: {
         redirect: 'manual',
         signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
       });
-      const text = await response.text();
+      const { text, cut } = await readTextCut(response, MAX_WEBHOOK_ANSWER_BYTES);
+      if (cut) return { httpStatus: response.status, acknowledged: false, answerCut: true };
       return { httpStatus: response.status, acknowledged: response.status === 200 && echoes(text, ack) };
     } catch {
       return { acknowledged: false };
@@ -103,10 +114,6 @@ export function createWebhookSender(options: {
 }
 
 function echoes(text: string, ack: string): boolean {
-  try {
-    const body = JSON.parse(text) as { ackReference?: unknown; status?: unknown };
-    return body.ackReference === ack && body.status === 'received';
-  } catch {
-    return false;
-  }
+  const body = jsonOrUndefined(text) as { ackReference?: unknown; status?: unknown } | null | undefined;
+  return body?.ackReference === ack && body.status === 'received';
 }

@@ -2,7 +2,8 @@
 // (PENDING: from its creation, daily while its transfer account is open, 1 h, 6 h, 24 h, 72 h after
 // it closed, then `stale`; FAILED: 1 h, 6 h, 24 h, 72 h after the failure, then
 // nothing), or, when the query got no readable answer, the same step again after a back-off. An
-// unanswered query never uses up a step and never makes an entry stale.
+// unanswered query never uses up a step and never makes an entry stale, nor does one made before
+// its step was due.
 import { nextCheckAfterFailure, nextCheckAt, unansweredRetryAt } from './schedule.js';
 import type { Payment, PaymentStore } from './stores/types.js';
 
@@ -62,6 +63,13 @@ function answeredStep(current: Payment, time: number): Payment {
     const at = nextCheckAfterFailure(current.failedAt ?? current.updatedAt, time);
     if (at === undefined) delete next.dueAt;
     else next.dueAt = at;
+    return next;
+  }
+  // Asked before its step was due (a notification the webhook could not verify made it due): the
+  // step is not used up, so notifications cannot hurry a payment to `stale`.
+  const owed = nextCheckAt(current.createdAt, current.checks ?? 0);
+  if (owed !== undefined && owed > time) {
+    next.dueAt = owed;
     return next;
   }
   const checks = (current.checks ?? 0) + 1;

@@ -36,10 +36,17 @@ function loaded(): Promise<void> {
 
 /** The widget of the page in the frame, once its form or a result shows. */
 async function pageWidget(): Promise<PayWidget> {
-  let el: PayWidget | null = null;
-  await waitUntil(() => (el = frame.contentDocument?.querySelector<PayWidget>('pay-widget') ?? null)?.shadowRoot?.querySelector('form, [part~="result"]'), 'the widget renders');
-  await el!.updateComplete;
+  const [el] = await pageWidgets();
   return el!;
+}
+
+/** The widgets of the page in the frame, once each shows its form or a result. */
+async function pageWidgets(): Promise<PayWidget[]> {
+  let els: PayWidget[] = [];
+  const rendered = () => (els = [...(frame.contentDocument?.querySelectorAll<PayWidget>('pay-widget') ?? [])]).length > 0 && els.every((el) => el.shadowRoot?.querySelector('form, [part~="result"]'));
+  await waitUntil(rendered, 'the widgets render');
+  await Promise.all(els.map((el) => el.updateComplete));
+  return els;
 }
 
 describe('<pay-widget> on a page that reloads (issue 26, the script tag)', () => {
@@ -98,4 +105,28 @@ describe('<pay-widget> on a page that reloads (issue 26, the script tag)', () =>
       if (type === 'TRANSFER') expect(after.shadowRoot!.querySelector('[role="timer"]')!.textContent).to.match(/^Valid for (30:00|29:5\d)$/);
     });
   }
+
+  it('two identical widgets on the page each show their own payment again after it reloads (issue 36)', async function () {
+    this.timeout(20_000);
+    const page = loaded();
+    frame.src = '/test/browser/fixtures/reload/two-widgets.html';
+    await page;
+    const [ussd, transfer] = await pageWidgets();
+    await fillUssd(ussd!);
+    (part(ussd!, 'submit') as HTMLButtonElement).click();
+    await waitUntil(() => part(ussd!, 'dial-code'), 'the first widget’s dial code');
+    await fillTransfer(transfer!);
+    (part(transfer!, 'submit') as HTMLButtonElement).click();
+    await waitUntil(() => part(transfer!, 'account-number'), 'the second widget’s account');
+
+    const again = loaded();
+    frame.contentWindow!.location.reload();
+    await again;
+    const [first, second] = await pageWidgets();
+    await waitUntil(() => resumed.length === 2, 'pay-resumed, twice');
+    expect(part(first!, 'dial-code')?.textContent, 'the first widget').to.equal(USSD_PAYMENTS.ussdDailCode);
+    await waitUntil(() => part(second!, 'account-number'), 'the second widget’s account again');
+    expect(part(second!, 'account-number')!.textContent).to.equal(TRANSFER_PAYMENTS.accountNumber);
+    expect(sessions(), 'no second session request').to.equal(2);
+  });
 });

@@ -24,6 +24,8 @@ const STATUS_SECRET = 'check-test-status-secret-0123456789abcdef';
 export type Breakage =
   | 'forgets-unfinished-attempts'
   | 'trusts-page-amount' | 'non-atomic-claims' | 'webhook-trusts-body' | 'status-without-token' | 'leaks-key-in-error' | 'no-cors'
+  // Not a broken rule but a hostile answer: the check's sandbox must read no more of it than it needs.
+  | 'answers-webhooks-endlessly'
   // Set-up mistakes that stop every check: the check names them before running any.
   | 'json-parser-first' | 'wrong-secret-key' | 'wrong-public-key' | 'throwing-resolver';
 
@@ -84,7 +86,8 @@ export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, 
   if (breakage === 'leaks-key-in-error') session = leakingKey(session);
   if (cart?.cartId) session = readingCartId(session, cartIds);
   const status = breakage === 'status-without-token' ? statusWithoutToken(payments) : ours;
-  const webhook = breakage === 'webhook-trusts-body' ? shop(believing(gateway, payments)) : ours;
+  let webhook = breakage === 'webhook-trusts-body' ? shop(believing(gateway, payments)) : ours;
+  if (breakage === 'answers-webhooks-endlessly') webhook = endlessAnswer(webhook);
   const routes: Record<string, Handler> = { '/pay/session': session, '/pay/status': status, '/pay/webhook': webhook };
   const requests: SeenRequest[] = [];
   const listener = getRequestListener((request) => {
@@ -180,6 +183,24 @@ function statusWithoutToken(payments: PaymentStore): Handler {
     const headers = { 'access-control-allow-origin': PAGE_ORIGIN };
     if (!entry) return Response.json({ status: 'ERROR', error: { code: 'not_found', message: 'Not found.' } }, { status: 404, headers });
     return Response.json({ status: entry.state, amount: entry.amount, currency: entry.currency }, { headers });
+  };
+}
+
+/** The handler's answer followed by 200 MB of spaces (still JSON), each 64 KB made as it is read. */
+function endlessAnswer(handler: Handler): Handler {
+  return async (request) => {
+    const answer = await handler(request);
+    const start = new Uint8Array(await answer.arrayBuffer());
+    let left = 200 * 1024 * 1024;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(start),
+      pull(controller) {
+        if (left <= 0) return controller.close();
+        left -= 64 * 1024;
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+      },
+    });
+    return new Response(body, { status: answer.status, headers: { 'content-type': 'application/json' } });
   };
 }
 

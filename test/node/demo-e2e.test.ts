@@ -23,6 +23,8 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
   let page: Page;
   const pageErrors: string[] = [];
   const foreignRequests: string[] = [];
+  /** Paths the page asked for, in order. */
+  const requested: string[] = [];
 
   before(async () => {
     const executablePath = (findChromium as () => string | undefined)();
@@ -32,7 +34,7 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
       );
     }
     // env: {} so a developer's PAY_* variables never point the test at a real gateway.
-    demo = await startDemo({ port: 0, env: {}, logLevel: 'silent', watch: false });
+    demo = await startDemo({ port: 0, env: {}, logLevel: 'silent' });
     assert.match(demo.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
     assert.equal(demo.mode, 'sandbox');
 
@@ -46,6 +48,7 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     page.on('request', (request) => {
       const url = request.url();
       if (!url.startsWith(`${origin}/`) && !url.startsWith('data:')) foreignRequests.push(url);
+      else if (url.startsWith(`${origin}/`)) requested.push(new URL(url).pathname);
     });
   });
 
@@ -140,6 +143,13 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     assert.ok(events.indexOf('pay-initiated') < events.indexOf('pay-complete'));
     assert.ok((await logText()).includes('"status": "SUCCESS"'), 'pay-complete detail shows SUCCESS');
     assert.equal(await page.$eval('#simulate-success', (button) => (button as HTMLButtonElement).disabled), true);
+  });
+
+  it('serves what a shop ships: the script tag from /pay-widget/ and the page built for production, no dev server (issue 36)', () => {
+    assert.ok(requested.includes('/pay-widget/pay-widget.iife.js'), requested.join(' '));
+    assert.deepEqual(requested.filter((path) => /@vite|\.ts$|\/src\/|node_modules/.test(path)), [], 'no dev server module');
+    const files = [...new Set(requested.filter((path) => !/^\/(pay|demo)\//.test(path)))];
+    assert.ok(files.length <= 10, `the page and the widget in ten files at most, not a module graph: ${files.join(' ')}`);
   });
 
   it('pays by transfer: account number, the bank declined, "Payment failed"', async () => {

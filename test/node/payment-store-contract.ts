@@ -164,6 +164,31 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     assert.equal('openUntil' in (await store.get(older.paymentReference))!, false);
   });
 
+  it('markDue makes an entry due by then for the next claim, once, and a write from before it loses', async () => {
+    // What the webhook does with a notification it could not verify now (issue 35, finding 1).
+    const store = await makeStore(clock);
+    assert.equal(typeof store.markDue, 'function', 'every store of ours has markDue');
+    time += 10_000_000;
+    const scheduled = entry({ initiation: 'started', dueAt: time + 60_000 });
+    const stale = entry({ initiation: 'started', stale: true, checks: 8 });
+    const soon = entry({ initiation: 'started', dueAt: time - 5 });
+    for (const payment of [scheduled, stale, soon]) await store.insert(payment);
+    const before = (await store.get(scheduled.paymentReference))!;
+
+    assert.equal(await store.markDue!(scheduled.paymentReference, time), true);
+    assert.equal(await store.markDue!(stale.paymentReference, time), true, 'no dueAt: due now');
+    assert.equal(await store.markDue!(soon.paymentReference, time), false, 'already due: left alone');
+    assert.equal(await store.markDue!(scheduled.paymentReference, time + 10), false, 'marked once');
+    assert.equal(await store.markDue!(entry().paymentReference, time), false, 'absent');
+    assert.deepEqual(await store.get(scheduled.paymentReference), { ...before, dueAt: time, version: 2 });
+    assert.equal((await store.get(soon.paymentReference))?.version, 1);
+    assert.equal(await store.update({ ...before, checkedAt: time }), false, 'a write from before the mark loses');
+
+    const mine = [scheduled, stale, soon].map((payment) => payment.paymentReference);
+    const claimed = (await store.claimDue(time, 100, 1_000)).filter((payment) => mine.includes(payment.paymentReference));
+    assert.deepEqual(claimed.map((payment) => payment.paymentReference).sort(), [...mine].sort(), 'all three taken by the next sweep');
+  });
+
   it('returns copies: changing what it returned changes nothing stored', async () => {
     const store = await makeStore(clock);
     const payment = entry();

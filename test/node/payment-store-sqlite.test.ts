@@ -44,6 +44,7 @@ describe('the PaymentStore contract: SQLite, two connections on one file', () =>
       update: (payment) => either().update(payment),
       findByIdempotencyKey: (key) => either().findByIdempotencyKey(key),
       claimDue: (now, limit, holdMs) => either().claimDue(now, limit, holdMs),
+      markDue: (reference, at) => either().markDue!(reference, at),
     };
   });
 });
@@ -118,13 +119,16 @@ describe('createSqliteStores on a file', () => {
     const finished = entry({ state: 'FAILED', initiation: 'started' });
     const owed = entry({ state: 'SUCCESS', dueAt: 5 });
     const pending = entry({ state: 'PENDING', initiation: 'started', stale: true });
-    for (const payment of [finished, owed, pending]) await payments.insert(payment);
+    const markedDue = entry({ state: 'FAILED', initiation: 'started' });
+    for (const payment of [finished, owed, pending, markedDue]) await payments.insert(payment);
+    assert.equal(await payments.markDue!(markedDue.paymentReference, time), true);
     time += 1_000;
     // A bounded sweep runs every hundredth insert.
-    for (let i = 0; i < 97; i++) await payments.insert(entry());
+    for (let i = 0; i < 96; i++) await payments.insert(entry());
     assert.equal(await payments.get(finished.paymentReference), undefined);
     assert.equal((await payments.get(owed.paymentReference))?.state, 'SUCCESS');
     assert.equal((await payments.get(pending.paymentReference))?.stale, true, 'unsettled stays');
+    assert.equal((await payments.get(markedDue.paymentReference))?.dueAt, 1_000, 'finished, then marked due: stays');
   });
 
   it('waits for a write another process holds, within busyTimeoutMs, and fails beyond it', async () => {

@@ -99,6 +99,29 @@ describe('fulfilInTransaction on a real PostgreSQL', { skip, timeout: 120_000 },
     assert.equal(await orderRows(payment.paymentReference), 1);
   });
 
+  it('markDue leaves a row that onPaid holds locked alone, at once, rather than wait for onPaid', async () => {
+    const payment = await owed();
+    await stores.payments.update({ ...payment, dueAt: time + 60_000 });
+    let finish!: () => void;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const slow = async (paid: Payment, db: unknown) => {
+      started();
+      await new Promise<void>((resolve) => (finish = resolve));
+      await markOrderPaid(paid, db);
+    };
+    const first = stores.payments.fulfilInTransaction(payment.paymentReference, slow, retryAt);
+    await running;
+    let marked: unknown;
+    try {
+      marked = await Promise.race([stores.payments.markDue!(payment.paymentReference, time), new Promise((resolve) => setTimeout(resolve, 2_000, 'waited'))]);
+    } finally {
+      finish();
+    }
+    assert.equal(marked, false);
+    assert.equal(await first, 'fulfilled');
+  });
+
   it('leaves the entry owed, and free for the next caller, when the connection dies inside onPaid', async () => {
     const payment = await owed();
     const killedMidWork = async (paid: Payment, db: unknown) => {

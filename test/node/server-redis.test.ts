@@ -111,6 +111,19 @@ describe('createRedisStores on a real redis-server', { timeout: 60_000 }, () => 
     assert.equal(await idempotency.get('k'), undefined);
   });
 
+  it('markDue keeps a finished entry, and its key, from expiring', async () => {
+    const client = await connect();
+    const { payments } = createRedisStores(client, { prefix: prefix(), paymentTtlMs: 100 });
+    const failed: Payment = { paymentReference: 'ref-due', paymentType: 'USSD', amount: '2500.00', currency: 'NGN', state: 'FAILED', version: 1, createdAt: 1, updatedAt: 1, idempotencyKey: 'key-due-1' };
+    const gone: Payment = { ...failed, paymentReference: 'ref-gone', idempotencyKey: 'key-gone-1' };
+    for (const payment of [failed, gone]) assert.equal(await payments.insert(payment), true);
+    assert.equal(await payments.markDue!(failed.paymentReference, 5), true);
+    await delay(200);
+    assert.equal(await payments.get(gone.paymentReference), undefined, 'finished: expired');
+    assert.equal((await payments.get(failed.paymentReference))?.dueAt, 5);
+    assert.equal((await payments.findByIdempotencyKey('key-due-1'))?.paymentReference, failed.paymentReference);
+  });
+
   it('inserts a payment once and settles it with one compare-and-set among 20 concurrent ones', async () => {
     const client = await connect();
     const { payments } = createRedisStores(client, { prefix: prefix() });

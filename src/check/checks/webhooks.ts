@@ -1,6 +1,7 @@
 // The webhook: a forged success for a pending payment is not believed; the gateway's own
 // notification is acknowledged with its ackReference within 5 s; twenty duplicates of it leave the
 // payment paid once, as the status endpoint and the sandbox's count of queries show.
+import { MAX_WEBHOOK_ANSWER_BYTES } from '../../sandbox/webhooks.js';
 import { answered, type MerchantClient } from '../merchant.js';
 import { startPayment, type StartedPayment } from '../payment.js';
 import { notification } from '../requests.js';
@@ -45,7 +46,12 @@ export const webhookReal: Check = {
     if (!payment) return;
     const delivery = context.gateway.deliveries().find((attempt) => attempt.paymentReference === payment.order.paymentReference);
     if (!delivery?.acknowledged) {
-      const got = delivery?.httpStatus === undefined ? `no answer within ${ACK_DEADLINE_MS / 1000} s` : `HTTP ${delivery.httpStatus} without the ack`;
+      const got =
+        delivery?.httpStatus === undefined
+          ? `no answer within ${ACK_DEADLINE_MS / 1000} s`
+          : delivery.answerCut
+            ? `HTTP ${delivery.httpStatus} with an answer over ${MAX_WEBHOOK_ANSWER_BYTES / 1024} KB (read no further)`
+            : `HTTP ${delivery.httpStatus} without the ack`;
       report.fail(
         `the gateway's notification for a paid payment got ${got}: once the gateway's query says paid, answer 200 ` +
           '{"ackReference": <the X-Expected-Ack-Reference header>, "status": "received"} within 5 s',

@@ -1,5 +1,6 @@
 // One request to the gateway: a time-out that covers the body, no redirects followed, and what
 // came back (the status and text, or why there is none), before anything reads it.
+import { readBounded } from '../../contract/bounded-body.js';
 
 /** What came back from one request, before it is read: the status and text, or why there is none. */
 export type Exchange =
@@ -15,6 +16,12 @@ type AbortSubscription = (abort: () => void) => () => void;
  * redact customer details before shortening it, or a cut could leave half an e-mail address behind.
  */
 export const MAX_RAW_MESSAGE = 8192;
+
+/**
+ * The gateway's answers are envelopes of a few hundred bytes: one longer than this is not read
+ * further (the rest is cancelled) and reaches the readers as an empty, unreadable text.
+ */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** Sends one request to the gateway with `timeoutMs`, ended early too when `signal` aborts. */
 export type Send = (url: string, init: RequestInit, signal?: AbortSignal) => Promise<Exchange>;
@@ -40,7 +47,10 @@ async function exchange(
   const unsubscribe = onAbort?.(abort);
   try {
     const response = await fetchFn(url, { ...init, redirect: 'manual', signal: controller.signal });
-    return { kind: 'answer', status: response.status, text: await response.text() };
+    const body = await readBounded(response.body, MAX_ANSWER_BYTES);
+    if (body.ok) return { kind: 'answer', status: response.status, text: utf8.decode(body.bytes) };
+    if (body.reason === 'unreadable') throw body.error;
+    return { kind: 'answer', status: response.status, text: '' };
   } catch (error) {
     if (controller.signal.aborted) return { kind: 'timeout' };
     return { kind: 'unreachable', reason: describeNetworkError(error) };
@@ -49,6 +59,9 @@ async function exchange(
     unsubscribe?.();
   }
 }
+
+/** As `response.text()` decodes: a malformed sequence replaced, a leading BOM dropped. */
+const utf8 = new TextDecoder();
 
 function subscribe(signal: AbortSignal): AbortSubscription {
   return (abort) => {

@@ -229,6 +229,12 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
       const payment = reference === undefined ? undefined : entries.get(reference);
       return payment && structuredClone(payment);
     },
+    markDue(paymentReference, at) {
+      const stored = entries.get(paymentReference);
+      if (!stored || (stored.dueAt !== undefined && stored.dueAt <= at)) return false;
+      keep({ ...stored, dueAt: at, version: stored.version + 1 });
+      return true;
+    },
     claimDue(time, limit, holdMs) {
       sweptAt = Math.max(sweptAt, now());
       const ready = dueBy(time, [...due].map((reference) => entries.get(reference)!)).slice(0, Math.max(0, limit));

@@ -64,6 +64,15 @@ export function postgresPaymentStore(db: PostgresQueryable, settings: LedgerSett
       const { rowCount } = await db.query(updateSql(table), [...writeValues(payment, settings), payment.version]);
       return rowCount === 1;
     },
+    async markDue(paymentReference, at) {
+      // A row locked by a fulfilment is being worked on: it is left alone rather than waited for.
+      const { rowCount } = await db.query(
+        `UPDATE ${table} SET due_at = $2, expires_at = NULL, version = version + 1
+         WHERE reference = (SELECT reference FROM ${table} WHERE reference = $1 AND (due_at IS NULL OR due_at > $2) FOR UPDATE SKIP LOCKED)`,
+        [paymentReference, at],
+      );
+      return rowCount === 1;
+    },
     async claimDue(now, limit, holdMs) {
       const { rows } = await db.query(
         `WITH due AS (SELECT reference, due_at FROM ${table} WHERE due_at <= $1

@@ -97,6 +97,20 @@ for _, reference in ipairs(references) do
 end
 return claimed`;
 
+// KEYS: the entry's hash, the due set. ARGV: reference, the time it is due by, the key index's
+// prefix. Moves dueAt (in the hash and the set) and version unless already due by then; an entry
+// due never expires, nor does its key's index.
+const MARK_DUE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local stored = redis.call('HMGET', KEYS[1], 'dueAt', 'key')
+if stored[1] and stored[1] ~= '' and tonumber(stored[1]) <= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'dueAt', ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('PERSIST', KEYS[1])
+if stored[2] and stored[2] ~= '' then redis.call('PERSIST', ARGV[3] .. stored[2]) end
+return 1`;
+
 const FIELDS = ['json', 'version', 'dueAt', 'key'];
 
 /** The stored fields back into an entry: `version`, `dueAt` and the key live beside the JSON, for the scripts. */
@@ -191,6 +205,10 @@ function redisPaymentStore(send: Send, prefix: string, ttlMs: number): PaymentSt
     async findByIdempotencyKey(key) {
       const fields = await send(['EVAL', FIND_BY_KEY, '1', keyIndex(key), paymentKey('')]);
       return Array.isArray(fields) ? fromFields(fields) : undefined;
+    },
+    async markDue(paymentReference, at) {
+      const args = [paymentReference, String(Math.floor(at)), keyIndex('')];
+      return Number(await send(['EVAL', MARK_DUE, '2', paymentKey(paymentReference), dueSet, ...args])) === 1;
     },
     async claimDue(now, limit, holdMs) {
       const args = [String(Math.floor(now)), String(Math.max(0, Math.floor(limit))), String(Math.ceil(holdMs)), paymentKey('')];

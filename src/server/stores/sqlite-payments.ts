@@ -76,6 +76,15 @@ export function sqlitePaymentStore(db: SqliteConnection, settings: SqliteLedgerS
       );
       return changed === 1;
     },
+    async markDue(paymentReference, at) {
+      const changed = await db.run(
+        `UPDATE ${table} SET due_at = ?, expires_at = NULL, version = version + 1 WHERE reference = ? AND (due_at IS NULL OR due_at > ?)`,
+        at,
+        paymentReference,
+        at,
+      );
+      return changed === 1;
+    },
     claimDue,
   };
 }

@@ -190,6 +190,14 @@ export interface PaymentStore {
    */
   claimDue(now: number, limit: number, holdMs: number): Awaitable<Payment[]>;
   /**
+   * Makes the entry due by `at` for the reconciler's next sweep: its `dueAt` moves to `at` (and it
+   * no longer expires) when it has none or a later one, `version + 1`, in one atomic step. True when
+   * it moved; false when it was already due by then, or is absent (on PostgreSQL, also while its row
+   * is locked by a fulfilment). What the webhook does with a notification it could not verify now.
+   * Optional: without it the webhook does the same with `update`.
+   */
+  markDue?(paymentReference: string, at: number): Awaitable<boolean>;
+  /**
    * Optional, for stores with transactions (PostgreSQL): runs `work` inside the transaction that
    * marks the entry fulfilled, holding the entry's row lock as the lease, so what `work` writes
    * through `db` commits with the mark, exactly once. `not-owed` when the entry is not SUCCESS or

@@ -2,7 +2,8 @@
 // entry and, at most once per reference per interval, asks the gateway and settles it through the
 // one transition (`verifyAndSettle`). The interval is claimed with a compare-and-set on the entry's
 // `checkedAt`, as the status handler's re-query does, so one query is made per interval across every
-// notification, poll and instance; the others answer from the last verdict or the ledger. A
+// notification, poll and instance; the others answer from the last verdict or the ledger. An entry
+// the query budget or the gateway left unverified is made due for the reconciler's next sweep. A
 // reference the ledger does not hold is verified alike (unknown.ts).
 import type { Gateway } from '../gateway.js';
 import { withDeadline } from '../http/deadline.js';
@@ -69,7 +70,10 @@ export function createNotificationChecker(options: CheckOptions): (notification:
    */
   async function checkEntry(entry: Payment, notification: Notification, allow: QueryAllowance): Promise<Verdict> {
     if (!isDue(entry)) return lastVerdict(entry);
-    if (!allow()) return queryLimit(emit, notification, entry.paymentReference);
+    if (!allow()) {
+      dueForSweep(entry);
+      return queryLimit(emit, notification, entry.paymentReference);
+    }
     const claim: Payment = { ...entry, checkedAt: now() };
     try {
       if (!(await payments.update(claim))) return lastVerdict(entry); // another request asks this time
@@ -82,10 +86,24 @@ export function createNotificationChecker(options: CheckOptions): (notification:
     return verdict;
   }
 
+  /**
+   * The notification could not be verified now (the query budget was spent, the gateway gave no
+   * answer): the entry is made due for the reconciler's next sweep, which asks the gateway, so a
+   * real notification drowned among fake ones waits one sweep at most. Not waited for: the answer
+   * takes as long as for a reference the ledger does not hold.
+   */
+  function dueForSweep(entry: Payment): void {
+    const time = now();
+    if (entry.dueAt !== undefined && entry.dueAt <= time) return;
+    const mark = async () => (payments.markDue ? payments.markDue(entry.paymentReference, time) : payments.update({ ...entry, dueAt: time }));
+    mark().catch((error: unknown) => emit({ type: 'internal-error', where: 'store', paymentReference: entry.paymentReference, detail: errorName(error) }));
+  }
+
   async function verify(entry: Payment): Promise<Verdict> {
     const { gateway, onPaid, onFailed, verifyTimeoutMs, leaseMs, onPaidTimeoutMs } = options;
     const settling = { payments, onPaid, onFailed, emit, now, leaseMs, onPaidTimeoutMs, fulfilWaitMs: FULFIL_WAIT_MS };
     const result = await verifyAndSettle(entry, gateway, { ...settling, queryTimeoutMs: verifyTimeoutMs });
+    if (result.kind === 'unverified') dueForSweep(entry);
     if (result.kind === 'unverified' || result.kind === 'missing') return 'retry';
     if (result.kind === 'already-settled') {
       emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: result.payment.state });

@@ -38,7 +38,8 @@ export type WebhookHandlerOptions = {
   /**
    * Gateway queries a second, at most, for every reference the notifications name, held by the
    * ledger or not (verified alike, so neither the answer nor its time tells which it holds); beyond
-   * it an item is answered 503, as a pending payment is, and the gateway delivers it again. Default 5.
+   * it an item is answered 503, as a pending payment is, and the gateway delivers it again; a
+   * reference the ledger holds is then made due for the reconciler's next sweep. Default 5.
    */
   queriesPerSecond?: number;
   /** Gateway queries one notification request may make, at most (it may name 50 payments); default 5. */
