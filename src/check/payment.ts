@@ -14,8 +14,28 @@ const FIELDS = {
   TRANSFER: ['paymentReference', 'walletName', 'wallet', 'bankName', 'accountNumber'],
 } as const;
 
+/**
+ * What an `order_refused` answer to the check's first request means: the shop's order (its
+ * resolver) refused it, most often a cart shop given no cart, and no setting of the sandbox's.
+ */
+export const ORDER_REFUSED =
+  "the shop's order refused the request (no cart: its cookie, reference or id missing?), not the sandbox: " +
+  "send what your page's requests carry with --header 'Cookie: …' and --reference REF (the page's payment-reference) or --body-extra JSON";
+
+/** The same refusal once the order took the check's first request: the cart changed, or one reference serves every attempt. */
+export const ORDER_REFUSED_MIDWAY =
+  "the shop's order refused it, not the sandbox, though it took the check's first request: an order that gives every attempt " +
+  'for one cart one paymentReference makes the check\'s attempts one payment, refused once it ended or was paid (see --reference ' +
+  'in pay-widget check --help); or the cart changed midway';
+
+/** A 4xx `order_refused`: the shop's order said no. */
+export function isOrderRefusal(reply: Reply): boolean {
+  return reply.status >= 400 && reply.status < 500 && (reply.json as { error?: { code?: unknown } } | undefined)?.error?.code === 'order_refused';
+}
+
 /** What is wrong with a session answer to a valid request; empty when it is what the widget needs. */
 export function sessionAnswerProblems(reply: Reply, paymentType: 'USSD' | 'TRANSFER'): string[] {
+  if (isOrderRefusal(reply)) return [`a valid ${paymentType} request got ${answered(reply)} order_refused${errorText(reply)}: ${ORDER_REFUSED_MIDWAY}`];
   if (reply.status !== 200) return [`a valid ${paymentType} request got ${answered(reply)}${errorText(reply)}; answer 200 with the gateway's envelope and order`];
   const body = reply.json as { status?: unknown; data?: { payments?: Record<string, unknown> }; order?: Record<string, unknown> } | undefined;
   const problems: string[] = [];

@@ -2,7 +2,7 @@
 // end must use, a wait until the back end reaches the sandbox, then every check in order.
 import { SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../sandbox/index.js';
 import { CHECKS } from './checks/index.js';
-import { createMerchantClient, type MerchantUrls } from './merchant.js';
+import { createMerchantClient, type MerchantUrls, type PageExtras } from './merchant.js';
 import { createObservedSandbox } from './observed-sandbox.js';
 import { serveOnLoopback } from './serve.js';
 import { waitForBackEnd } from './setup.js';
@@ -10,6 +10,12 @@ import { SkipCheck, type Check, type CheckContext, type CheckResult } from './ty
 
 export type CheckOptions = MerchantUrls & {
   origin?: string;
+  /** `--header`: what the page's requests carry (a cart's cookie), sent on every request but the CORS preflight. */
+  headers?: readonly (readonly [name: string, value: string])[];
+  /** `--reference`: the page's `payment-reference`, sent as `paymentReference` in every session body. */
+  reference?: string;
+  /** `--body-extra`: fields merged into every session body (a `cartId`). */
+  bodyExtra?: Record<string, unknown>;
   /** The sandbox's port; default 0, any free one. */
   gatewayPort?: number;
   /** How long to wait for the back end to reach the sandbox; default 120 s. */
@@ -35,7 +41,7 @@ export async function runCheck(options: CheckOptions): Promise<{ gatewayUrl: str
   try {
     log(`The sandbox gateway listens at ${served.url}. Point your back end at it:`);
     for (const line of settingsLines(served.url)) log(`  ${line}`);
-    const merchant = createMerchantClient(options, options.timeoutMs ?? 15_000);
+    const merchant = createMerchantClient(options, options.timeoutMs ?? 15_000, pageExtras(options));
     const problem = await waitForBackEnd(merchant, gateway, options.waitMs ?? 120_000, log);
     if (problem) return { gatewayUrl: served.url, results: [{ name: 'setup', title: 'the back end reaches the sandbox', status: 'fail', problems: [problem], notes: [] }] };
     const context: CheckContext = { merchant, gateway, origin: options.origin };
@@ -50,6 +56,10 @@ export async function runCheck(options: CheckOptions): Promise<{ gatewayUrl: str
     gateway.close();
     await served.close();
   }
+}
+
+function pageExtras({ headers, reference, bodyExtra }: CheckOptions): PageExtras {
+  return { headers: headers ?? [], sessionFields: { ...(reference === undefined ? {} : { paymentReference: reference }), ...bodyExtra } };
 }
 
 async function runOne(check: Check, context: CheckContext): Promise<CheckResult> {

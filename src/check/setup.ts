@@ -1,10 +1,11 @@
 // Before any check: a valid session request every 2 s until one reaches the sandbox, read for the
 // mistake that stops the back end from being checked at all. The first answer that names one ends
-// the wait at once: a body parser mounted first, a throwing order resolver, a payment started with
-// another gateway (never a second: it may be a real one), the sandbox refusing the back end's keys.
+// the wait at once: a body parser mounted first, a throwing order resolver, an order that refuses
+// (a cart shop given no cart), a payment started with another gateway (never a second: it may be a
+// real one), the sandbox refusing the back end's keys.
 import { answered, type MerchantClient, type Reply } from './merchant.js';
 import type { ObservedSandbox } from './observed-sandbox.js';
-import { errorText } from './payment.js';
+import { errorText, ORDER_REFUSED } from './payment.js';
 import { newKey, ussdRequest } from './requests.js';
 
 const RETRY_EVERY_MS = 2_000;
@@ -41,6 +42,7 @@ function mistakeShownBy(reply: Reply): string | undefined {
   if (typeof code !== 'string') return undefined;
   const answer = `the session endpoint answered ${answered(reply)} ${code}${errorText(reply)} before asking the gateway`;
   if (code === 'config') return `${answer}: a body parser read the request first, so mount the handler before body parsers (express.json()); if it is mounted first, its order's callbackUrl and redirectUrl must be https`;
+  if (code === 'order_refused') return `${answer}: ${ORDER_REFUSED}`;
   if (code === 'internal') return `${answer}: the order resolver (order) threw, or beforeInitiate did; your server's onEvent has the error (internal-error, where: "order")`;
   return `${answer}: if it is not using this sandbox (another gateway, or none), restart it with the settings above; stopped so that no payment starts elsewhere`;
 }

@@ -4,9 +4,11 @@
 import { parseArgs } from 'node:util';
 import { jsonReport, printable, resultLines, summaryLine } from '../check/report.js';
 import { runCheck, type CheckOptions } from '../check/runner.js';
+import { readBodyExtra, readHeader, readReference, UsageError } from './check-page-options.js';
 
 export const CHECK_USAGE = `Usage: pay-widget check --session-url URL [--status-url URL] [--webhook-url URL] [--origin URL] [--json]
                         [--gateway-port PORT] [--wait SECONDS]
+                        [--header 'Name: value']… [--reference REF] [--body-extra JSON]
 
 Starts the sandbox gateway on 127.0.0.1, prints the settings your back end must use (base URL,
 public key, secret key), waits until your back end reaches it, then checks your session, status and
@@ -21,11 +23,20 @@ webhook endpoints against the contract (README, "Your own back end").
   --wait SECONDS      how long to wait for your back end to reach the sandbox (default 120)
   --help, -h          this text
 
+What your page's requests carry besides the widget's fields, for a shop whose order needs a cart:
+  --header LINE       'Name: value', sent on every session, status and webhook request the check
+                      sends (not on the CORS preflight: browsers send none there); repeatable,
+                      cookies joined into one Cookie header: --header 'Cookie: cart=abc'
+  --reference REF     paymentReference in every session request, as your page's payment-reference:
+                      the same REF in each of the ~20 payment attempts the check starts (each its
+                      own Idempotency-Key). An order that checks REF and gives each attempt its own
+                      reference passes; one that charges every attempt under REF (or the cart's one
+                      reference) makes them one payment, and the checks that need their own fail
+  --body-extra JSON   a JSON object merged into every session request body: '{"cartId":"abc"}'
+
 Before the package is published: npx --package ./pay-widget-0.1.0.tgz pay-widget check …`;
 
 export type Io = { out: (line: string) => void; err: (line: string) => void };
-
-class UsageError extends Error {}
 
 /** Runs `pay-widget check` with `args` (after `check`); resolves to the exit code. */
 export async function checkCommand(args: readonly string[], io: Io): Promise<number> {
@@ -68,6 +79,9 @@ function readOptions(args: readonly string[]): CheckOptions & { json: boolean } 
       json: { type: 'boolean', default: false },
       'gateway-port': { type: 'string' },
       wait: { type: 'string' },
+      header: { type: 'string', multiple: true },
+      reference: { type: 'string' },
+      'body-extra': { type: 'string' },
     },
   });
   if (!values['session-url']) throw new UsageError('--session-url is required');
@@ -77,6 +91,9 @@ function readOptions(args: readonly string[]): CheckOptions & { json: boolean } 
   if (values.origin) options.origin = originOf(values.origin);
   if (values['gateway-port']) options.gatewayPort = wholeNumber('--gateway-port', values['gateway-port'], 65_535);
   if (values.wait) options.waitMs = wholeNumber('--wait', values.wait, 86_400) * 1000;
+  if (values.header) options.headers = values.header.map(readHeader);
+  if (values.reference !== undefined) options.reference = readReference(values.reference);
+  if (values['body-extra'] !== undefined) options.bodyExtra = readBodyExtra(values['body-extra']);
   return options;
 }
 

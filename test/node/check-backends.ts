@@ -1,5 +1,6 @@
-// Back ends for the check's own tests: ours (the package's handlers, in memory, pointed at the
-// check's sandbox) served on 127.0.0.1, and the same with one rule broken on purpose, one per check.
+// Back ends for the check's own tests: ours (createPayments, in memory, pointed at the check's
+// sandbox) served on 127.0.0.1, the same with one rule broken on purpose, one per check, and a cart
+// shop whose order needs the cart's cookie and reference.
 import { getRequestListener } from '@hono/node-server';
 import express from 'express';
 import { SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
@@ -7,11 +8,11 @@ import {
   createGateway,
   createMemoryIdempotencyStore,
   createMemoryPaymentStore,
-  createSessionHandler,
-  createStatusHandler,
-  createWebhookHandler,
+  createPayments,
+  OrderError,
   type Gateway,
   type IdempotencyStore,
+  type PaymentsOrderResolver,
   type PaymentStore,
 } from '../../src/server/internal.js';
 import type { loopbackServers } from './loopback.js';
@@ -28,10 +29,19 @@ export type Breakage =
   // Set-up mistakes that stop every check: the check names them before running any.
   | 'json-parser-first' | 'wrong-secret-key' | 'wrong-public-key' | 'throwing-resolver';
 
+/**
+ * A cart shop: its order refuses (OrderError, 422 order_refused) a request without the cart's
+ * cookie, or whose page named another cart (`paymentReference`, or `cartId` in the body).
+ */
+export type CartShop = { cookie: string; reference?: string; cartId?: string; chargesReference?: true };
+
 type Handler = (request: Request) => Promise<Response>;
 
+/** A request the back end received, with the Cookie header it carried. */
+export type SeenRequest = { method: string; path: string; cookie: string | null };
+
 /** The package's handlers against `gatewayUrl`, with `breakage` if any; served, and their URLs. */
-export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, gatewayUrl: string, breakage?: Breakage) {
+export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, gatewayUrl: string, breakage?: Breakage, cart?: CartShop) {
   const gateway = createGateway({
     baseUrl: gatewayUrl,
     publicKey: breakage === 'wrong-public-key' ? 'pk_live_mistyped' : SANDBOX_PUBLIC_KEY,
@@ -42,39 +52,69 @@ export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, 
   const payments = breakage === 'non-atomic-claims' ? nonAtomicLedger(ledger) : forgets ? notFoundByKey(ledger) : ledger;
   const memory = createMemoryIdempotencyStore();
   const idempotency = breakage === 'non-atomic-claims' ? nonAtomicClaims(memory) : forgets ? keepingOnlyFinished(memory) : memory;
-  const cors = breakage === 'no-cors' ? {} : { allowedOrigins: [PAGE_ORIGIN] };
-  const onPaid = () => {};
-  const sessionHandler = () =>
-    createSessionHandler({
-      gateway,
-      payments,
-      idempotency,
+  const cartIds = new WeakMap<Request, unknown>();
+  const order: PaymentsOrderResolver = async (request, context) => {
+    if (breakage === 'throwing-resolver') throw new Error('cart service down');
+    if (cart) refuseOtherCarts(cart, request.paymentReference, context.request, cartIds.get(context.request));
+    return {
+      // A random reference is safe only while the key's first order is remembered (our ledger then refuses the second).
+      ...(forgets ? { paymentReference: `random-${crypto.randomUUID()}` } : {}),
+      ...(cart?.chargesReference ? { paymentReference: cart.reference } : {}),
+      amount: breakage === 'trusts-page-amount' && request.amount ? request.amount : '5000.00',
+      currency: 'NGN',
+      country: 'NG',
+      callbackUrl: 'http://127.0.0.1/callback',
+      redirectUrl: 'http://127.0.0.1/thanks',
+    };
+  };
+  const shop = (shopGateway: Gateway = gateway) => {
+    const instance = createPayments({
+      gateway: shopGateway,
+      stores: { payments, idempotency },
+      order,
+      onPaid: () => {},
+      publicUrl: 'http://127.0.0.1/pay',
       statusSecret: STATUS_SECRET,
-      order: async (request) => {
-        if (breakage === 'throwing-resolver') throw new Error('cart service down');
-        return {
-          // A random reference is safe only while the key's first order is remembered (our ledger then refuses the second).
-          ...(forgets ? { paymentReference: `random-${crypto.randomUUID()}` } : {}),
-          amount: breakage === 'trusts-page-amount' && request.amount ? request.amount : '5000.00',
-          currency: 'NGN',
-          country: 'NG',
-          callbackUrl: 'http://127.0.0.1/callback',
-          redirectUrl: 'http://127.0.0.1/thanks',
-        };
-      },
-      ...cors,
+      reconcile: false,
+      ...(breakage === 'no-cors' ? {} : { allowedOrigins: [PAGE_ORIGIN] }),
     });
+    return (request: Request) => instance.handler(request);
+  };
+  const ours = shop();
   // Non-atomic stores fail only across instances (one handler joins its own duplicates): two, taking turns.
-  let session: Handler = breakage === 'non-atomic-claims' ? takingTurns([sessionHandler(), sessionHandler()]) : sessionHandler();
+  let session: Handler = breakage === 'non-atomic-claims' ? takingTurns([ours, shop()]) : ours;
   if (breakage === 'leaks-key-in-error') session = leakingKey(session);
-  const status = breakage === 'status-without-token' ? statusWithoutToken(payments) : createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid, ...cors });
-  let webhook: Handler = createWebhookHandler({ gateway: breakage === 'webhook-trusts-body' ? believing(gateway, payments) : gateway, payments, onPaid });
+  if (cart?.cartId) session = readingCartId(session, cartIds);
+  const status = breakage === 'status-without-token' ? statusWithoutToken(payments) : ours;
+  let webhook = breakage === 'webhook-trusts-body' ? shop(believing(gateway, payments)) : ours;
   if (breakage === 'answers-webhooks-endlessly') webhook = endlessAnswer(webhook);
   const routes: Record<string, Handler> = { '/pay/session': session, '/pay/status': status, '/pay/webhook': webhook };
-  const listener = getRequestListener((request) => routes[new URL(request.url).pathname]?.(request) ?? new Response('Not found', { status: 404 }));
+  const requests: SeenRequest[] = [];
+  const listener = getRequestListener((request) => {
+    const path = new URL(request.url).pathname;
+    requests.push({ method: request.method, path, cookie: request.headers.get('cookie') });
+    return routes[path]?.(request) ?? new Response('Not found', { status: 404 });
+  });
   // The commonest Express mistake: express.json() for the whole app, before the package's handlers.
   const origin = await servers.listen(breakage === 'json-parser-first' ? express().use(express.json()).use(listener) : listener);
-  return { sessionUrl: `${origin}/pay/session`, statusUrl: `${origin}/pay/status`, webhookUrl: `${origin}/pay/webhook` };
+  return { sessionUrl: `${origin}/pay/session`, statusUrl: `${origin}/pay/status`, webhookUrl: `${origin}/pay/webhook`, requests };
+}
+
+/** The cart shop's rule: the cart's cookie, and the page's reference or cart id when it has one. */
+function refuseOtherCarts(cart: CartShop, reference: string | undefined, request: Request, cartId: unknown): void {
+  const cookies = (request.headers.get('cookie') ?? '').split(';').map((pair) => pair.trim());
+  if (!cookies.includes(cart.cookie)) throw new OrderError('Your cart is empty.');
+  if (cart.reference !== undefined && reference !== cart.reference) throw new OrderError('This page shows another cart: reload it.');
+  if (cart.cartId !== undefined && cartId !== cart.cartId) throw new OrderError('This page shows another cart: reload it.');
+}
+
+/** The shop's own middleware: reads `cartId` from the JSON body (a copy), for the order to compare. */
+function readingCartId(session: Handler, cartIds: WeakMap<Request, unknown>): Handler {
+  return async (request) => {
+    const body = (await request.clone().json().catch(() => undefined)) as { cartId?: unknown } | undefined;
+    cartIds.set(request, body?.cartId);
+    return session(request);
+  };
 }
 
 function takingTurns(handlers: Handler[]): Handler {
@@ -146,7 +186,6 @@ function statusWithoutToken(payments: PaymentStore): Handler {
   };
 }
 
-/** A session endpoint that puts the secret key in its 5xx messages ("gateway refused key …"). */
 /** The handler's answer followed by 200 MB of spaces (still JSON), each 64 KB made as it is read. */
 function endlessAnswer(handler: Handler): Handler {
   return async (request) => {
@@ -165,6 +204,7 @@ function endlessAnswer(handler: Handler): Handler {
   };
 }
 
+/** A session endpoint that puts the secret key in its 5xx messages ("gateway refused key …"). */
 function leakingKey(session: Handler): Handler {
   return async (request) => {
     const response = await session(request);

@@ -1,7 +1,7 @@
 // The amount: the gateway is asked to charge what `order.amount` says, and never the page's
 // `amount` hint because the page sent it.
 import { answered, type Reply } from '../merchant.js';
-import { errorText, sameAmount, type Order } from '../payment.js';
+import { errorText, isOrderRefusal, ORDER_REFUSED_MIDWAY, sameAmount, type Order } from '../payment.js';
 import { newKey, ussdRequest } from '../requests.js';
 import type { Check, CheckContext, CheckReport } from '../types.js';
 import { initiationsDuring } from './session.js';
@@ -31,7 +31,7 @@ async function chargeOf(context: CheckContext, report: CheckReport, hint: string
     reply = await context.merchant.session(ussdRequest(hint === undefined ? {} : { amount: hint }), { key: newKey() });
   });
   if (!reply || reply.status !== 200) {
-    if (hint === undefined) report.fail(`a valid request got ${reply ? answered(reply) : 'no answer'}${reply ? errorText(reply) : ''}`);
+    if (hint === undefined) report.fail(`a valid request got ${reply ? answered(reply) : 'no answer'}${reply ? errorText(reply) : ''}${reply && isOrderRefusal(reply) ? `: ${ORDER_REFUSED_MIDWAY}` : ''}`);
     return undefined;
   }
   const order = (reply.json as { order?: Order } | undefined)?.order;

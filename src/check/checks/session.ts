@@ -21,11 +21,18 @@ export const sessionValid: Check = {
     for (const body of [ussdRequest(), transferRequest()]) {
       const started = await startPayment(context.merchant, report, body);
       if (!started) continue;
-      const seen = context.gateway.initiations().some((initiation) => initiation.paymentReference === started.order.paymentReference);
-      if (!seen) report.fail(`the sandbox never saw payment ${started.order.paymentReference}: point the back end's gateway base URL at the check's sandbox`);
+      const reference = started.order.paymentReference;
+      const seen = context.gateway.initiations().filter((initiation) => initiation.paymentReference === reference).length;
+      if (!seen) report.fail(`the sandbox never saw payment ${reference}: point the back end's gateway base URL at the check's sandbox`);
+      // A new key's first request asks for a reference once; more means an earlier attempt had it.
+      else if (seen > 1 && body.paymentType === 'USSD') report.note(sharedReference(reference));
     }
   },
 };
+
+const sharedReference = (reference: string) =>
+  `a new payment attempt (a new Idempotency-Key) was given payment ${reference}, which an earlier attempt had started: your order ` +
+  "gives every attempt for one cart one paymentReference, so the check's attempts are all that one payment (see --reference in pay-widget check --help)";
 
 export const sessionInvalidFields: Check = {
   name: 'session-invalid-fields',
