@@ -42,6 +42,7 @@ export default defineConfig({
           { text: 'Go-live checklist', link: '/go-live' },
           { text: 'Troubleshooting', link: '/troubleshooting' },
           { text: 'Development', link: '/development' },
+          { text: 'Architecture', link: '/architecture' },
         ],
       },
     ],

@@ -1,5 +1,5 @@
 // What the check sends: the widget's session requests (README, "The session-endpoint contract"),
-// keys, and the gateway's notification (spec/gateway-companion.md §3) for a reference.
+// keys, and the gateway's notification (docs/architecture.md, "The notification") for a reference.
 
 export type SessionBody = Record<string, unknown>;
 

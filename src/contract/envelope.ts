@@ -1,8 +1,9 @@
-// Reads the gateway's response envelope (spec 2.2–2.4) into the instructions the widget shows.
+// Reads the gateway's response envelope into the instructions the widget shows (its field names:
+// docs/architecture.md, "Field names").
 // Zod-free so the browser can afford it; the server uses the same reader for the gateway's answers.
 import { matchesPatterns, PAYMENTS_PATTERNS, type PaymentType } from './rules.js';
 
-/** `data.payments` of each payment type, as spec 2.3 and 2.4 spell it. */
+/** `data.payments` of each payment type, as the gateway spells it (docs/architecture.md, "Field names"). */
 type PaymentsOf<T extends PaymentType> = Record<keyof (typeof PAYMENTS_PATTERNS)[T], string>;
 
 /** The instructions the widget shows and `pay-initiated` carries: the spec's fields, typos fixed. */

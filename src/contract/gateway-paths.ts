@@ -1,9 +1,9 @@
 /**
- * The gateway's paths (spec 4.1, spec/gateway-companion.md §1, §2), shared by the server's gateway
+ * The gateway's paths (docs/architecture.md, "The gateway"), shared by the server's gateway
  * client and the sandbox that stands in for it.
  */
 
-/** The gateway's one operation (spec 4.1): `POST {base_url}/api/v2/payments/initiates`. */
+/** The gateway's one operation: `POST {base_url}/api/v2/payments/initiates` (docs/architecture.md). */
 export const INITIATE_PATH = '/api/v2/payments/initiates';
 
 /** §1: the bearer token is made from the dashboard's keys here. */

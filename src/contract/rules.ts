@@ -80,7 +80,7 @@ export function isValidField(field: CustomerField, value: string): boolean {
 
 const PRESENT = /\S/;
 
-/** What `data.payments` must hold for each payment type (spec 2.3, 2.4), names exactly as the spec spells them. */
+/** What `data.payments` must hold for each payment type, names exactly as the gateway spells them (docs/architecture.md). */
 export const PAYMENTS_PATTERNS = {
   USSD: {
     paymentReference: PRESENT,
@@ -99,8 +99,8 @@ export const PAYMENTS_PATTERNS = {
 };
 
 /**
- * The session endpoint's `order` (DESIGN.md, "The session-endpoint contract"): what the server
- * charges. `statusToken` is optional and opaque; it only needs to be a string.
+ * The session endpoint's `order` (docs/own-back-end.md, "The session-endpoint contract"): what the
+ * server charges. `statusToken` is optional and opaque; it only needs to be a string.
  */
 export const ORDER_PATTERNS = {
   paymentReference: PAYMENT_REFERENCE,

@@ -2,7 +2,8 @@
 // They are built from the plain rules in rules.ts. The server validates with them; browser code
 // imports only their types (`import type`), never their values, so zod stays out of its bundle.
 //
-// Field names follow spec/payment-initiation.md exactly, typos included (`ussdDailCode`, `providerreference`).
+// Field names follow the gateway's exactly, typos included (`ussdDailCode`, `providerreference`;
+// docs/architecture.md, "Field names").
 import * as z from 'zod/mini';
 import {
   AMOUNT,
@@ -52,7 +53,7 @@ export const customerFieldSchemas = {
   bankCode: bankCodeSchema,
 } as const;
 
-// ─── Widget → session endpoint (DESIGN.md, "The session-endpoint contract") ──────────────────────
+// ─── Widget → session endpoint (docs/own-back-end.md, "The session-endpoint contract") ───────────
 
 const hints = {
   amount: z.optional(field('amount')),
@@ -82,7 +83,7 @@ export const sessionRequestSchema = z.discriminatedUnion('paymentType', [
 ]);
 export type SessionRequest = z.infer<typeof sessionRequestSchema>;
 
-// ─── Server → gateway (spec 2.1) ─────────────────────────────────────────────────────────────────
+// ─── Server → gateway (docs/architecture.md, "The initiation") ───────────────────────────────────
 
 /** A TRANSFER account's `walletDaysActive`: a whole number of days, 1 to 999, as a string. */
 export const WALLET_DAYS_ACTIVE = /^[1-9]\d{0,2}$/;
@@ -109,16 +110,16 @@ export const gatewayRequestSchema = z.object({
   redirectUrl: z.url(),
   paymentType: paymentTypeSchema,
   bankCode: z.optional(z.string()),
-  /** TRANSFER only (companion §5): the account takes exactly `amount`. */
+  /** TRANSFER only (docs/architecture.md): the account takes exactly `amount`. */
   amountControl: z.optional(z.literal('FIXEDAMOUNT')),
-  /** TRANSFER only (companion §5): how many days the account stays open, as a digit string (the apps send `"1"`). */
+  /** TRANSFER only (docs/architecture.md): how many days the account stays open, as a digit string (the apps send `"1"`). */
   walletDaysActive: z.optional(z.string().check(z.regex(WALLET_DAYS_ACTIVE))),
-  /** `true` on every initiation of a reference after its first (companion §5, "Re-initiating a reference"). */
+  /** `true` on every initiation of a reference after its first (docs/architecture.md, "The initiation"). */
   retry: z.optional(z.boolean()),
 });
 export type GatewayRequest = z.infer<typeof gatewayRequestSchema>;
 
-// ─── Gateway → server → widget (spec 2.2–2.4) ────────────────────────────────────────────────────
+// ─── Gateway → server → widget (docs/architecture.md, "Field names") ─────────────────────────────
 
 /** Enough of the envelope to read its outcome and message, whatever the payment type. */
 export const envelopeSchema = z.object({
@@ -160,7 +161,7 @@ export const orderSchema = z.object({
 });
 export type Order = z.infer<typeof orderSchema>;
 
-// ─── Failures (DESIGN.md: `{ status: "ERROR", error: { code, message, fields? } }`) ─────────────
+// ─── Failures (docs/own-back-end.md: `{ status: "ERROR", error: { code, message, fields? } }`) ───
 
 export const errorBodySchema = z.object({
   status: z.literal('ERROR'),
@@ -174,7 +175,7 @@ export const errorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-// ─── status-url (DESIGN.md: `GET status-url?paymentReference=…`) ─────────────────────────────────
+// ─── status-url (docs/own-back-end.md: `GET status-url?paymentReference=…`) ──────────────────────
 
 export const statusResponseSchema = z.object({
   status: z.enum(PAYMENT_STATUSES),

@@ -60,7 +60,7 @@ declare global {
   interface GlobalEventHandlersEventMap extends PayEventMap {}
 }
 
-/** Fires a pay-* event the way DESIGN.md specifies: bubbling, composed, cancelable only when asked. */
+/** Fires a pay-* event as docs/element.md describes them: bubbling, composed, cancelable only when asked. */
 export function emit<K extends PayEventName>(
   target: EventTarget,
   name: K,

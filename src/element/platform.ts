@@ -1,6 +1,6 @@
 // What the customer's device can do with a dial code. iOS does not dial a `tel:` number holding `*`
 // or `#` (Apple's phone-link rules: "the Phone app does not attempt to dial"); Android does, with
-// `#` written `%23` (gateway-companion.md §5, "Dialling from a web page"); a computer cannot dial
+// `#` written `%23` (docs/architecture.md, "Dialling from a web page"); a computer cannot dial
 // at all, but a phone's camera opens its dialer from a QR code of the same link.
 
 type Device = Pick<Navigator, 'userAgent' | 'platform' | 'maxTouchPoints'>;

@@ -40,7 +40,7 @@
  * sends, as the gateway's iOS app does) or as the string `"true"`/`"false"` (every published
  * example). A TRANSFER answer carries `payments.amount`, a number, as the published example does.
  *
- * Besides initiation (spec/gateway-companion.md):
+ * Besides initiation (docs/architecture.md, "The gateway"):
  *
  * | request | the sandbox answers |
  * |---|---|

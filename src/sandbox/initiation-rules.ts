@@ -2,7 +2,7 @@
 // publicKey, the spec's fields (2.1) in the forms they name (an e-mail address, http(s) URLs for
 // callbackUrl and redirectUrl, …) and its per-type rules (4.1 rules 1 and 2). A refusal is the
 // gateway's: 400 `{ status: "ERROR", data: { code: "S12", message: "Invalid/Missing parameters = …" } }`
-// (spec/gateway-companion.md §4), 403 for a wrong publicKey.
+// (docs/architecture.md, "The initiation"), 403 for a wrong publicKey.
 import { CUSTOMER_FIELD_PATTERNS, PAYMENT_REFERENCE } from '../contract/rules.js';
 import { gatewayRequestSchema, type GatewayRequest } from '../contract/schemas.js';
 import { failure } from './answers.js';

@@ -92,8 +92,9 @@ const DEFAULT_MESSAGES = { SUCCESS: 'Payment received.', FAILED: 'Payment failed
 
 /**
  * An offline stand-in for the gateway's `POST {base_url}/api/v2/payments/initiates`, faithful to
- * spec/payment-initiation.md. Any path ending in that suffix is served, so it can be mounted under a
- * prefix. Magic amounts ({@link MAGIC_AMOUNTS}) produce failures and delays.
+ * what it publishes (docs/architecture.md, "The initiation"). Any path ending in that suffix is
+ * served, so it can be mounted under a prefix. Magic amounts ({@link MAGIC_AMOUNTS}) produce
+ * failures and delays.
  */
 export function createSandboxGateway(options: SandboxGatewayOptions = {}): SandboxGateway {
   assertOptions(options);

@@ -1,5 +1,5 @@
 /**
- * `POST /api/v2/encrypt/keys` (spec/gateway-companion.md §1): the dashboard's keys, joined secret
+ * `POST /api/v2/encrypt/keys` (docs/architecture.md, "The token call"): the dashboard's keys, joined secret
  * first, buy a bearer token in the gateway's shape. The real gateway publishes no lifetime; the
  * sandbox's tokens expire after `ttlMs`, so a client's renewal on a 401 can be rehearsed.
  */

@@ -1,5 +1,5 @@
 /**
- * The sandbox's webhook deliveries (spec/gateway-companion.md §3): each notification is POSTed with
+ * The sandbox's webhook deliveries (docs/architecture.md, "The notification"): each notification is POSTed with
  * an `X-Expected-Ack-Reference` and counts as delivered only on HTTP 200 whose JSON echoes it as
  * `ackReference`; anything else (another status, a wrong or self-made ack, no connection, more than
  * 5 s) is retried after each of `retryDelaysMs`, then given up.

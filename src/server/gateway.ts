@@ -1,6 +1,6 @@
 // One gateway account: its bearer token (made from the dashboard's keys, or given), the initiation
 // and the payment query. Every call ends in an outcome; nothing here throws, and no outcome, message
-// or reason ever carries the token or a key (spec/gateway-companion.md §1). The parts live in
+// or reason ever carries the token or a key (docs/architecture.md, "The token call"). The parts live in
 // `gateway/`: the token, the initiation, the query, the code table and the one request they share.
 import type { GatewayRequest } from '../contract/schemas.js';
 import { QUERY_VERSIONS, type QueryVersion } from '../contract/gateway-paths.js';

@@ -13,12 +13,12 @@ export type CodeBlock = {
   line: number;
   /** `ts`, `tsx`, `js`, … as written after the fence. */
   lang: string;
-  /** The file name in brackets after the language (```ts [lib/pay.ts]), when there is one. */
+  /** The file name in brackets after the language (```ts [lib/pay.ts], ```ts [app/pay/[endpoint]/route.ts]), when there is one. */
   title: string | undefined;
   code: string;
 };
 
-const FENCE = /^```(\w*)[ \t]*(?:\[([^\]]+)\])?[^\n]*\n([\s\S]*?)^```[ \t]*$/gm;
+const FENCE = /^```(\w*)[ \t]*(?:\[(.+)\])?[^\n]*\n([\s\S]*?)^```[ \t]*$/gm;
 
 export function codeBlocks(page: string, text: string): CodeBlock[] {
   const blocks: CodeBlock[] = [];
@@ -62,6 +62,6 @@ export function isTypeChecked(block: CodeBlock): boolean {
 export function snippetPath(block: CodeBlock): string {
   const folder = relative('.', block.page).replace(/\.md$/, '').replace(/[^\w-]+/g, '_');
   const extension = block.lang === 'js' ? 'mjs' : block.lang;
-  const name = block.title && /^[\w./-]+\.(m?[jt]sx?)$/.test(block.title) ? block.title : `block-${block.line}.${extension}`;
+  const name = block.title && /^[\w./[\]-]+\.(m?[jt]sx?)$/.test(block.title) ? block.title : `block-${block.line}.${extension}`;
   return join(folder, name);
 }

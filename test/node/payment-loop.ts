@@ -1,6 +1,6 @@
 // The payment loop every server recipe must pass, driven over HTTP against a started server that
 // prints `session from <address>` (beforeInitiate), `paid <reference> <amount> <currency>` (onPaid)
-// and `webhook <event>`: session → instructions, replay → the same answer, status → the server's
+// and `webhook <event>` (or `event <event>`, createPayments' one onEvent): session → instructions, replay → the same answer, status → the server's
 // amount, the sandbox's "customer paid" (/pay/simulate) → onPaid once through the webhook, and the
 // caller's address given to beforeInitiate.
 import assert from 'node:assert/strict';
@@ -34,7 +34,7 @@ export async function paymentLoop(server: StartedServer): Promise<void> {
 
   const paid = await fetch(`${server.origin}/pay/simulate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paymentReference: reference }) });
   assert.equal(paid.status, 204);
-  await server.printed(new RegExp(`(?:webhook|pay) \\{"type":"paid","paymentReference":"${reference}"`));
+  await server.printed(new RegExp(`(?:webhook|pay|event) \\{"type":"paid","paymentReference":"${reference}"`));
   await server.printed(new RegExp(`paid ${reference} 5000.00 NGN`));
   assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
   assert.equal(server.output().split(`paid ${reference} `).length - 1, 1, 'onPaid ran once');

@@ -10,7 +10,7 @@ import { expectStatus, requireStatusUrl, statusOf } from './status.js';
 
 const DUPLICATES = 20;
 
-/** The gateway's deadline for an acknowledgement (spec/gateway-companion.md §3). */
+/** The gateway's deadline for an acknowledgement (docs/architecture.md, "The notification"). */
 const ACK_DEADLINE_MS = 5_000;
 
 function requireWebhookUrl(merchant: MerchantClient): void {

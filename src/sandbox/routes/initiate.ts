@@ -1,7 +1,7 @@
-// `POST …/api/v2/payments/initiates` (spec 4.1): checks the bearer token, the content type, the
-// body and the spec's rules, then answers the payment's envelope. A reference it already has: the
-// same payment re-initiated with `retry: true` gets its first answer, without it the gateway's
-// duplicate-reference answer; a reference reused for another payment 409. Magic amounts misbehave
+// `POST …/api/v2/payments/initiates` (docs/architecture.md): checks the bearer token, the content
+// type, the body and the gateway's published rules, then answers the payment's envelope. A
+// reference it already has: the same payment re-initiated with `retry: true` gets its first answer,
+// without it the gateway's duplicate-reference answer; a reference reused for another payment 409. Magic amounts misbehave
 // on purpose.
 import { readJsonBody, requireJson } from '../../server/http/checks.js';
 import type { GatewayRequest } from '../../contract/schemas.js';

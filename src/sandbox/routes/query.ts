@@ -1,4 +1,4 @@
-// `GET …/api/{v2,v3}/payments/query/{reference}` (spec/gateway-companion.md §2): the payment's
+// `GET …/api/{v2,v3}/payments/query/{reference}` (docs/architecture.md, "The query"): the payment's
 // state in the gateway's codes; an unknown reference is HTTP 500, as the gateway answers it.
 import { QUERY_PATH_PATTERN } from '../../contract/gateway-paths.js';
 import { failure, json, labelledError, queryAnswerBody } from '../answers.js';

@@ -1,4 +1,4 @@
-// `POST …/api/v2/encrypt/keys` (spec/gateway-companion.md §1): `{"key":"SECRET.PUBLIC"}` buys a
+// `POST …/api/v2/encrypt/keys` (docs/architecture.md, "The token call"): `{"key":"SECRET.PUBLIC"}` buys a
 // token in the gateway's shape; no Authorization header needed.
 import { readJsonBody } from '../../server/http/checks.js';
 import { ERROR_STATUS } from '../../server/http/reply.js';

@@ -1,4 +1,4 @@
-// The gateway's query codes (spec/gateway-companion.md §2 "Codes") in the ledger's terms.
+// The gateway's query codes (docs/architecture.md, "The query") in the ledger's terms.
 import type { QueryAnswer } from './types.js';
 
 const PENDING_CODES = new Set(['S20', 'SM_P', 'S0', 'SM_09', 'INP', 'INP2', 'SM_D']);

@@ -1,4 +1,4 @@
-// The initiation (spec 2.1–2.4, companion §4): the request built from the widget's fields and the
+// The initiation (docs/architecture.md, "The initiation"): the request built from the widget's fields and the
 // server's order, the POST, and the gateway's answer read into an outcome.
 import { readEnvelope } from '../../contract/envelope.js';
 import { PAYMENTS_PATTERNS, type PaymentType } from '../../contract/rules.js';
@@ -40,7 +40,7 @@ export function initiation({ baseUrl, send, authorised, redact }: InitiationPart
 }
 
 /**
- * The initiation's answer (spec 2.2–2.4, companion §4) as an outcome. Every string from the gateway
+ * The initiation's answer (docs/architecture.md, "The initiation") as an outcome. Every string from the gateway
  * is `redact`ed before it is shortened or kept: the answer may echo anything it was sent.
  */
 function readInitiation(answer: Exchange, paymentType: PaymentType, redact: (text: string) => string): GatewayOutcome {
@@ -120,7 +120,7 @@ function gatewayMessage(json: unknown, redact: (text: string) => string): string
   return found && redact(found.trim()).slice(0, MAX_RAW_MESSAGE);
 }
 
-/** What the merchant's options add to a TRANSFER request (companion §5). */
+/** What the merchant's options add to a TRANSFER request (docs/architecture.md, "The initiation"). */
 type TransferRequestOptions = {
   /** How many days the account stays open, a digit string; default `"1"`, as the gateway's apps send. */
   walletDaysActive?: string;
@@ -128,9 +128,9 @@ type TransferRequestOptions = {
 
 /**
  * The spec's request (2.1): customer fields from the widget, money and references from the server's
- * order, `bankCode` for USSD only. TRANSFER adds what the gateway's own apps send (companion §5): a
+ * order, `bankCode` for USSD only. TRANSFER adds what the gateway's own apps send (docs/architecture.md): a
  * fixed amount and the account's days of validity. `retry: true` when the reference was initiated
- * before (companion §5, "Re-initiating a reference").
+ * before (docs/architecture.md, "The initiation").
  */
 export function buildGatewayRequest(
   request: SessionRequest,

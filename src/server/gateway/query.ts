@@ -1,4 +1,4 @@
-// The payment query (spec/gateway-companion.md §2): the path and its version, and the answer read
+// The payment query (docs/architecture.md, "The query"): the path and its version, and the answer read
 // into the ledger's terms. Only a readable 2xx `SUCCESS` envelope naming this reference is an answer.
 import { queryPath, type QueryVersion } from '../../contract/gateway-paths.js';
 import { isRecord, parseJson } from '../http/json.js';

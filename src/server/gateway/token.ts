@@ -1,4 +1,4 @@
-// The bearer token (spec/gateway-companion.md §1): made from the dashboard's keys through
+// The bearer token (docs/architecture.md, "The token call"): made from the dashboard's keys through
 // `encrypt/keys` and shared, or given by the merchant; renewed once when the gateway answers 401.
 import { TOKEN_PATH } from '../../contract/gateway-paths.js';
 import { isRecord, parseJson } from '../http/json.js';

@@ -196,7 +196,7 @@ async function askGateway(input: PaymentStepsInput, entered: EnteredPayment, pro
   const { context, body } = input;
   const { order } = entered;
   const started = performance.now();
-  // `retry: true` re-initiates a reference, as the gateway's own apps do (companion §5).
+  // `retry: true` re-initiates a reference, as the gateway's own apps do (docs/architecture.md, "The initiation").
   const gatewayRequest = buildGatewayRequest(body, order, context.gateway.publicKey, context.transfer, entered.again);
   // Past the deadline the gateway call is ended early, as a time-out.
   const answered = await context.gateway.initiate(gatewayRequest, { signal: progress.signal.signal });

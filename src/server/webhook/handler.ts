@@ -1,4 +1,4 @@
-// The webhook endpoint: the gateway's notification (spec/gateway-companion.md §3) is a hint, never a
+// The webhook endpoint: the gateway's notification (docs/architecture.md, "The notification") is a hint, never a
 // fact. The request is checked and read here (notification.ts), each item's reference is verified
 // with the gateway at most once per interval (checks.ts, throttle.ts), and the answer is 200 when
 // the gateway need not deliver it again, else 503.

@@ -1,4 +1,4 @@
-// Reading the gateway's notification (spec/gateway-companion.md §3): which references each item
+// Reading the gateway's notification (docs/architecture.md, "The notification"): which references each item
 // names, and its event type. Nothing else in it is believed: the body is anyone's text.
 import { isRecord } from '../http/json.js';
 
