@@ -10,22 +10,27 @@ import { DEFAULT_ON_PAID_TIMEOUT_MS, OnPaidTimeoutError, runWithinLimit } from '
 import { sleep } from './http/deadline.js';
 import { errorName } from './http/emitter.js';
 import { fulfilRetryAt } from './schedule.js';
-import type { Payment, PaymentStore } from './stores/types.js';
+import type { Payment, PaymentStore, QueuedWrites } from './stores/types.js';
 
 /**
- * What `onPaid` gets besides the payment. `db`: with a ledger whose store runs fulfilment in a
- * transaction (PostgreSQL), that transaction's client, so what `onPaid` writes through it commits
- * with the mark that it ran, exactly once; undefined with other stores. `signal`: aborted when
- * `onPaidTimeoutMs` passed and the caller stopped waiting (the payment is then owed again): pass it
- * to `fetch` and the like, and stop.
+ * What `onPaid` gets besides the payment. `db`: what `onPaid` writes through it commits with the
+ * mark that it ran, exactly once, or (when it throws) not at all. With the PostgreSQL ledger, the
+ * transaction's client (`pg`'s `PoolClient`); with the SQLite ledger, a `SqlitePaidDb`
+ * (`pay-widget/server/sqlite`) whose writes are queued and committed with the mark after `onPaid`
+ * returned; undefined with other stores. Name it as `Db` (`PaymentHook<SqlitePaidDb>`) to have it
+ * typed. `signal`: aborted when `onPaidTimeoutMs` passed and the caller stopped waiting (the
+ * payment is then owed again): pass it to `fetch` and the like, and stop.
  */
-export type PaidContext = { db?: unknown; signal?: AbortSignal };
+export type PaidContext<Db = unknown> = { db?: Db; signal?: AbortSignal };
 
 /**
  * The merchant's hook. `onPaid` runs until it returns without throwing (again with back-off after a
  * throw, or after its process died), so make it idempotent by `paymentReference`.
  */
-export type PaymentHook = (payment: Payment, context: PaidContext) => void | Promise<void>;
+export type PaymentHook<Db = unknown> = {
+  // Written as a method so that a hook typed for one ledger's `db` is taken wherever a hook is.
+  hook(payment: Payment, context: PaidContext<Db>): void | Promise<void>;
+}['hook'];
 
 /** What fulfilment reports: the hook's or the store's failure (the error's class name only). */
 export type FulfilEvent =
@@ -94,11 +99,14 @@ export async function fulfil(entry: Payment, context: FulfilContext): Promise<Fu
   const timeoutMs = timeLimit(context);
   const ledger = { write: (next: Payment) => write(next, context), read: (reference: string) => read(reference, context) };
   const lease = holdLease(taken.payment, owner, ledger, context.leaseMs ?? DEFAULT_LEASE_MS, context.now ?? Date.now);
-  const run = runWithinLimit(timeoutMs, (signal) => context.onPaid(structuredClone(taken.payment), { signal }), lease.lost);
+  // SQLite: onPaid's writes through `db` are queued, and committed with the mark or never (sqlite-fulfil.ts).
+  const queued = context.payments.queueWrites?.();
+  const hookContext = (signal: AbortSignal): PaidContext => (queued ? { db: queued.db, signal } : { signal });
+  const run = runWithinLimit(timeoutMs, (signal) => context.onPaid(structuredClone(taken.payment), hookContext(signal)), lease.lost);
   const outcome = await run.outcome;
   const current = await lease.stop();
   const reference = entry.paymentReference;
-  if (outcome.kind === 'returned') return markFulfilled(current, context);
+  if (outcome.kind === 'returned') return markFulfilled(current, owner, context, queued);
   if (outcome.kind === 'threw') {
     context.emit({ type: 'internal-error', where: 'onPaid', paymentReference: reference, detail: errorName(outcome.error) });
     return { kind: 'failed', payment: await releaseLease(current, owner, context) };
@@ -112,7 +120,7 @@ export async function fulfil(entry: Payment, context: FulfilContext): Promise<Fu
     context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: 'LeaseLost' });
   }
   // Should the abandoned call still return, it did its work: recorded, it is not run again.
-  void run.finished.then((ended) => (ended === 'returned' ? markFulfilled(payment, context) : undefined));
+  void run.finished.then((ended) => (ended === 'returned' ? markFulfilled(payment, owner, context, queued) : undefined));
   return { kind: outcome.kind === 'timeout' ? 'failed' : 'busy', payment };
 }
 
@@ -175,7 +183,7 @@ async function takeLease(entry: Payment, owner: string, context: FulfilContext):
  * Records that `onPaid` returned: `fulfilledAt`, no lease, nothing due. Retried on a lost race even
  * when the lease lapsed meanwhile: `onPaid` did return, and it must not run again.
  */
-async function markFulfilled(leased: Payment, context: FulfilContext): Promise<FulfilResult> {
+async function markFulfilled(leased: Payment, owner: string, context: FulfilContext, queued: QueuedWrites | undefined): Promise<FulfilResult> {
   const now = context.now ?? Date.now;
   const leaseUntil = leased.lease?.until ?? now();
   let current = leased;
@@ -185,7 +193,13 @@ async function markFulfilled(leased: Payment, context: FulfilContext): Promise<F
     const next: Payment = { ...current, fulfilledAt: now() };
     delete next.lease;
     delete next.dueAt;
-    if (await write(next, context)) return fulfilled({ ...next, version: current.version + 1 }, context);
+    const written = queued ? await writeWith(queued, next, context) : await write(next, context);
+    if (written === true) return fulfilled({ ...next, version: current.version + 1 }, context);
+    if (written !== false) {
+      // A write onPaid queued failed, and nothing was written: as if onPaid had thrown.
+      context.emit({ type: 'internal-error', where: 'onPaid', paymentReference: leased.paymentReference, detail: errorName(written.failed) });
+      return { kind: 'failed', payment: await releaseLease(current, owner, context) };
+    }
     const reread = await read(leased.paymentReference, context);
     if (reread?.fulfilledAt !== undefined) return fulfilled(reread, context);
     if (reread) current = reread;
@@ -226,6 +240,16 @@ async function releaseLease(leased: Payment, owner: string, context: FulfilConte
 async function write(next: Payment, context: FulfilContext): Promise<boolean> {
   try {
     return await context.payments.update(next);
+  } catch (error) {
+    context.emit({ type: 'internal-error', where: 'store', paymentReference: next.paymentReference, detail: errorName(error) });
+    return false;
+  }
+}
+
+/** `write`, with onPaid's queued writes in the same transaction. */
+async function writeWith(queued: QueuedWrites, next: Payment, context: FulfilContext): Promise<boolean | { failed: unknown }> {
+  try {
+    return await queued.update(next);
   } catch (error) {
     context.emit({ type: 'internal-error', where: 'store', paymentReference: next.paymentReference, detail: errorName(error) });
     return false;

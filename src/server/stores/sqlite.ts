@@ -24,6 +24,7 @@ import { sqliteTables } from './sqlite-schema.js';
 import type { IdempotencyStore, PaymentStore } from './types.js';
 
 export type { SqliteDatabaseLike, SqliteStatementLike, SqliteValue } from './sqlite-database.js';
+export type { SqlitePaidDb } from './sqlite-fulfil.js';
 export { SQLITE_SCHEMA_SQL } from './sqlite-schema.js';
 
 export type SqliteStoresOptions = {
@@ -39,7 +40,8 @@ export type SqliteStoresOptions = {
 
 export type SqliteStores = {
   idempotency: IdempotencyStore;
-  payments: PaymentStore;
+  /** With `queueWrites`: `onPaid` gets a `db` (`SqlitePaidDb`) whose writes commit with the fulfilment mark. */
+  payments: PaymentStore & Required<Pick<PaymentStore, 'queueWrites'>>;
   /** Closes the file when createSqliteStores opened it; a database passed in stays open (it is yours). */
   close(): void;
 };
