@@ -3,6 +3,7 @@
 // -shm files the mode of the database file. A file or folder that was there already is the
 // merchant's: it is left as it is, and one console warning names it when other accounts may read it.
 import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { platform } from 'node:os';
 import { dirname, resolve } from 'node:path';
 
 /** Group and others' bits. */
@@ -28,7 +29,7 @@ export function prepareLedgerFile(file: string): void {
 function warnIfReadableByOthers(file: string, folder: string): void {
   const key = resolve(file);
   // Windows reports no owner-only modes (its access lists are not in `mode`): nothing to read there.
-  if (warned.has(key) || process.platform === 'win32') return;
+  if (warned.has(key) || platform() === 'win32') return;
   const wide = [file, `${file}-wal`, `${file}-shm`, folder]
     .filter((path) => existsSync(path))
     .map((path) => ({ path, mode: statSync(path).mode }))
