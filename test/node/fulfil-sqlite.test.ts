@@ -142,6 +142,26 @@ describe('onPaid writing the order into the SQLite ledger’s own file', { timeo
     assert.notEqual((await payments.get(payment!.paymentReference))?.fulfilledAt, undefined);
   });
 
+  it('writes nothing of an onPaid given up at onPaidTimeoutMs that throws on its signal, and leaves the payment owed', async () => {
+    const file = join(folder, `ledger-${++files}.db`);
+    const { payments } = ledger(file);
+    const shop = shopConnection(file);
+    const [payment] = await pending(payments, 1);
+    const events: SettleEvent[] = [];
+    const onPaid: PaymentHook<SqlitePaidDb> = async (paid, { db, signal }) => {
+      db!.run(INSERT_ORDER, paid.paymentReference, paid.amount);
+      await new Promise((_resolve, reject) => signal!.addEventListener('abort', () => reject(signal!.reason)));
+    };
+    const server = setInterval(() => {}, 1_000); // the time limit's timer does not keep a process alive: a server does
+    await settlePayment(payment!, PAID, { payments, onPaid, onPaidTimeoutMs: 100, emit: (event) => events.push(event) });
+    clearInterval(server);
+    assert.equal(events.filter((event) => event.type === 'onPaid-timeout').length, 1);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the abandoned call has thrown by now
+    assert.equal(orderCount(shop), 0);
+    const owed = (await payments.get(payment!.paymentReference))!;
+    assert.deepEqual([owed.state, owed.fulfilledAt, owed.dueAt !== undefined], ['SUCCESS', undefined, true]);
+  });
+
   it('treats a queued write that fails at commit as onPaid failing: nothing written, the payment owed', async () => {
     const file = join(folder, `ledger-${++files}.db`);
     const { payments } = ledger(file);

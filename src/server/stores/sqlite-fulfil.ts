@@ -1,7 +1,7 @@
 // `onPaid`'s `db` on the SQLite ledger. Its writes are queued while `onPaid` runs and applied after
 // it returned, in the short transaction that marks the payment fulfilled (a compare-and-set under
-// the lease), so they commit with the mark, exactly once; when `onPaid` throws or is given up, or a
-// queued write fails, none of them is applied and the payment stays owed.
+// the lease), so they commit with the mark, exactly once; when `onPaid` throws (also after it was
+// given up), or a queued write fails, none of them is applied and the payment stays owed.
 //
 // Why queued, and not a transaction (or a savepoint in the ledger's) held open while `onPaid` runs:
 // SQLite's write lock is the whole file's and the driver is synchronous. Held across the merchant's
