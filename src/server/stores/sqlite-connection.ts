@@ -65,14 +65,16 @@ function inTransaction<T>(db: SqliteDatabaseLike, work: () => T): T {
   }
 }
 
-type Queued = { work: () => unknown; settle: (outcome: { value: unknown } | { error: unknown }) => void };
+/** A write's result, or what it (or its transaction) threw. */
+type Outcome = { value: unknown } | { error: unknown };
+type Queued = { work: () => unknown; settle: (outcome: Outcome) => void };
 
 /**
  * The writes of one turn, run when it ends in one transaction, each in a savepoint of its own: the
  * ones that threw undone, the rest committed together. Throws when the transaction itself failed
  * (the lock not had within the busy timeout, the commit refused, or a failure that ended it).
  */
-function runGroup(db: SqliteDatabaseLike, queue: Queued[]): ({ value: unknown } | { error: unknown })[] {
+function runGroup(db: SqliteDatabaseLike, queue: Queued[]): Outcome[] {
   return inTransaction(db, () =>
     queue.map(({ work }) => {
       db.exec('SAVEPOINT pay_widget_write');
@@ -107,7 +109,7 @@ function groupWriter(db: SqliteDatabaseLike, ensureTables: () => void) {
     const taken = queue;
     queue = undefined;
     if (!taken) return;
-    let outcomes: ({ value: unknown } | { error: unknown })[];
+    let outcomes: Outcome[];
     try {
       ensureTables();
       outcomes = runGroup(db, taken);
