@@ -11,22 +11,27 @@ import { DEFAULT_ON_PAID_TIMEOUT_MS, OnPaidTimeoutError, runWithinLimit } from '
 import { sleep } from './http/deadline.js';
 import { errorName } from './http/emitter.js';
 import { fulfilRetryAt } from './schedule.js';
-import type { Payment, PaymentStore } from './stores/types.js';
+import type { Payment, PaymentStore, QueuedWrites } from './stores/types.js';
 
 /**
- * What `onPaid` gets besides the payment. `db`: with a ledger whose store runs fulfilment in a
- * transaction (PostgreSQL), that transaction's client, so what `onPaid` writes through it commits
- * with the mark that it ran, exactly once; undefined with other stores. `signal`: aborted when
- * `onPaidTimeoutMs` passed and the caller stopped waiting (the payment is then owed again): pass it
+ * What `onPaid` gets besides the payment. `db`: what `onPaid` writes through it commits with the
+ * mark that it ran, exactly once, or (when it throws) not at all. With the PostgreSQL ledger, the
+ * transaction's client (`pg`'s `PoolClient`); with the SQLite ledger, a `SqlitePaidDb`
+ * (`pay-widget/server/sqlite`) whose writes are queued and committed with the mark after `onPaid`
+ * returned; undefined with other stores. Name it as `Db` (`PaymentHook<SqlitePaidDb>`) to have it
+ * typed. `signal`: aborted when `onPaidTimeoutMs` passed and the caller stopped waiting: pass it
  * to `fetch` and the like, and stop.
  */
-export type PaidContext = { db?: unknown; signal?: AbortSignal };
+export type PaidContext<Db = unknown> = { db?: Db; signal?: AbortSignal };
 
 /**
  * The merchant's hook. `onPaid` runs until it returns without throwing (again with back-off after a
  * throw, or after its process died), so make it idempotent by `paymentReference`.
  */
-export type PaymentHook = (payment: Payment, context: PaidContext) => void | Promise<void>;
+export type PaymentHook<Db = unknown> = {
+  // Written as a method so that a hook typed for one ledger's `db` is taken wherever a hook is.
+  hook(payment: Payment, context: PaidContext<Db>): void | Promise<void>;
+}['hook'];
 
 /** What fulfilment reports: the hook's or the store's failure (the error's class name only). */
 export type FulfilEvent =
@@ -98,17 +103,21 @@ export async function fulfil(entry: Payment, context: FulfilContext): Promise<Fu
   if (taken.kind !== 'leased') return taken;
   const timeoutMs = timeLimit(context);
   const lease = holdLease(taken.payment, owner, leaseLedger(context), context.leaseMs ?? DEFAULT_LEASE_MS);
-  const run = runWithinLimit(timeoutMs, (signal) => context.onPaid(structuredClone(taken.payment), { signal }), lease.lost);
+  // SQLite: onPaid's writes through `db` are queued, and committed with the mark or never (sqlite-fulfil.ts).
+  const queued = context.payments.queueWrites?.();
+  const hookContext = (signal: AbortSignal): PaidContext => (queued ? { db: queued.db, signal } : { signal });
+  const run = runWithinLimit(timeoutMs, (signal) => context.onPaid(structuredClone(taken.payment), hookContext(signal)), lease.lost);
+  const ending = { owner, lease, queued };
   const outcome = await run.outcome;
   const reference = entry.paymentReference;
   if (outcome.kind === 'timeout') {
     context.emit({ type: 'onPaid-timeout', paymentReference: reference, timeoutMs });
     // JavaScript cannot stop it: while it runs the lease stays ours, renewed, and no one else runs it.
-    void endLate(run.finished, lease, owner, context);
+    void endLate(run.finished, ending, context);
     return { kind: 'failed', payment: lease.latest() };
   }
   const current = await lease.stop();
-  if (outcome.kind === 'returned') return markFulfilled(current, context, lease);
+  if (outcome.kind === 'returned') return markFulfilled(current, ending, context);
   if (outcome.kind === 'threw') {
     context.emit({ type: 'internal-error', where: 'onPaid', paymentReference: reference, detail: errorName(outcome.error) });
     return { kind: 'failed', payment: await releaseLease(current, owner, context) };
@@ -116,7 +125,7 @@ export async function fulfil(entry: Payment, context: FulfilContext): Promise<Fu
   // The lease lapsed unrenewed (the ledger was away) or another caller holds it now.
   context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: 'LeaseLost' });
   // Should the abandoned call still return, it did its work: recorded, it is not run again.
-  void run.finished.then((ended) => (ended === 'returned' ? markFulfilled(current, context, lease) : undefined));
+  void run.finished.then((ended) => (ended === 'returned' ? markFulfilled(current, ending, context) : undefined));
   return { kind: 'busy', payment: current };
 }
 
@@ -124,7 +133,8 @@ export async function fulfil(entry: Payment, context: FulfilContext): Promise<Fu
  * The end of a call that outlived its time limit, under the lease kept for it: recorded when it
  * returned, owed again after its back-off (the lease dropped) when it threw.
  */
-async function endLate(finished: Promise<'returned' | 'threw'>, lease: HeldLease, owner: string, context: FulfilContext): Promise<void> {
+async function endLate(finished: Promise<'returned' | 'threw'>, ending: Ending, context: FulfilContext): Promise<void> {
+  const { lease, owner } = ending;
   const reference = lease.latest().paymentReference;
   let lost = false;
   void lease.lost.then(() => {
@@ -133,9 +143,12 @@ async function endLate(finished: Promise<'returned' | 'threw'>, lease: HeldLease
   });
   const ended = await finished;
   const current = await lease.stop();
-  if (ended === 'returned') await markFulfilled(current, context, lease);
+  if (ended === 'returned') await markFulfilled(current, ending, context);
   else if (!lost) await releaseLease(current, owner, context);
 }
+
+/** What ends a run: its lease, whose it is, and the writes onPaid queued (SQLite), committed with the mark. */
+type Ending = { owner: string; lease: HeldLease; queued: QueuedWrites | undefined };
 
 /** The ledger as the lease uses it: never throwing, and reckoning time by the ledger's clock when it has one. */
 function leaseLedger(context: FulfilContext) {
@@ -209,7 +222,7 @@ async function takeLease(entry: Payment, owner: string, context: FulfilContext):
  * Records that `onPaid` returned: `fulfilledAt`, no lease, nothing due. Retried on a lost race even
  * when the lease lapsed meanwhile: `onPaid` did return, and it must not run again.
  */
-async function markFulfilled(leased: Payment, context: FulfilContext, lease: HeldLease): Promise<FulfilResult> {
+async function markFulfilled(leased: Payment, { owner, lease, queued }: Ending, context: FulfilContext): Promise<FulfilResult> {
   const now = context.now ?? Date.now;
   let current = leased;
   // A store that is briefly away (a restart, a failover) is waited for while the lease holds:
@@ -218,7 +231,13 @@ async function markFulfilled(leased: Payment, context: FulfilContext, lease: Hel
     const next: Payment = { ...current, fulfilledAt: now() };
     delete next.lease;
     delete next.dueAt;
-    if (await write(next, context)) return fulfilled({ ...next, version: current.version + 1 }, context);
+    const written = queued ? await writeWith(queued, next, context) : await write(next, context);
+    if (written === true) return fulfilled({ ...next, version: current.version + 1 }, context);
+    if (written !== false) {
+      // A write onPaid queued failed, and nothing was written: as if onPaid had thrown.
+      context.emit({ type: 'internal-error', where: 'onPaid', paymentReference: leased.paymentReference, detail: errorName(written.failed) });
+      return { kind: 'failed', payment: await releaseLease(current, owner, context) };
+    }
     const reread = await read(leased.paymentReference, context);
     if (reread?.fulfilledAt !== undefined) return fulfilled(reread, context);
     if (reread) current = reread;
@@ -254,6 +273,16 @@ async function releaseLease(leased: Payment, owner: string, context: FulfilConte
 async function write(next: Payment, context: FulfilContext): Promise<boolean> {
   try {
     return await context.payments.update(next);
+  } catch (error) {
+    context.emit({ type: 'internal-error', where: 'store', paymentReference: next.paymentReference, detail: errorName(error) });
+    return false;
+  }
+}
+
+/** `write`, with onPaid's queued writes in the same transaction. */
+async function writeWith(queued: QueuedWrites, next: Payment, context: FulfilContext): Promise<boolean | { failed: unknown }> {
+  try {
+    return await queued.update(next);
   } catch (error) {
     context.emit({ type: 'internal-error', where: 'store', paymentReference: next.paymentReference, detail: errorName(error) });
     return false;

@@ -4,11 +4,11 @@
 //
 // Group commit, on the ledger's connection: with synchronous=FULL every COMMIT waits for the disk
 // (milliseconds), so the writes this process makes in one turn of its event loop share one
-// transaction, committed when the turn ends; each write's promise settles only once that COMMIT
-// returned (or failed, for every write in it), so nothing is done on a write before it is on disk.
-// The driver is synchronous: a connection waiting for the file's lock blocks its process, so a
-// process never keeps a group open while another of its connections begins one (that one would
-// wait for a turn that cannot come): an open group is committed first.
+// transaction, run and committed when the turn ends; each write's promise settles only once that
+// COMMIT returned (or failed, for every write in it), so nothing is done on a write before it is on
+// disk. The driver is synchronous, so the write lock is only ever held inside one synchronous call:
+// a transaction left open across turns would make any other connection of this process (the shop's
+// own, in `onPaid`) wait synchronously for a COMMIT that its wait keeps from coming.
 import { configure, type SqliteDatabaseLike, type SqliteStatementLike, type SqliteValue } from './sqlite-database.js';
 import { schemaSql, type SqliteTables } from './sqlite-schema.js';
 
@@ -16,9 +16,11 @@ type Row = Record<string, unknown>;
 
 export type SqliteConnection = {
   tables: SqliteTables;
-  /** Reads; inside this connection's open group they see its writes. */
+  /** Reads, at once; they see committed writes only (a write is run when its turn ends). */
   get(sql: string, ...values: SqliteValue[]): Row | undefined;
   all(sql: string, ...values: SqliteValue[]): Row[];
+  /** A statement of the merchant's, prepared now (its syntax and tables checked) and not kept. */
+  prepare(sql: string): SqliteStatementLike;
   /** One statement, inside `write` only: the number of rows it changed. */
   change(sql: string, ...values: SqliteValue[]): number;
   /** `work` (synchronous statements) inside a write transaction; settles once it is committed. */
@@ -41,13 +43,6 @@ export type ConnectionSettings = {
 const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
 const afterThisTurn = (run: () => void): unknown => (immediate ? immediate(run) : setTimeout(run, 0));
 
-/** Every group still open in this process, by its commit. */
-const openGroups = new Set<() => void>();
-
-function commitOpenGroups(): void {
-  for (const commit of openGroups) commit();
-}
-
 /** For undoing: nothing to undo (a failed statement may have ended the transaction) is no error. */
 function quietly(db: SqliteDatabaseLike, sql: string): void {
   try {
@@ -59,7 +54,6 @@ function quietly(db: SqliteDatabaseLike, sql: string): void {
 
 /** `work` between BEGIN IMMEDIATE and COMMIT, rolled back when it throws. */
 function inTransaction<T>(db: SqliteDatabaseLike, work: () => T): T {
-  commitOpenGroups();
   db.exec('BEGIN IMMEDIATE');
   try {
     const result = work();
@@ -71,52 +65,72 @@ function inTransaction<T>(db: SqliteDatabaseLike, work: () => T): T {
   }
 }
 
-/** The writes of one event-loop turn in one transaction, committed when the turn ends. */
-function groupWriter(db: SqliteDatabaseLike, ensureTables: () => void) {
-  let group: { commit: () => void; committed: Promise<void> } | undefined;
+/** A write's result, or what it (or its transaction) threw. */
+type Outcome = { value: unknown } | { error: unknown };
+type Queued = { work: () => unknown; settle: (outcome: Outcome) => void };
 
-  function openGroup(): NonNullable<typeof group> {
-    ensureTables();
-    commitOpenGroups();
-    db.exec('BEGIN IMMEDIATE');
-    let settle!: (error?: unknown) => void;
-    const committed = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
-    const commit = () => {
-      if (group?.commit !== commit) return;
-      group = undefined;
-      openGroups.delete(commit);
+/**
+ * The writes of one turn, run when it ends in one transaction, each in a savepoint of its own: the
+ * ones that threw undone, the rest committed together. Throws when the transaction itself failed
+ * (the lock not had within the busy timeout, the commit refused, or a failure that ended it).
+ */
+function runGroup(db: SqliteDatabaseLike, queue: Queued[]): Outcome[] {
+  return inTransaction(db, () =>
+    queue.map(({ work }) => {
+      db.exec('SAVEPOINT pay_widget_write');
       try {
-        db.exec('COMMIT');
-        settle();
+        const value = work();
+        db.exec('RELEASE pay_widget_write');
+        return { value };
       } catch (error) {
-        quietly(db, 'ROLLBACK');
-        settle(error);
+        try {
+          db.exec('ROLLBACK TO pay_widget_write');
+          db.exec('RELEASE pay_widget_write');
+        } catch {
+          throw error; // the failure ended the whole transaction (no savepoint left): every write in it fails
+        }
+        return { error };
       }
-    };
-    openGroups.add(commit);
-    afterThisTurn(commit);
-    return (group = { commit, committed });
+    }),
+  );
+}
+
+/**
+ * Group commit, on the ledger's connection. The writes are queued, not run, until the turn ends: the
+ * file's write lock is then taken, held while they run (our statements, nothing else) and released
+ * by the COMMIT, all in one synchronous stretch. So the lock is never held while other code runs
+ * (a merchant's `onPaid`, the shop's own connection to the file, which would wait for a COMMIT its
+ * synchronous wait keeps from coming, or begin a transaction within ours on a shared connection).
+ */
+function groupWriter(db: SqliteDatabaseLike, ensureTables: () => void) {
+  let queue: Queued[] | undefined;
+
+  function flush(): void {
+    const taken = queue;
+    queue = undefined;
+    if (!taken) return;
+    let outcomes: Outcome[];
+    try {
+      ensureTables();
+      outcomes = runGroup(db, taken);
+    } catch (error) {
+      outcomes = taken.map(() => ({ error }));
+    }
+    taken.forEach((queued, index) => queued.settle(outcomes[index]!));
   }
 
   return {
-    /** `work` in this turn's group, all of it or (when it throws) none of it. */
-    async write<T>(work: () => T): Promise<T> {
-      const { committed } = group ?? openGroup();
-      db.exec('SAVEPOINT pay_widget_write');
-      let result: T;
-      try {
-        result = work();
-      } catch (error) {
-        quietly(db, 'ROLLBACK TO pay_widget_write');
-        throw error;
-      } finally {
-        // When the failure ended the whole transaction there is no savepoint left, and the COMMIT fails.
-        quietly(db, 'RELEASE pay_widget_write');
-      }
-      await committed;
-      return result;
+    /** `work` in this turn's group, all of it or (when it throws) none of it; settles once committed. */
+    write<T>(work: () => T): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        if (!queue) {
+          queue = [];
+          afterThisTurn(flush);
+        }
+        queue.push({ work, settle: (outcome) => ('error' in outcome ? reject(outcome.error) : resolve(outcome.value as T)) });
+      });
     },
-    flush: () => group?.commit(),
+    flush,
   };
 }
 
@@ -154,6 +168,10 @@ export function sqliteConnection(db: SqliteDatabaseLike, tables: SqliteTables, s
     tables,
     get: (sql, ...values) => statement(sql).get(...values) as Row | undefined,
     all: (sql, ...values) => statement(sql).all(...values) as Row[],
+    prepare(sql) {
+      ensureTables();
+      return db.prepare(sql);
+    },
     change,
     write,
     run: (sql, ...values) => write(() => change(sql, ...values)),

@@ -1,10 +1,9 @@
 // Opening the SQLite file (with the `libsql` driver, an optional peer dependency, loaded only when a
 // path is given) and the settings that make a committed payment durable and let several processes
 // share the file; what the stores need of a driver, structurally.
-import { mkdirSync } from 'node:fs';
 // Named apart: a bundle's banner often declares its own `createRequire` (esbuild's ESM recipe).
 import { createRequire as requireFrom } from 'node:module';
-import { dirname } from 'node:path';
+import { prepareLedgerFile } from './sqlite-file-mode.js';
 
 /** A value bound to a statement's `?`. */
 export type SqliteValue = string | number | null;
@@ -28,7 +27,7 @@ export type SqliteDatabaseLike = {
 
 const DRIVER = 'libsql';
 
-/** Opens `file` with libsql, making its folder when missing. */
+/** Opens `file` with libsql, making it and its folder, for this account only, when missing. */
 export function openDatabaseFile(file: string, busyTimeoutMs: number): SqliteDatabaseLike {
   let Database: new (file: string, options: { timeout: number }) => SqliteDatabaseLike;
   try {
@@ -37,7 +36,7 @@ export function openDatabaseFile(file: string, busyTimeoutMs: number): SqliteDat
     if ((error as { code?: string })?.code !== 'MODULE_NOT_FOUND') throw error;
     throw new Error(`createSqliteStores: the ${DRIVER} package is not installed (npm install ${DRIVER}), or pass an open database instead of a path`);
   }
-  if (file !== ':memory:' && !file.startsWith('file:')) mkdirSync(dirname(file), { recursive: true });
+  if (file !== '' && file !== ':memory:' && !file.startsWith('file:')) prepareLedgerFile(file);
   return new Database(file, { timeout: busyTimeoutMs });
 }
 

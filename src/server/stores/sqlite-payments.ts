@@ -6,6 +6,7 @@ import { entryJson, fromRow } from './entry-row.js';
 import { isFinished } from './finished.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import type { SqliteValue } from './sqlite-database.js';
+import { sqliteQueuedWrites } from './sqlite-fulfil.js';
 import type { Payment, PaymentStore } from './types.js';
 
 export type SqliteLedgerSettings = {
@@ -18,7 +19,7 @@ const COLUMNS = 'reference, idempotency_key, version, due_at, payment';
 const SWEEP_EVERY = 100;
 const SWEEP_BATCH = 500;
 
-export function sqlitePaymentStore(db: SqliteConnection, settings: SqliteLedgerSettings): PaymentStore {
+export function sqlitePaymentStore(db: SqliteConnection, settings: SqliteLedgerSettings): PaymentStore & Required<Pick<PaymentStore, 'queueWrites'>> {
   const table = db.tables.payments;
   let inserts = 0;
 
@@ -38,6 +39,16 @@ export function sqlitePaymentStore(db: SqliteConnection, settings: SqliteLedgerS
   function selectOne(where: string, value: string): Payment | undefined {
     const row = db.get(`SELECT ${COLUMNS} FROM ${table} WHERE ${where} = ?`, value);
     return row && fromRow(row);
+  }
+
+  /** The compare-and-set, inside `db.write`: the rows changed. The key column stays as inserted. */
+  function updateEntry(payment: Payment): number {
+    return db.change(
+      `UPDATE ${table} SET version = version + 1, state = ?, due_at = ?, expires_at = ?, payment = ? WHERE reference = ? AND version = ?`,
+      ...columns(payment),
+      payment.paymentReference,
+      payment.version,
+    );
   }
 
   function claimDue(now: number, limit: number, holdMs: number): Promise<Payment[]> {
@@ -66,16 +77,7 @@ export function sqlitePaymentStore(db: SqliteConnection, settings: SqliteLedgerS
       if (++inserts % SWEEP_EVERY === 0) await sweepExpired().catch(() => {});
       return inserted === 1;
     },
-    async update(payment) {
-      // The key column stays as inserted.
-      const changed = await db.run(
-        `UPDATE ${table} SET version = version + 1, state = ?, due_at = ?, expires_at = ?, payment = ? WHERE reference = ? AND version = ?`,
-        ...columns(payment),
-        payment.paymentReference,
-        payment.version,
-      );
-      return changed === 1;
-    },
+    update: async (payment) => (await db.write(() => updateEntry(payment))) === 1,
     async markDue(paymentReference, at) {
       const changed = await db.run(
         `UPDATE ${table} SET due_at = ?, expires_at = NULL, version = version + 1 WHERE reference = ? AND (due_at IS NULL OR due_at > ?)`,
@@ -86,5 +88,6 @@ export function sqlitePaymentStore(db: SqliteConnection, settings: SqliteLedgerS
       return changed === 1;
     },
     claimDue,
+    queueWrites: () => sqliteQueuedWrites(db, updateEntry),
   };
 }

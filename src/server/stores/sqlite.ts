@@ -10,12 +10,15 @@
 // `DatabaseSync`). The connection is set to WAL, synchronous=FULL and a busy timeout; the tables are
 // made on first use (or run pay-widget/server/sqlite.sql in your migrations). Every ledger change is
 // a compare-and-set on `version` in one statement, a key's claim one statement, the reconciler's
-// claims one BEGIN IMMEDIATE transaction; the ledger's writes of one event-loop turn share one commit
-// (sqlite-connection.ts). Given a path, the idempotency records get a connection of their own with
-// synchronous=NORMAL: a power cut may lose the last of them, and a retry then finds its payment in
-// the ledger. Fulfilment runs under the lease on the entry, never in a
-// transaction: a write transaction locks the whole file, and `onPaid` may be slow. An entry still
-// owed work never expires; a finished one is deleted after `paymentTtlMs`.
+// claims one BEGIN IMMEDIATE transaction; the ledger's writes of one event-loop turn share one commit,
+// run when the turn ends (sqlite-connection.ts). Given a path, the idempotency records get a
+// connection of their own with synchronous=NORMAL: a power cut may lose the last of them, and a retry
+// then finds its payment in the ledger. The file, its folder when made here, and the -wal and -shm
+// are for this account only (sqlite-file-mode.ts). Fulfilment runs under the lease on the entry,
+// never in a transaction (a write transaction locks the whole file, and `onPaid` may be slow): what
+// `onPaid` writes through its `db` is queued and committed with the fulfilment mark
+// (sqlite-fulfil.ts). An entry still owed work never expires; a finished one is deleted after
+// `paymentTtlMs`.
 import { sqliteConnection } from './sqlite-connection.js';
 import { openDatabaseFile, type SqliteDatabaseLike } from './sqlite-database.js';
 import { sqliteIdempotencyStore } from './sqlite-idempotency.js';
@@ -24,6 +27,7 @@ import { sqliteTables } from './sqlite-schema.js';
 import type { IdempotencyStore, PaymentStore } from './types.js';
 
 export type { SqliteDatabaseLike, SqliteStatementLike, SqliteValue } from './sqlite-database.js';
+export type { SqlitePaidDb } from './sqlite-fulfil.js';
 export { SQLITE_SCHEMA_SQL } from './sqlite-schema.js';
 
 export type SqliteStoresOptions = {
@@ -39,7 +43,8 @@ export type SqliteStoresOptions = {
 
 export type SqliteStores = {
   idempotency: IdempotencyStore;
-  payments: PaymentStore;
+  /** With `queueWrites`: `onPaid` gets a `db` (`SqlitePaidDb`) whose writes commit with the fulfilment mark. */
+  payments: PaymentStore & Required<Pick<PaymentStore, 'queueWrites'>>;
   /** Closes the file when createSqliteStores opened it; a database passed in stays open (it is yours). */
   close(): void;
 };

@@ -220,7 +220,25 @@ export interface PaymentStore {
     retryAt: (attempts: number) => number,
     limits?: { timeoutMs?: number; leaseMs?: number },
   ): Promise<'fulfilled' | 'not-owed' | 'busy'>;
+  /**
+   * Optional, for stores whose transaction must not stay open while `onPaid` runs (SQLite, where
+   * it locks the whole file): a `db` for one run of `onPaid`, under the lease, that queues its
+   * writes, and the compare-and-set that marks the entry fulfilled with them in one transaction.
+   */
+  queueWrites?(): QueuedWrites;
 }
+
+/** `onPaid`'s queued writes, applied with the fulfilment mark or never. */
+export type QueuedWrites = {
+  /** What `onPaid` is given as `context.db`. */
+  db: unknown;
+  /**
+   * `update` with the queued writes after it, in one transaction, all or nothing: true when both
+   * committed; false when the entry changed meanwhile; `{ failed }` when a queued write threw (its
+   * error). No write may be queued once this was called.
+   */
+  update(payment: Payment): Promise<boolean | { failed: unknown }>;
+};
 
 /** What the handlers and the reconciler need of a payment store; one that lacks any is refused. */
 export const PAYMENT_STORE_METHODS = ['get', 'insert', 'update', 'findByIdempotencyKey', 'claimDue'] as const;

@@ -1,9 +1,11 @@
 // A merchant's server as its own process, for the crash test: the session, status and webhook
 // handlers and a reconciler on a shared ledger (Redis, PostgreSQL or a SQLite file), talking to a sandbox gateway
 // that lives in the test's process. `onPaid` records each fulfilment outside this process (an
-// append-only file, or a table in `onPaid`'s transaction) and, when told to, throws or kills this
+// append-only file, or a table in `onPaid`'s transaction or, on SQLite, written with the mark) and, when told to, throws or kills this
 // process at the worst moments. Bundled and started by crash-run.ts.
 import { appendFileSync } from 'node:fs';
+// Named apart: the bundle's banner declares its own `createRequire`.
+import { createRequire as requireFrom } from 'node:module';
 import { getRequestListener } from '@hono/node-server';
 import { createServer } from 'node:http';
 import { createClient } from 'redis';
@@ -11,6 +13,7 @@ import { SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../../src/sandbox/ind
 import { createGateway, createReconciler, createSessionHandler, createStatusHandler, createWebhookHandler } from '../../../src/server/internal.js';
 import type { Payment, PaidContext } from '../../../src/server/internal.js';
 import { createRedisStores } from '../../../src/server/stores/redis.js';
+import type { SqlitePaidDb } from '../../../src/server/stores/sqlite.js';
 
 const env = process.env;
 const config = {
@@ -66,18 +69,26 @@ async function stores() {
     return { ...createPostgresStores(pool), onPaid };
   }
   // Redis and SQLite: onPaid's work is a line in an append-only file, the ledger's mark another write.
-  const onPaid = async (payment: Payment) => {
+  // On SQLite it also queues a row through `db`, committed with the mark: that table, exactly once.
+  const onPaid = async (payment: Payment, { db }: PaidContext) => {
     faultAt('before-work', payment.paymentReference);
     if (config.onPaidMs > 0) {
       appendFileSync(config.fulfilments, `begin ${payment.paymentReference}\n`);
       await new Promise((resolve) => setTimeout(resolve, config.onPaidMs));
     }
     appendFileSync(config.fulfilments, `work ${payment.paymentReference}\n`);
+    (db as SqlitePaidDb | undefined)?.run('INSERT INTO crash_fulfilments (reference) VALUES (?)', payment.paymentReference);
     faultAt('after-work', payment.paymentReference);
   };
   if (config.sqliteFile) {
     const { createSqliteStores } = await import('../../../src/server/stores/sqlite.js');
-    return { ...createSqliteStores(config.sqliteFile), onPaid };
+    const sqlite = createSqliteStores(config.sqliteFile); // first: it makes the file, 0600
+    // The driver is not bundled: required (through NODE_PATH), as the store itself does.
+    const Database = requireFrom(import.meta.url)('libsql') as typeof import('libsql');
+    const shop = new Database(config.sqliteFile, { timeout: 5_000 });
+    shop.exec('CREATE TABLE IF NOT EXISTS crash_fulfilments (id INTEGER PRIMARY KEY, reference TEXT NOT NULL)');
+    shop.close();
+    return { ...sqlite, onPaid };
   }
   const client = createClient({ url: config.redisUrl, socket: { reconnectStrategy: () => 100 } });
   client.on('error', () => {});
