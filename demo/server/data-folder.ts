@@ -20,7 +20,8 @@ export type DemoData = {
 };
 
 export function openDemoData(folder: string): DemoData {
-  mkdirSync(folder, { recursive: true });
+  // Only this account reads the customers' details and tokens kept here (the ledger warns otherwise).
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
   const ledgerFile = join(folder, 'demo-ledger.db');
   return {
     stores: createSqliteStores(ledgerFile),
@@ -35,7 +36,7 @@ function jsonFile(path: string): SandboxStorage {
   return {
     load: () => (existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as SandboxPayment[]) : undefined),
     save(payments) {
-      writeFileSync(`${path}.tmp`, JSON.stringify(payments));
+      writeFileSync(`${path}.tmp`, JSON.stringify(payments), { mode: 0o600 });
       renameSync(`${path}.tmp`, path);
     },
   };

@@ -3,7 +3,7 @@
 // GET or POST /demo/webhook-lost (the "webhook lost" switch, webhook-lost.ts).
 // Their request checks are the server's shared ones (src/server/http/checks.ts), answered in the
 // session endpoint's error shape, which the page already reads.
-import { readJsonBody, requireJson, requireMethod, type RequestProblem } from '../../src/server/http/checks.js';
+import { readJsonBody, requireJson, requireMethod, type RequestProblem } from '../../src/contract/request-checks.js';
 import { ERROR_STATUS } from '../../src/server/internal.js';
 import type { SandboxGateway } from '../../src/sandbox/index.js';
 import type { Log } from './config.js';

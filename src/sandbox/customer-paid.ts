@@ -3,6 +3,7 @@
 // answers only the person at this machine: a request that came through a proxy or a tunnel (a
 // forwarding header of any kind), names another host, or arrived on a socket from elsewhere is
 // refused, whatever it claims, so nobody who can reach the shop can "pay" for an order.
+import { readBodyText } from '../contract/body-text.js';
 
 /** Headers a proxy, a tunnel or a platform adds: any of them means the request came from elsewhere. */
 const FORWARDING_HEADERS = [
@@ -72,37 +73,9 @@ export function customerPaidHandler(
     if (request.method !== 'POST') return new Response('Use POST.', { status: 405, headers: { allow: 'POST' } });
     const refused = notFromThisMachine(request, env);
     if (refused) return new Response(`The sandbox's "customer paid" answers only the person at this machine: ${refused}.`, { status: 403 });
-    const reference = referenceIn(await boundedText(request, MAX_REFERENCE_BYTES), request.headers.get('content-type'));
+    const body = await readBodyText(request, MAX_REFERENCE_BYTES);
+    const reference = referenceIn(body.ok ? body.text : undefined, request.headers.get('content-type'));
     if (!reference) return new Response('Send the payment reference as the body, or as JSON { "paymentReference": … }.', { status: 400 });
     return new Response(null, { status: setStatus(reference, 'SUCCESS') ? 204 : 404 });
   };
-}
-
-/** The body as text, or undefined past `maxBytes` (read no further). */
-async function boundedText(request: Request, maxBytes: number): Promise<string | undefined> {
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(concat(chunks, size));
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
 }

@@ -1,8 +1,8 @@
 // `createSandboxGateway`: the sandbox's shared state (tokens, payments, webhook sender), its route
 // table (routes/: token, initiate, query) and the dispatch of each request to its route.
 import { customerPaidHandler } from './customer-paid.js';
-import { requireMethod } from '../server/http/checks.js';
-import { optionChecks } from '../server/options.js';
+import { requireMethod } from '../contract/request-checks.js';
+import { optionChecks } from '../contract/option-checks.js';
 import type { PaymentStatus, StatusResponse } from '../contract/schemas.js';
 import { productionRefusal } from './environment.js';
 import { failure, notificationBody } from './answers.js';

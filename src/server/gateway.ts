@@ -10,7 +10,7 @@ import { paymentQuery } from './gateway/query.js';
 import { authoriser, givenTokenSource, keyTokenSource } from './gateway/token.js';
 import type { AccessToken, InitiateOutcome, QueryOutcome } from './gateway/types.js';
 import { createRedactor } from './http/redact.js';
-import { optionChecks } from './options.js';
+import { optionChecks } from '../contract/option-checks.js';
 
 export type {
   AccessToken,

@@ -3,7 +3,8 @@
 import type { Gateway } from './gateway.js';
 import type { AllowedOrigins } from './http/cors.js';
 import type { BeforeInitiate, Order, OrderContext } from './order.js';
-import { assertStore, optionChecks } from './options.js';
+import { assertStore } from './options.js';
+import { optionChecks } from '../contract/option-checks.js';
 import type { PaymentHook } from './settle.js';
 import type { ClientAddress } from './session/client-address.js';
 import type { SessionEvent } from './session/events.js';

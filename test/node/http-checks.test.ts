@@ -2,7 +2,7 @@
 // a problem the endpoint answers with, or passes the request on.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readJsonBody, requireJson, requireMethod } from '../../src/server/http/checks.js';
+import { readJsonBody, requireJson, requireMethod } from '../../src/contract/request-checks.js';
 
 const URL_ = 'https://shop.test/pay';
 

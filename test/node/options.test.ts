@@ -2,7 +2,8 @@
 // cannot work is refused when the factory is called, naming the factory and the option.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertStore, optionChecks } from '../../src/server/options.js';
+import { assertStore } from '../../src/server/options.js';
+import { optionChecks } from '../../src/contract/option-checks.js';
 
 const checks = optionChecks('createThing');
 

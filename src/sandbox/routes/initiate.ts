@@ -3,7 +3,7 @@
 // reference it already has: the same payment re-initiated with `retry: true` gets its first answer,
 // without it the gateway's duplicate-reference answer; a reference reused for another payment 409. Magic amounts misbehave
 // on purpose.
-import { readJsonBody, requireJson } from '../../server/http/checks.js';
+import { readJsonBody, requireJson } from '../../contract/request-checks.js';
 import type { GatewayRequest } from '../../contract/schemas.js';
 import { INITIATE_PATH } from '../../contract/gateway-paths.js';
 import { duplicateReferenceEnvelope, failure, incompleteEnvelope, json } from '../answers.js';

@@ -1,8 +1,8 @@
 // What every sandbox route shares: the state it reads (`SandboxContext`), its shape in the route
 // table (`SandboxRoute`), the bearer-token check, and the gateway-shaped answer to a request that
 // fails one of the shared checks of server/http/checks.ts.
-import { ERROR_STATUS } from '../../server/http/reply.js';
-import type { RequestProblem } from '../../server/http/checks.js';
+import { ERROR_STATUS } from '../../contract/error-codes.js';
+import type { RequestProblem } from '../../contract/request-checks.js';
 import { failure, labelledError } from '../answers.js';
 import type { PaymentBook } from '../payments.js';
 import type { SandboxTokens } from '../tokens.js';

@@ -1,7 +1,7 @@
 // `POST …/api/v2/encrypt/keys` (docs/architecture.md, "The token call"): `{"key":"SECRET.PUBLIC"}` buys a
 // token in the gateway's shape; no Authorization header needed.
-import { readJsonBody } from '../../server/http/checks.js';
-import { ERROR_STATUS } from '../../server/http/reply.js';
+import { readJsonBody } from '../../contract/request-checks.js';
+import { ERROR_STATUS } from '../../contract/error-codes.js';
 import { json, labelledError, tokenAnswerBody } from '../answers.js';
 import { TOKEN_PATH } from '../../contract/gateway-paths.js';
 import { MAX_BODY_BYTES, type SandboxContext, type SandboxRoute } from './route.js';

@@ -1,7 +1,7 @@
 // The payment query (docs/architecture.md, "The query"): the path and its version, and the answer read
 // into the ledger's terms. Only a readable 2xx `SUCCESS` envelope naming this reference is an answer.
 import { queryPath, type QueryVersion } from '../../contract/gateway-paths.js';
-import { isRecord, parseJson } from '../http/json.js';
+import { isRecord, parseJson } from '../../contract/json.js';
 import { paymentStateOf } from './codes.js';
 import { isOk, jsonHeaders, MAX_RAW_MESSAGE, type Exchange, type Send } from './exchange.js';
 import type { AuthorisedCall } from './token.js';

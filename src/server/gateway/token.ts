@@ -1,7 +1,7 @@
 // The bearer token (docs/architecture.md, "The token call"): made from the dashboard's keys through
 // `encrypt/keys` and shared, or given by the merchant; renewed once when the gateway answers 401.
 import { TOKEN_PATH } from '../../contract/gateway-paths.js';
-import { isRecord, parseJson } from '../http/json.js';
+import { isRecord, parseJson } from '../../contract/json.js';
 import type { Redactor } from '../http/redact.js';
 import { isOk, type Exchange, type Send } from './exchange.js';
 import type { AccessToken, TokenFailure } from './types.js';

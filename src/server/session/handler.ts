@@ -2,7 +2,7 @@
 // Idempotency-Key, body, validation), then handed to the payment steps under one deadline and,
 // with a key, to the idempotency layer.
 import { createGateway } from '../gateway.js';
-import { readJsonBody, requireJson, requireMethod } from '../http/checks.js';
+import { readJsonBody, requireJson, requireMethod } from '../../contract/request-checks.js';
 import { createCorsPolicy } from '../http/cors.js';
 import { createEmitter } from '../http/emitter.js';
 import { corsEndpoint } from '../http/endpoint.js';

@@ -4,7 +4,7 @@ import { WALLET_DAYS_ACTIVE } from '../../contract/schemas.js';
 import type { AccessToken, Gateway } from '../gateway.js';
 import type { AllowedOrigins } from '../http/cors.js';
 import type { BeforeInitiate, OrderResolver } from '../order.js';
-import { optionChecks } from '../options.js';
+import { optionChecks } from '../../contract/option-checks.js';
 import type { StatusSecret } from '../status/tokens.js';
 import type { IdempotencyStore, PaymentStore } from '../stores/types.js';
 import type { ClientAddress } from './client-address.js';

@@ -4,13 +4,14 @@
 import { PAYMENT_REFERENCE } from '../../contract/rules.js';
 import { statusResponseSchema, type StatusResponse } from '../../contract/schemas.js';
 import type { Gateway } from '../gateway.js';
-import { requireMethod } from '../http/checks.js';
+import { requireMethod } from '../../contract/request-checks.js';
 import { createCorsPolicy, type AllowedOrigins } from '../http/cors.js';
 import { withDeadline } from '../http/deadline.js';
 import { createEmitter, errorName } from '../http/emitter.js';
 import { corsEndpoint } from '../http/endpoint.js';
 import { errorReply, jsonReply, type Reply } from '../http/reply.js';
-import { assertStore, optionChecks } from '../options.js';
+import { assertStore } from '../options.js';
+import { optionChecks } from '../../contract/option-checks.js';
 import { scrubbedEmitter } from '../http/emitter.js';
 import type { PaymentHook, VerifyEvent } from '../settle.js';
 import { PAYMENT_STORE_METHODS, type PaymentStore } from '../stores/types.js';

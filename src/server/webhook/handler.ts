@@ -3,9 +3,10 @@
 // with the gateway at most once per interval (checks.ts, throttle.ts), and the answer is 200 when
 // the gateway need not deliver it again, else 503.
 import type { Gateway } from '../gateway.js';
-import { readJsonBody, requireJson, requireMethod, type RequestProblem } from '../http/checks.js';
+import { readJsonBody, requireJson, requireMethod, type RequestProblem } from '../../contract/request-checks.js';
 import { errorReply, jsonReply, toResponse, type Reply } from '../http/reply.js';
-import { assertStore, optionChecks } from '../options.js';
+import { assertStore } from '../options.js';
+import { optionChecks } from '../../contract/option-checks.js';
 import { scrubbedEmitter } from '../http/emitter.js';
 import type { PaymentHook } from '../settle.js';
 import { PAYMENT_STORE_METHODS, type PaymentStore } from '../stores/types.js';

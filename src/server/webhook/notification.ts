@@ -1,6 +1,6 @@
 // Reading the gateway's notification (docs/architecture.md, "The notification"): which references each item
 // names, and its event type. Nothing else in it is believed: the body is anyone's text.
-import { isRecord } from '../http/json.js';
+import { isRecord } from '../../contract/json.js';
 
 /** One item of a notification: its candidate references, best first, and its event type if sane. */
 export type Notification = { eventType: string | undefined; candidates: string[] };

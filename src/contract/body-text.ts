@@ -1,6 +1,6 @@
 // Reading a request body within a size and a time limit (the reader itself, shared with the
 // sandbox and the check, is contract/bounded-body.ts).
-import { readBodyWithin } from '../../contract/bounded-body.js';
+import { readBodyWithin } from './bounded-body.js';
 
 type BodyResult =
   | { ok: true; text: string }

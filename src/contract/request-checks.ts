@@ -1,11 +1,11 @@
-// The request checks every endpoint shares, in the order a request meets them: its method, its
+// The request checks every endpoint shares (ours, the sandbox's and the check's), in the order a request meets them: its method, its
 // content type, its body (size, read time, JSON). Each returns a `RequestProblem` or nothing;
 // the endpoint turns a problem into its own reply (our error body, or the gateway's in the sandbox)
 // and its own report.
-import { isJsonContentType } from '../../contract/json-content-type.js';
-import { readBodyText } from './body.js';
+import { isJsonContentType } from './json-content-type.js';
+import { readBodyText } from './body-text.js';
 import { parseJson } from './json.js';
-import type { ErrorCode } from './reply.js';
+import type { ErrorCode } from './error-codes.js';
 
 export type RequestProblem = {
   code: ErrorCode;
