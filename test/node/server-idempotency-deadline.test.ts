@@ -52,7 +52,7 @@ describe('createSessionHandler: one deadline on the whole attempt', { timeout: 5
 
   it('answers 504 when the store hangs, and when a request without a key hangs', async () => {
     const hung: IdempotencyStore = { get: never, set: never, claim: never, release: never };
-    const stuck = makeHandler({ attemptTimeoutMs: 80, idempotencyStore: hung });
+    const stuck = makeHandler({ attemptTimeoutMs: 80, idempotency: hung });
     await readError(await stuck.handler(post(USSD_REQUEST, KEY)), 504, 'gateway_timeout');
 
     const keyless = makeHandler({ attemptTimeoutMs: 80, requireIdempotencyKey: false, order: never });
@@ -67,7 +67,7 @@ describe('createSessionHandler: one deadline on the whole attempt', { timeout: 5
       ...inner,
       set: (key, record, ttlMs) => (record.state === 'done' ? (storing.resolve(), never()) : inner.set(key, record, ttlMs)),
     };
-    const { handler, calls } = makeHandler({ attemptTimeoutMs: 100, idempotencyStore: store });
+    const { handler, calls } = makeHandler({ attemptTimeoutMs: 100, idempotency: store });
     const answer = handler(post(USSD_REQUEST, KEY));
     await storing.promise;
     t.mock.timers.tick(100);

@@ -53,11 +53,11 @@ describe('createSessionHandler: Idempotency-Key across instances sharing a store
     const upstream = recordingFetch(gateway.respond);
     const bReads = deferred();
     const aAnswered = deferred();
-    const one = makeHandler({ ...PATIENT, idempotencyStore: shared.store(), order: randomOrder, fetch: upstream.fetch });
+    const one = makeHandler({ ...PATIENT, idempotency: shared.store(), order: randomOrder, fetch: upstream.fetch });
     // B's first read is slow: it reads "no record", and returns it only once A has answered and
     // released its claim. Reading before claiming, B would then find the claim free and pay again.
     const slowRead = () => (bReads.resolve(), aAnswered.promise);
-    const two = makeHandler({ ...PATIENT, idempotencyStore: shared.store(slowRead), order: randomOrder, fetch: upstream.fetch });
+    const two = makeHandler({ ...PATIENT, idempotency: shared.store(slowRead), order: randomOrder, fetch: upstream.fetch });
     const first = one.handler(post(TRANSFER_REQUEST, KEY));
     await gateway.asked;
     const second = two.handler(post(TRANSFER_REQUEST, KEY));
@@ -79,13 +79,13 @@ describe('createSessionHandler: Idempotency-Key across instances sharing a store
     // Another instance holds the claim, and stores its answer just after this one first read none.
     shared.locks.add(KEY['idempotency-key']);
     const elsewhere = createMemoryIdempotencyStore();
-    await makeHandler({ idempotencyStore: elsewhere }).handler(post(USSD_REQUEST, KEY));
+    await makeHandler({ idempotency: elsewhere }).handler(post(USSD_REQUEST, KEY));
     const stored = (await elsewhere.get(KEY['idempotency-key']))!;
     const storedElsewhere = async () => {
       shared.records.set(KEY['idempotency-key'], stored);
       shared.locks.delete(KEY['idempotency-key']);
     };
-    const { handler, calls } = makeHandler({ ...PATIENT, idempotencyStore: shared.store(storedElsewhere) });
+    const { handler, calls } = makeHandler({ ...PATIENT, idempotency: shared.store(storedElsewhere) });
     const response = await handler(post(USSD_REQUEST, KEY));
     assert.equal(response.status, 200, await response.clone().text());
     assert.equal(response.headers.get('idempotent-replayed'), 'true');
@@ -96,13 +96,13 @@ describe('createSessionHandler: Idempotency-Key across instances sharing a store
     const memory = createMemoryIdempotencyStore();
     const gateway = gatedGateway();
     // The gateway answers the first handler only once the second has found the key claimed.
-    const idempotencyStore: IdempotencyStore = {
+    const idempotency: IdempotencyStore = {
       ...memory,
       claim: async (key, ttlMs) => (await memory.claim(key, ttlMs)) || (gateway.answer(), false),
     };
     const upstream = recordingFetch(gateway.respond);
-    const one = makeHandler({ ...PATIENT, idempotencyStore, order: randomOrder, fetch: upstream.fetch });
-    const two = makeHandler({ ...PATIENT, idempotencyStore, order: randomOrder, fetch: upstream.fetch });
+    const one = makeHandler({ ...PATIENT, idempotency, order: randomOrder, fetch: upstream.fetch });
+    const two = makeHandler({ ...PATIENT, idempotency, order: randomOrder, fetch: upstream.fetch });
     const [a, b] = await Promise.all([one.handler(post(USSD_REQUEST, KEY)), two.handler(post(USSD_REQUEST, KEY))]);
     assert.equal(upstream.calls.length, 1);
     assert.equal(a.status, 200);
@@ -120,7 +120,7 @@ describe('createSessionHandler: a store failing after the payment was made', () 
         return inner.set(key, record, ttlMs);
       },
     };
-    const { handler, calls, events } = makeHandler({ idempotencyStore: store });
+    const { handler, calls, events } = makeHandler({ idempotency: store });
     const response = await handler(post(USSD_REQUEST, KEY));
     assert.equal(response.status, 200);
     assert.equal(calls.length, 1);
@@ -136,7 +136,7 @@ describe('createSessionHandler: a store failing after the payment was made', () 
     ]) {
       const inner = createMemoryIdempotencyStore();
       const store: IdempotencyStore = { get: inner.get, set: inner.set, claim: () => true, release };
-      const { handler, events } = makeHandler({ idempotencyStore: store });
+      const { handler, events } = makeHandler({ idempotency: store });
       const response = await handler(post(USSD_REQUEST, KEY));
       assert.equal(response.status, 200);
       await delay(0);

@@ -149,9 +149,9 @@ describe('createSessionHandler: Idempotency-Key', () => {
   });
 
   it('shares answers between handlers that share a store (several server instances)', async () => {
-    const idempotencyStore = createMemoryIdempotencyStore();
-    const one = makeHandler({ idempotencyStore });
-    const two = makeHandler({ idempotencyStore });
+    const idempotency = createMemoryIdempotencyStore();
+    const one = makeHandler({ idempotency });
+    const two = makeHandler({ idempotency });
     const first = await one.handler(post(USSD_REQUEST, KEY));
     const second = await two.handler(post(USSD_REQUEST, KEY));
     assert.equal(withoutTimeLeft(await second.text()), withoutTimeLeft(await first.text()));
@@ -162,7 +162,7 @@ describe('createSessionHandler: Idempotency-Key', () => {
     const store = createMemoryIdempotencyStore();
     const released: string[] = [];
     const busy: IdempotencyStore = { ...store, claim: () => false, release: (key) => void released.push(key) };
-    const { handler, calls } = makeHandler({ idempotencyStore: busy });
+    const { handler, calls } = makeHandler({ idempotency: busy });
     const response = await handler(post(USSD_REQUEST, KEY));
     await readError(response.clone(), 409, 'idempotency_key_in_use');
     assert.equal(response.headers.get('retry-after'), '1');
@@ -213,7 +213,7 @@ describe('createSessionHandler: Idempotency-Key', () => {
         return true;
       });
     }
-    assert.throws(() => makeHandler({ idempotencyStore: getSetOnly }), TypeError, 'the former option name too');
+    assert.throws(() => makeHandler({ idempotency: getSetOnly }), TypeError, 'the former option name too');
     assert.throws(() => makeHandler({ payments: { get: () => undefined } as never }), /payments store lacks insert\(\), update\(\)/);
   });
 });

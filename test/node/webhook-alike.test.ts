@@ -83,8 +83,8 @@ describe('the webhook answers alike for references the ledger holds and those it
     assert.equal(gateway.queries.length, 5 + 3 + 1);
   });
 
-  it('honours unknownQueriesPerSecond', async () => {
-    const { handler, gateway } = await setUp(() => answer('S20'), [], { unknownQueriesPerSecond: 1 });
+  it('honours queriesPerSecond', async () => {
+    const { handler, gateway } = await setUp(() => answer('S20'), [], { queriesPerSecond: 1 });
     await Promise.all(['GUESS-1', 'GUESS-2', 'GUESS-3'].map((reference) => handler(notify(reference))));
     assert.equal(gateway.queries.length, 1);
   });

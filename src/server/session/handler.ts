@@ -36,7 +36,7 @@ const METHODS = 'POST, OPTIONS';
  */
 export function createSessionHandler(options: SessionHandlerOptions): SessionHandler {
   checkSessionOptions(options);
-  const idempotency = options.idempotency ?? options.idempotencyStore ?? createMemoryIdempotencyStore();
+  const idempotency = options.idempotency ?? createMemoryIdempotencyStore();
   const now = options.now ?? Date.now;
   const emit = createEmitter(options.onEvent);
   const payments = options.payments ?? createMemoryPaymentStore({ now, onEvent: emit });

@@ -70,8 +70,6 @@ export type SessionHandlerOptions = {
    * `claim`/`release` is refused with a TypeError.
    */
   idempotency?: IdempotencyStore;
-  /** The former name of `idempotency`. */
-  idempotencyStore?: IdempotencyStore;
   /** How long a definitive answer (instructions, a decline, a gateway 4xx) is replayed; default 24 h. */
   idempotencyTtlMs?: number;
   /**

@@ -45,8 +45,6 @@ export type WebhookHandlerOptions = {
   queriesPerSecond?: number;
   /** Gateway queries one notification request may make, at most (it may name 50 payments); default 5. */
   queriesPerRequest?: number;
-  /** The former name of `queriesPerSecond`, when that is not given. */
-  unknownQueriesPerSecond?: number;
   /**
    * The lease that keeps other callers (a delivery, a poll, the reconciler, here or on another
    * instance) off `onPaid` while it runs lives this long unrenewed: renewed every third of it while
@@ -82,7 +80,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const now = options.now ?? Date.now;
   const requeryAfterMs = options.requeryAfterMs ?? 5_000;
   const memory = createVerdictMemory(requeryAfterMs, now);
-  const budget = createQueryBudget(options.queriesPerSecond ?? options.unknownQueriesPerSecond ?? 5, now);
+  const budget = createQueryBudget(options.queriesPerSecond ?? 5, now);
   const queriesPerRequest = options.queriesPerRequest ?? 5;
   const { gateway, payments, onPaid, onFailed } = options;
   const { leaseMs, onPaidTimeoutMs } = options;
@@ -142,7 +140,6 @@ function assertOptions(options: WebhookHandlerOptions): void {
   check.positiveMs('verifyTimeoutMs', options.verifyTimeoutMs);
   check.nonNegativeMs('requeryAfterMs', options.requeryAfterMs);
   check.positiveMs('queriesPerSecond', options.queriesPerSecond);
-  check.positiveMs('unknownQueriesPerSecond', options.unknownQueriesPerSecond);
   const perRequest = options.queriesPerRequest;
   if (perRequest !== undefined && !(Number.isInteger(perRequest) && perRequest > 0)) check.fail('queriesPerRequest must be a positive whole number');
   check.positiveMs('leaseMs', options.leaseMs);
