@@ -20,6 +20,8 @@ import { gzipSync } from 'node:zlib';
 import { build, defineConfig, type InlineConfig, type Plugin, type ResolvedConfig, type UserConfig } from 'vite';
 import { AFTER_SUBMIT_FILE, TRANSFER_SCREEN_FILE } from './src/element/import-on-demand-beside-script.js';
 import { QR_CODE_FILE } from './src/element/import-qr-code.js';
+import { POSTGRES_SCHEMA_SQL } from './src/server/stores/postgres/schema.js';
+import { SQLITE_SCHEMA_SQL } from './src/server/stores/sqlite/schema.js';
 import { localeFileName, ON_DEMAND_LOCALES } from './src/element/messages/locales.js';
 
 const pkgVersion: string = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
@@ -30,9 +32,9 @@ export const npmEntries = {
   define: 'src/define.ts',
   server: 'src/server/index.ts',
   'server-node': 'src/server/node.ts',
-  'server-redis': 'src/server/stores/redis.ts',
-  'server-postgres': 'src/server/stores/postgres.ts',
-  'server-sqlite': 'src/server/stores/sqlite.ts',
+  'server-redis': 'src/server/stores/redis/index.ts',
+  'server-postgres': 'src/server/stores/postgres/index.ts',
+  'server-sqlite': 'src/server/stores/sqlite/index.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
 } as const;
@@ -70,16 +72,14 @@ const ownModulesHaveSideEffects: Plugin = {
 
 /**
  * The PostgreSQL and SQLite ledgers' DDL beside the modules (`pay-widget/server/postgres.sql`,
- * `pay-widget/server/sqlite.sql`), for merchants who run their own migrations;
- * src/server/stores/postgres-schema.ts and sqlite-schema.ts embed the same text.
+ * `pay-widget/server/sqlite.sql`), for merchants who run their own migrations: written from the
+ * one definition of the tables, src/server/stores/{postgres,sqlite}/schema.ts, which the stores run.
  */
 const shipLedgerSql: Plugin = {
   name: 'pay-widget:ship-ledger-sql',
   generateBundle() {
-    for (const fileName of ['postgres.sql', 'sqlite.sql']) {
-      const source = readFileSync(new URL(`./src/server/stores/${fileName}`, import.meta.url), 'utf8');
-      this.emitFile({ type: 'asset', fileName, source });
-    }
+    this.emitFile({ type: 'asset', fileName: 'postgres.sql', source: POSTGRES_SCHEMA_SQL });
+    this.emitFile({ type: 'asset', fileName: 'sqlite.sql', source: SQLITE_SCHEMA_SQL });
   },
 };
 

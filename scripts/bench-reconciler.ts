@@ -20,9 +20,9 @@ import { createClient } from 'redis';
 import { countRoundTrips } from '../bench/lib/round-trips.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../src/sandbox/index.js';
 import { createGateway, createMemoryPaymentStore, createReconciler, type Payment, type PaymentStore, type ReconcileCounts } from '../src/server/internal.js';
-import { createPostgresStores, migratePostgres } from '../src/server/stores/postgres.js';
-import { createRedisStores } from '../src/server/stores/redis.js';
-import { createSqliteStores } from '../src/server/stores/sqlite.js';
+import { createPostgresStores, migratePostgres } from '../src/server/stores/postgres/index.js';
+import { createRedisStores } from '../src/server/stores/redis/index.js';
+import { createSqliteStores } from '../src/server/stores/sqlite/index.js';
 import { startPostgresServer } from '../test/node/postgres-server.js';
 import { startRedisServer } from '../test/node/redis-server.js';
 

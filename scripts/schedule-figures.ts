@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGateway, createReconciler, createSessionHandler } from '../src/server/internal.js';
-import { createSqliteStores } from '../src/server/stores/sqlite.js';
+import { createSqliteStores } from '../src/server/stores/sqlite/index.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, queryAnswer } from '../test/node/gateway-fixtures.js';
 import { ORDER, post, transferEnvelope, TRANSFER_REQUEST, ussdEnvelope, USSD_REQUEST } from '../test/node/server-fixtures.js';
 const T0 = 1_800_000_000_000;

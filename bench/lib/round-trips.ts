@@ -1,6 +1,6 @@
 // Counts the Redis round trips a store makes: every command of `createRedisStores` goes through the
 // client's `sendCommand` (one request, one reply), so a wrapper around it counts them.
-import type { RedisClientLike } from '../../src/server/stores/redis.js';
+import type { RedisClientLike } from '../../src/server/stores/redis/index.js';
 
 export type CountedRedis = {
   /** Pass this to `createRedisStores`. */

@@ -149,7 +149,7 @@ async function demoStores(redisUrl: string | undefined, dataFolder: string | und
 
 /** REDIS_URL's stores, through the optional `redis` package, imported only when it is set. */
 async function redisStores(url: string) {
-  const [{ createClient }, { createRedisStores }] = await Promise.all([import('redis'), import('../../src/server/stores/redis.js')]);
+  const [{ createClient }, { createRedisStores }] = await Promise.all([import('redis'), import('../../src/server/stores/redis/index.js')]);
   const client = await createClient({ url }).connect();
   return { ...createRedisStores(client, { prefix: 'pay-widget-demo:' }), close: async () => void (await client.quit()) };
 }

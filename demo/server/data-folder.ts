@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SandboxPayment, SandboxStorage } from '../../src/sandbox/index.js';
-import { createSqliteStores } from '../../src/server/stores/sqlite.js';
+import { createSqliteStores } from '../../src/server/stores/sqlite/index.js';
 
 /** `.pay-widget/` in the app's folder (this repository's root), beside package.json. */
 export const DEMO_DATA_FOLDER = fileURLToPath(new URL('../../.pay-widget/', import.meta.url));

@@ -11,7 +11,7 @@ export { addressHeader, forwardedFor } from './session/client-address.js';
 export type { ClientAddress, ForwardedForOptions } from './session/client-address.js';
 export type { SessionEvent } from './session/events.js';
 export type { OrderSummary } from './session/outcomes.js';
-export { OrderError, RateLimitError } from './order.js';
+export { OrderError, RateLimitError } from './session/order.js';
 export type {
   BeforeInitiate,
   BeforeInitiateContext,
@@ -21,7 +21,7 @@ export type {
   OrderResolver,
   RateLimitErrorOptions,
   ResolvedOrder,
-} from './order.js';
+} from './session/order.js';
 export type { StatusSecret } from './status/tokens.js';
 export { createMemoryIdempotencyStore, createMemoryPaymentStore, createMemoryStores } from './stores/memory.js';
 export { isValidIdempotencyKey } from './stores/types.js';
@@ -42,7 +42,7 @@ export type { AllowedOrigins, CorsOptions } from './http/cors.js';
 export type { ErrorCode, FieldErrors } from './http/reply.js';
 export { INITIATE_PATH } from '../contract/gateway-paths.js';
 export type { SessionRequest, StatusResponse, GatewayRequest, ErrorBody } from '../contract/schemas.js';
-export { createGateway, paymentStateOf } from './gateway.js';
+export { createGateway, paymentStateOf } from './gateway/gateway.js';
 export type {
   Gateway,
   GatewayOptions,
@@ -52,9 +52,9 @@ export type {
   QueryAnswer,
   QueryUnverified,
   TokenFailure,
-} from './gateway.js';
+} from './gateway/gateway.js';
 export type { QueryVersion } from '../contract/gateway-paths.js';
 export type { WebhookEvent } from './webhook/events.js';
-export type { PaidContext, PaymentHook, SettleEvent } from './settle.js';
+export type { PaidContext, PaymentHook, SettleEvent } from './settlement/settle.js';
 export type { StatusEvent } from './status/handler.js';
-export type { ReconcileCounts, ReconcileEvent } from './reconciler.js';
+export type { ReconcileCounts, ReconcileEvent } from './reconciler/reconciler.js';

@@ -9,5 +9,5 @@ export { createStatusHandler } from './status/handler.js';
 export type { StatusHandlerOptions, StatusLookup, StatusLookupContext } from './status/handler.js';
 export { createWebhookHandler } from './webhook/handler.js';
 export type { WebhookHandler, WebhookHandlerOptions } from './webhook/handler.js';
-export { createReconciler } from './reconciler.js';
-export type { Reconciler, ReconcilerOptions } from './reconciler.js';
+export { createReconciler } from './reconciler/reconciler.js';
+export type { Reconciler, ReconcilerOptions } from './reconciler/reconciler.js';

@@ -1,11 +1,11 @@
 // What a merchant gives `createPayments`, declared once for the session, status and webhook
 // endpoints and the reconciler, and the checks that refuse, when it is created, what cannot work.
-import type { Gateway } from './gateway.js';
+import type { Gateway } from './gateway/gateway.js';
 import type { AllowedOrigins } from './http/cors.js';
-import type { BeforeInitiate, Order, OrderContext } from './order.js';
+import type { BeforeInitiate, Order, OrderContext } from './session/order.js';
 import { assertStore } from './options.js';
 import { optionChecks } from '../contract/option-checks.js';
-import type { PaymentHook } from './settle.js';
+import type { PaymentHook } from './settlement/settle.js';
 import type { ClientAddress } from './session/client-address.js';
 import type { SessionEvent } from './session/events.js';
 import type { StatusEvent } from './status/handler.js';
@@ -13,7 +13,7 @@ import type { StatusSecret } from './status/tokens.js';
 import { isLiveGateway } from './stores/memory-warning.js';
 import { IDEMPOTENCY_STORE_METHODS, PAYMENT_STORE_METHODS, type IdempotencyStore, type PaymentStore } from './stores/types.js';
 import type { WebhookEvent } from './webhook/events.js';
-import type { ReconcileEvent } from './reconciler.js';
+import type { ReconcileEvent } from './reconciler/reconciler.js';
 import type { SessionRequest } from '../contract/schemas.js';
 
 /** What `createSqliteStores`, `createPostgresStores`, `createRedisStores` and `createMemoryStores` return. */

@@ -12,7 +12,7 @@ import {
   type PaymentsEventSource,
   type PaymentsOptions,
 } from './payments-options.js';
-import { createReconciler, type ReconcileCounts } from './reconciler.js';
+import { createReconciler, type ReconcileCounts } from './reconciler/reconciler.js';
 import { createSessionHandler } from './session/handler.js';
 import { createStatusHandler } from './status/handler.js';
 import type { StatusSecret } from './status/tokens.js';

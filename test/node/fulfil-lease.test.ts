@@ -9,8 +9,8 @@ import { createMemoryPaymentStore, createReconciler, createWebhookHandler, type 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedisStores } from '../../src/server/stores/redis.js';
-import { createSqliteStores } from '../../src/server/stores/sqlite.js';
+import { createRedisStores } from '../../src/server/stores/redis/index.js';
+import { createSqliteStores } from '../../src/server/stores/sqlite/index.js';
 import { skip as noPostgres, usePostgres } from './postgres-fixture.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 import { deferred } from './server-fixtures.js';

@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { createSessionHandler, createStatusHandler, createWebhookHandler } from '../../src/server/internal.js';
-import { createPostgresStores, migratePostgres } from '../../src/server/stores/postgres.js';
+import { createPostgresStores, migratePostgres } from '../../src/server/stores/postgres/index.js';
 import { skip, usePostgres } from './postgres-fixture.js';
 import { newKey, post, STATUS_SECRET, statusTokenFor, USSD_REQUEST } from './server-fixtures.js';
 import { answer, countingGateway, ledgerEntry, notify } from './webhook-fixtures.js';

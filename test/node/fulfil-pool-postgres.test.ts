@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { createReconciler, createSessionHandler, createWebhookHandler, type PaidContext, type Payment } from '../../src/server/internal.js';
-import { createPostgresStores, migratePostgres, type PostgresStoresOptions } from '../../src/server/stores/postgres.js';
+import { createPostgresStores, migratePostgres, type PostgresStoresOptions } from '../../src/server/stores/postgres/index.js';
 import { entry } from './payment-store-contract.js';
 import { skip, usePostgres } from './postgres-fixture.js';
 import { deferred, newKey, ORDER, post, USSD_REQUEST } from './server-fixtures.js';

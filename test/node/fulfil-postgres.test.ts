@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type pg from 'pg';
 import type { PaidContext, Payment } from '../../src/server/internal.js';
-import { settlePayment } from '../../src/server/settle.js';
+import { settlePayment } from '../../src/server/settlement/settle.js';
 import { entry } from './payment-store-contract.js';
 import { skip, usePostgres } from './postgres-fixture.js';
 

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'libsql';
 import type { PaidContext, Payment, PaymentHook } from '../../src/server/index.js';
-import { settlePayment, type SettleEvent } from '../../src/server/settle.js';
-import { createSqliteStores, type SqlitePaidDb, type SqliteDatabaseLike } from '../../src/server/stores/sqlite.js';
+import { settlePayment, type SettleEvent } from '../../src/server/settlement/settle.js';
+import { createSqliteStores, type SqlitePaidDb, type SqliteDatabaseLike } from '../../src/server/stores/sqlite/index.js';
 import { entry } from './payment-store-contract.js';
 
 const PAID = { kind: 'answer', state: 'SUCCESS', code: '00', amount: 5000, currency: 'NGN', message: undefined } as const;

@@ -2,10 +2,10 @@
 // one transition (`settlePayment`), as the webhook, the status poll and the reconciler call it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { QueryAnswer } from '../../src/server/gateway.js';
+import type { QueryAnswer } from '../../src/server/gateway/gateway.js';
 import { createReconciler, createStatusHandler, createWebhookHandler } from '../../src/server/internal.js';
 import { STATUS_SECRET } from './server-fixtures.js';
-import { settlePayment, type SettleEvent } from '../../src/server/settle.js';
+import { settlePayment, type SettleEvent } from '../../src/server/settlement/settle.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
 import { answer, countingGateway, ledgerEntry, notify } from './webhook-fixtures.js';

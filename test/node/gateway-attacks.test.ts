@@ -9,7 +9,7 @@ import {
   type SessionEvent,
   type SettleEvent,
 } from '../../src/server/internal.js';
-import { settlePayment } from '../../src/server/settle.js';
+import { settlePayment } from '../../src/server/settlement/settle.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment } from '../../src/server/stores/types.js';
 import { BASE_URL, fakeGateway, initiationBody as initiation, json, PUBLIC_KEY, SECRET_KEY, tokenAnswer, type Seen } from './gateway-fixtures.js';

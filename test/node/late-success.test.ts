@@ -3,8 +3,8 @@
 // SUCCESS, reported as `late-success`, and `onPaid` runs; any other answer leaves it FAILED.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Gateway, QueryOutcome } from '../../src/server/gateway.js';
-import { verifyAndSettle, type VerifyEvent } from '../../src/server/settle.js';
+import type { Gateway, QueryOutcome } from '../../src/server/gateway/gateway.js';
+import { verifyAndSettle, type VerifyEvent } from '../../src/server/settlement/settle.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment } from '../../src/server/stores/types.js';
 

@@ -9,7 +9,7 @@ import { after, describe, it, mock } from 'node:test';
 import { SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { createMemoryPaymentStore, createSessionHandler } from '../../src/server/internal.js';
 import { isLiveGateway } from '../../src/server/stores/memory-warning.js';
-import { createSqliteStores } from '../../src/server/stores/sqlite.js';
+import { createSqliteStores } from '../../src/server/stores/sqlite/index.js';
 import { ORDER } from './server-fixtures.js';
 
 const LIVE = { baseUrl: 'https://seerbitapi.com', publicKey: 'SBPUBK_LIVE7Q2M9X4K1P8R5T3W6Y' };

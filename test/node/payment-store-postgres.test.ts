@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { createSessionHandler, type IdempotencyRecord } from '../../src/server/internal.js';
-import { createPostgresStores, migratePostgres } from '../../src/server/stores/postgres.js';
-import { POSTGRES_SCHEMA_SQL } from '../../src/server/stores/postgres-schema.js';
+import { createPostgresStores, migratePostgres } from '../../src/server/stores/postgres/index.js';
+import { POSTGRES_SCHEMA_SQL } from '../../src/server/stores/postgres/schema.js';
 import { entry, paymentStoreContract } from './payment-store-contract.js';
 import { skip, usePostgres } from './postgres-fixture.js';
 import { ORDER, post, readError, USSD_REQUEST } from './server-fixtures.js';
@@ -76,7 +76,8 @@ describe('createPostgresStores on a real PostgreSQL', { skip, timeout: 120_000 }
   });
 
   it('ships postgres.sql, the DDL migratePostgres runs, and stores work on tables it created', async () => {
-    const file = readFileSync(new URL('../../src/server/stores/postgres.sql', import.meta.url), 'utf8');
+    // Written by the build from the one definition of the tables (run npm run build first).
+    const file = readFileSync(new URL('../../dist/postgres.sql', import.meta.url), 'utf8');
     assert.equal(file, POSTGRES_SCHEMA_SQL);
     const schema = `file_${postgres.prefix()}`;
     const pool = postgres.shared();

@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'libsql';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { createSessionHandler, type IdempotencyRecord } from '../../src/server/internal.js';
-import { createSqliteStores, SQLITE_SCHEMA_SQL, type SqliteStoresOptions } from '../../src/server/stores/sqlite.js';
+import { createSqliteStores, SQLITE_SCHEMA_SQL, type SqliteStoresOptions } from '../../src/server/stores/sqlite/index.js';
 import { entry, paymentStoreContract } from './payment-store-contract.js';
 import { ORDER, post, USSD_REQUEST } from './server-fixtures.js';
 
@@ -101,7 +101,8 @@ describe('createSqliteStores on a file', () => {
   });
 
   it('ships sqlite.sql, the DDL it runs, and stores work on tables it created, in a database passed in', async () => {
-    const file = readFileSync(new URL('../../src/server/stores/sqlite.sql', import.meta.url), 'utf8');
+    // Written by the build from the one definition of the tables (run npm run build first).
+    const file = readFileSync(new URL('../../dist/sqlite.sql', import.meta.url), 'utf8');
     assert.equal(file, SQLITE_SCHEMA_SQL);
     const db = new Database(newFile());
     db.exec(file);

@@ -3,7 +3,7 @@
 import { after, before, describe } from 'node:test';
 import { createClient, type RedisClientType } from 'redis';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
-import { createRedisStores } from '../../src/server/stores/redis.js';
+import { createRedisStores } from '../../src/server/stores/redis/index.js';
 import { paymentStoreContract } from './payment-store-contract.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 

@@ -14,7 +14,7 @@ import {
   type Payment,
   type PaymentsOptions,
 } from '../../src/server/index.js';
-import { createSqliteStores } from '../../src/server/stores/sqlite.js';
+import { createSqliteStores } from '../../src/server/stores/sqlite/index.js';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
 import { USSD_REQUEST } from './server-fixtures.js';
 

@@ -21,9 +21,9 @@ import {
   type PaymentStore,
   type ReconcileEvent,
 } from '../../src/server/internal.js';
-import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/schedule.js';
-import { createRedisStores } from '../../src/server/stores/redis.js';
-import { createSqliteStores } from '../../src/server/stores/sqlite.js';
+import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/reconciler/schedule.js';
+import { createRedisStores } from '../../src/server/stores/redis/index.js';
+import { createSqliteStores } from '../../src/server/stores/sqlite/index.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, queryAnswer } from './gateway-fixtures.js';
 import { skip as noPostgres, usePostgres } from './postgres-fixture.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';

@@ -19,7 +19,7 @@ import {
   type PaymentStore,
   type SessionHandlerOptions,
 } from '../../src/server/internal.js';
-import { createSqliteStores } from '../../src/server/stores/sqlite.js';
+import { createSqliteStores } from '../../src/server/stores/sqlite/index.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, queryAnswer } from './gateway-fixtures.js';
 import { ORDER, post, transferEnvelope, TRANSFER_REQUEST, ussdEnvelope, USSD_REQUEST } from './server-fixtures.js';
 

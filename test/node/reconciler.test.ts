@@ -15,8 +15,8 @@ import {
   type ReconcileEvent,
   type ReconcilerOptions,
 } from '../../src/server/internal.js';
-import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/schedule.js';
-import { createRedisStores } from '../../src/server/stores/redis.js';
+import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/reconciler/schedule.js';
+import { createRedisStores } from '../../src/server/stores/redis/index.js';
 import { initiationBody } from './gateway-fixtures.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 import { delay } from './server-fixtures.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AbortFlag, sleep } from '../../src/server/http/deadline.js';
 import { createRedactor } from '../../src/server/http/redact.js';
-import { referenceForKey, subtleReferenceForKey } from '../../src/server/order.js';
+import { referenceForKey, subtleReferenceForKey } from '../../src/server/session/order.js';
 
 describe('referenceForKey', () => {
   it('is synchronous in Node and equals the Web Crypto digest', async () => {

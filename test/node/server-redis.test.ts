@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createClient } from 'redis';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { createSessionHandler, type IdempotencyRecord, type Payment } from '../../src/server/internal.js';
-import { createRedisStores } from '../../src/server/stores/redis.js';
+import { createRedisStores } from '../../src/server/stores/redis/index.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 import { delay, makeHandler, ORDER, PATIENT, post, readError, recordingFetch, slowSuccess, USSD_REQUEST } from './server-fixtures.js';
 

@@ -20,7 +20,7 @@ import {
   type StatusEvent,
   type WebhookEvent,
 } from '../../src/server/internal.js';
-import { createRedisStores } from '../../src/server/stores/redis.js';
+import { createRedisStores } from '../../src/server/stores/redis/index.js';
 import { startRedisServer } from './redis-server.js';
 import { delay, ORDER, post, readError, STATUS_SECRET, statusBody, statusTokenFor, USSD_REQUEST } from './server-fixtures.js';
 

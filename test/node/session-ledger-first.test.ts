@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { createMemoryPaymentStore, createSessionHandler, type Payment, type PaymentStore } from '../../src/server/internal.js';
-import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/schedule.js';
+import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/reconciler/schedule.js';
 import { answerSuccess, makeHandler, newKey, ORDER, post, postWithoutKey, readError, USSD_REQUEST, type Responder } from './server-fixtures.js';
 
 const MINUTE = 60_000;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { orderSchema } from '../../src/contract/schemas.js';
-import { checkOrder } from '../../src/server/order.js';
+import { checkOrder } from '../../src/server/session/order.js';
 import type { SessionHandlerOptions } from '../../src/server/internal.js';
 import { makeHandler, newKey, ORDER, post, readError, TRANSFER_REQUEST, USSD_REQUEST } from './server-fixtures.js';
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { TokenFailure } from '../../src/server/gateway.js';
+import type { TokenFailure } from '../../src/server/gateway/gateway.js';
 import {
   checkReference,
   CUSTOMER_MESSAGES,

@@ -13,7 +13,7 @@ import {
   type Order,
   type SessionEvent,
 } from '../../src/server/internal.js';
-import { createRedisStores } from '../../src/server/stores/redis.js';
+import { createRedisStores } from '../../src/server/stores/redis/index.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 import { answerSuccess, delay, makeHandler, newKey, ORDER, post, readError, USSD_REQUEST, type Responder } from './server-fixtures.js';
 

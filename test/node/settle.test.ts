@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Gateway, QueryOutcome } from '../../src/server/gateway.js';
-import { verifyAndSettle, type VerifyEvent } from '../../src/server/settle.js';
+import type { Gateway, QueryOutcome } from '../../src/server/gateway/gateway.js';
+import { verifyAndSettle, type VerifyEvent } from '../../src/server/settlement/settle.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment } from '../../src/server/stores/types.js';
 

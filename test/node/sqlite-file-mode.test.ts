@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'libsql';
-import { createSqliteStores } from '../../src/server/stores/sqlite.js';
+import { createSqliteStores } from '../../src/server/stores/sqlite/index.js';
 import { entry } from './payment-store-contract.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'pay-widget-sqlite-mode-'));

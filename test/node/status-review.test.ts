@@ -14,7 +14,7 @@ import {
   type QueryOutcome,
   type StatusEvent,
 } from '../../src/server/internal.js';
-import { createRedisStores } from '../../src/server/stores/redis.js';
+import { createRedisStores } from '../../src/server/stores/redis/index.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 import { STATUS_SECRET, statusBody, statusTokenFor } from './server-fixtures.js';
 
@@ -117,7 +117,7 @@ describe('a payment of another amount', () => {
     assert.equal((await endpoint.poll()).status, 'FAILED');
     endpoint.answer(paid({ amount: 9500 }));
     // A FAILED entry is not re-queried by a poll: the reconciler or a webhook asks again.
-    const { verifyAndSettle } = await import('../../src/server/settle.js');
+    const { verifyAndSettle } = await import('../../src/server/settlement/settle.js');
     const events: unknown[] = [];
     await verifyAndSettle((await payments.get(REFERENCE))!, { query: async () => paid({ amount: 9500 }) }, {
       payments, onPaid: () => assert.fail('not paid'), onFailed: () => assert.fail('not failed again'), emit: (event) => void events.push(event),
@@ -144,7 +144,7 @@ describe('a payment confirmed after the gateway said it expired', () => {
   it('answers SUCCESS with reason after-expiry, runs onPaid, and marks the entry for review', async () => {
     const payments = createMemoryPaymentStore();
     await payments.insert(entry({ state: 'FAILED', gatewayCode: 'SM_X23' }));
-    const { verifyAndSettle } = await import('../../src/server/settle.js');
+    const { verifyAndSettle } = await import('../../src/server/settlement/settle.js');
     const events: unknown[] = [];
     const fulfilled: Payment[] = [];
     await verifyAndSettle((await payments.get(REFERENCE))!, { query: async () => paid() }, {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { createGateway, createWebhookHandler, type QueryOutcome, type WebhookEvent, type WebhookHandlerOptions } from '../../src/server/internal.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
-import { settlePayment } from '../../src/server/settle.js';
+import { settlePayment } from '../../src/server/settlement/settle.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, queryAnswer, SECRET_KEY, tokenAnswer } from './gateway-fixtures.js';
 
 const WEBHOOK_URL = 'https://shop.test/pay/webhook';

@@ -5,7 +5,7 @@ import { PAYMENTS_PATTERNS, type PaymentType } from '../../contract/rules.js';
 import type { GatewayRequest, SessionRequest } from '../../contract/schemas.js';
 import { INITIATE_PATH } from '../../contract/gateway-paths.js';
 import { isRecord, parseJson } from '../../contract/json.js';
-import type { ResolvedOrder } from '../order.js';
+import type { ResolvedOrder } from '../session/order.js';
 import { isOk, jsonHeaders, MAX_RAW_MESSAGE, type Exchange, type Send } from './exchange.js';
 import type { AuthorisedCall } from './token.js';
 import type { CheckedEnvelope, GatewayOutcome, InitiateOutcome } from './types.js';

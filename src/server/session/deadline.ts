@@ -2,7 +2,7 @@
 // the gateway's answer once there is one, else 504 (409 while another attempt holds the key).
 import { withDeadline, type AbortFlag } from '../http/deadline.js';
 import type { Reply } from '../http/reply.js';
-import type { ResolvedOrder } from '../order.js';
+import type { ResolvedOrder } from './order.js';
 import { sessionError, type GatewayReply } from './outcomes.js';
 import type { SessionReplies } from './replies.js';
 

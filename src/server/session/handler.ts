@@ -1,7 +1,7 @@
 // The merchant's session endpoint: the request read top to bottom (method, content type,
 // Idempotency-Key, body, validation), then handed to the payment steps under one deadline and,
 // with a key, to the idempotency layer.
-import { createGateway } from '../gateway.js';
+import { createGateway } from '../gateway/gateway.js';
 import { readJsonBody, requireJson, requireMethod } from '../../contract/request-checks.js';
 import { createCorsPolicy } from '../http/cors.js';
 import { createEmitter } from '../http/emitter.js';

@@ -2,7 +2,7 @@
 // stored answer, what the key keeps of an attempt, and the claim's release.
 import { sleep } from '../http/deadline.js';
 import type { Reply } from '../http/reply.js';
-import type { ResolvedOrder } from '../order.js';
+import type { ResolvedOrder } from './order.js';
 import type { IdempotencyRecord, IdempotencyStore } from '../stores/types.js';
 import { ABANDONED, answerAtDeadline, inUse, type AttemptProgress } from './deadline.js';
 import type { GatewayReply } from './outcomes.js';

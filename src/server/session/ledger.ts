@@ -1,10 +1,10 @@
 // The payment's ledger entry around its initiation: found by the attempt's Idempotency-Key (or by
 // its reference) or written `asking` before the gateway is asked, then moved by the gateway's answer.
 import type { PaymentType } from '../../contract/schemas.js';
-import { sameAmount, sameCurrency } from '../amounts.js';
+import { sameAmount, sameCurrency } from '../settlement/amounts.js';
 import type { Reply } from '../http/reply.js';
-import type { ResolvedOrder } from '../order.js';
-import { nextCheckAt } from '../schedule.js';
+import type { ResolvedOrder } from './order.js';
+import { nextCheckAt } from '../reconciler/schedule.js';
 import type { Initiation, Payment, PaymentStore } from '../stores/types.js';
 import type { AttemptProgress } from './deadline.js';
 import type { SessionEvent } from './events.js';

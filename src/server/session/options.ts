@@ -1,16 +1,16 @@
 // The session handler's options: what the merchant gives `createSessionHandler`, and the checks
 // that refuse, when the handler is made, an option that cannot work.
 import { WALLET_DAYS_ACTIVE } from '../../contract/schemas.js';
-import type { AccessToken, Gateway } from '../gateway.js';
+import type { AccessToken, Gateway } from '../gateway/gateway.js';
 import type { AllowedOrigins } from '../http/cors.js';
-import type { BeforeInitiate, OrderResolver } from '../order.js';
+import type { BeforeInitiate, OrderResolver } from './order.js';
 import { optionChecks } from '../../contract/option-checks.js';
 import type { StatusSecret } from '../status/tokens.js';
 import type { IdempotencyStore, PaymentStore } from '../stores/types.js';
 import type { ClientAddress } from './client-address.js';
 import type { SessionEventListener } from './events.js';
 
-export type { AccessToken } from '../gateway.js';
+export type { AccessToken } from '../gateway/gateway.js';
 
 export type SessionHandlerOptions = {
   /**

@@ -1,6 +1,6 @@
 // The gateway's outcomes in the customer's words: the reply each one gets, whether Try again can
 // help, and what the Idempotency-Key keeps of it. Pure: no I/O, no events.
-import { redactEnvelope, type GatewayOutcome, type TokenFailure } from '../gateway.js';
+import { redactEnvelope, type GatewayOutcome, type TokenFailure } from '../gateway/gateway.js';
 import { errorReply, jsonReply, type ErrorCode, type ErrorReplyOptions, type Reply } from '../http/reply.js';
 import type { Initiation } from '../stores/types.js';
 

@@ -2,7 +2,7 @@
 // entry (written before the gateway is asked), the initiation. The idempotency layer decides
 // whether and when they run.
 import type { SessionRequest } from '../../contract/schemas.js';
-import { buildGatewayRequest, type Gateway, type TokenFailure } from '../gateway.js';
+import { buildGatewayRequest, type Gateway, type TokenFailure } from '../gateway/gateway.js';
 import type { Redactor } from '../http/redact.js';
 import type { Reply } from '../http/reply.js';
 import {
@@ -16,7 +16,7 @@ import {
   type Order,
   type OrderResolver,
   type ResolvedOrder,
-} from '../order.js';
+} from './order.js';
 import type { StatusTokens } from '../status/tokens.js';
 import type { PaymentStore } from '../stores/types.js';
 import { ABANDONED, type AttemptProgress } from './deadline.js';

@@ -3,7 +3,7 @@
 // `{ status, amount?, currency?, message?, reason?, amountReceived?, currencyReceived?, now }`.
 import { PAYMENT_REFERENCE } from '../../contract/rules.js';
 import { statusResponseSchema, type StatusResponse } from '../../contract/schemas.js';
-import type { Gateway } from '../gateway.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { requireMethod } from '../../contract/request-checks.js';
 import { createCorsPolicy, type AllowedOrigins } from '../http/cors.js';
 import { withDeadline } from '../http/deadline.js';
@@ -13,7 +13,7 @@ import { errorReply, jsonReply, type Reply } from '../http/reply.js';
 import { assertStore } from '../options.js';
 import { optionChecks } from '../../contract/option-checks.js';
 import { scrubbedEmitter } from '../http/emitter.js';
-import type { PaymentHook, VerifyEvent } from '../settle.js';
+import type { PaymentHook, VerifyEvent } from '../settlement/settle.js';
 import { PAYMENT_STORE_METHODS, type PaymentStore } from '../stores/types.js';
 import { createLedgerReader } from './ledger-reader.js';
 import { createStatusTokens, type StatusSecret } from './tokens.js';

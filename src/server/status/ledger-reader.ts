@@ -6,11 +6,11 @@
 // on a transfer account valid for days polls for days. The customer hears SUCCESS as soon as the
 // payment is verified: fulfilment (`onPaid`, under its lease) runs in the background, and a poll
 // that finds a verified payment still owed fulfilment (due, lease free) starts it again.
-import type { Gateway } from '../gateway.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { withDeadline } from '../http/deadline.js';
 import { errorName } from '../http/emitter.js';
-import { fulfil, fulfilmentFree } from '../fulfil.js';
-import { verifyAndSettle, type PaymentHook, type VerifyEvent } from '../settle.js';
+import { fulfil, fulfilmentFree } from '../fulfilment/fulfil.js';
+import { verifyAndSettle, type PaymentHook, type VerifyEvent } from '../settlement/settle.js';
 import type { Payment, PaymentReview, PaymentStore } from '../stores/types.js';
 
 type LedgerStatus = { status: Payment['state']; amount: string; currency: string } & Partial<Omit<PaymentReview, 'since'>>;

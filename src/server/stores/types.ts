@@ -3,7 +3,7 @@
 // truth: written before the gateway is asked, kept until nothing is owed on it). Implementations:
 // memory.ts (one process; tests), sqlite.ts (`pay-widget/server/sqlite`, one machine), redis.ts
 // (`pay-widget/server/redis`), postgres.ts (`pay-widget/server/postgres`).
-import type { ResolvedOrder } from '../order.js';
+import type { ResolvedOrder } from '../session/order.js';
 
 export type Awaitable<T> = T | Promise<T>;
 

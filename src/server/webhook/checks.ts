@@ -5,11 +5,11 @@
 // notification, poll and instance; the others answer from the last verdict or the ledger. An entry
 // the query budget or the gateway left unverified is made due for the reconciler's next sweep. A
 // reference the ledger does not hold is verified alike (unknown.ts).
-import type { Gateway } from '../gateway.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { withDeadline } from '../http/deadline.js';
 import { errorName } from '../http/emitter.js';
-import { fulfil, fulfilmentFree, owesFulfilment } from '../fulfil.js';
-import { verifyAndSettle, type PaymentHook } from '../settle.js';
+import { fulfil, fulfilmentFree, owesFulfilment } from '../fulfilment/fulfil.js';
+import { verifyAndSettle, type PaymentHook } from '../settlement/settle.js';
 import type { Payment, PaymentStore } from '../stores/types.js';
 import type { WebhookEvent } from './events.js';
 import type { Notification } from './notification.js';

@@ -1,6 +1,6 @@
 // What the webhook handler tells `onEvent`: references, codes and amounts, never a token, key or
 // customer detail (every string is scrubbed before it is reported).
-import type { VerifyEvent } from '../settle.js';
+import type { VerifyEvent } from '../settlement/settle.js';
 import type { Payment } from '../stores/types.js';
 
 export type WebhookEvent =

@@ -2,13 +2,13 @@
 // fact. The request is checked and read here (notification.ts), each item's reference is verified
 // with the gateway at most once per interval (checks.ts, throttle.ts), and the answer is 200 when
 // the gateway need not deliver it again, else 503.
-import type { Gateway } from '../gateway.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { readJsonBody, requireJson, requireMethod, type RequestProblem } from '../../contract/request-checks.js';
 import { errorReply, jsonReply, toResponse, type Reply } from '../http/reply.js';
 import { assertStore } from '../options.js';
 import { optionChecks } from '../../contract/option-checks.js';
 import { scrubbedEmitter } from '../http/emitter.js';
-import type { PaymentHook } from '../settle.js';
+import type { PaymentHook } from '../settlement/settle.js';
 import { PAYMENT_STORE_METHODS, type PaymentStore } from '../stores/types.js';
 import { createNotificationChecker } from './checks.js';
 import type { WebhookEvent } from './events.js';

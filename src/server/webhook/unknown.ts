@@ -3,7 +3,7 @@
 // most once per interval per reference, within the one budget every query takes from (beyond it,
 // the 503 a pending payment gets). Money the gateway confirms for it is reported as `unmatched-payment`.
 import { PAYMENT_REFERENCE } from '../../contract/rules.js';
-import type { Gateway, QueryOutcome } from '../gateway.js';
+import type { Gateway, QueryOutcome } from '../gateway/gateway.js';
 import { withDeadline } from '../http/deadline.js';
 import type { WebhookEvent } from './events.js';
 import type { Notification } from './notification.js';

@@ -12,8 +12,8 @@ import { createClient } from 'redis';
 import { SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../../src/sandbox/index.js';
 import { createGateway, createReconciler, createSessionHandler, createStatusHandler, createWebhookHandler } from '../../../src/server/internal.js';
 import type { Payment, PaidContext } from '../../../src/server/internal.js';
-import { createRedisStores } from '../../../src/server/stores/redis.js';
-import type { SqlitePaidDb } from '../../../src/server/stores/sqlite.js';
+import { createRedisStores } from '../../../src/server/stores/redis/index.js';
+import type { SqlitePaidDb } from '../../../src/server/stores/sqlite/index.js';
 
 const env = process.env;
 const config = {
@@ -56,7 +56,7 @@ function faultAt(where: 'before-work' | 'after-work', reference: string): void {
 async function stores() {
   if (config.postgresUrl) {
     const { default: pg } = await import('pg');
-    const { createPostgresStores, migratePostgres } = await import('../../../src/server/stores/postgres.js');
+    const { createPostgresStores, migratePostgres } = await import('../../../src/server/stores/postgres/index.js');
     const pool = new pg.Pool({ connectionString: config.postgresUrl, max: 8 });
     pool.on('error', () => {});
     await migratePostgres(pool);
@@ -81,7 +81,7 @@ async function stores() {
     faultAt('after-work', payment.paymentReference);
   };
   if (config.sqliteFile) {
-    const { createSqliteStores } = await import('../../../src/server/stores/sqlite.js');
+    const { createSqliteStores } = await import('../../../src/server/stores/sqlite/index.js');
     const sqlite = createSqliteStores(config.sqliteFile); // first: it makes the file, 0600
     // The driver is not bundled: required (through NODE_PATH), as the store itself does.
     const Database = requireFrom(import.meta.url)('libsql') as typeof import('libsql');

@@ -2,9 +2,9 @@
 // reported for another amount or currency, or one it confirmed after it had said it failed or
 // expired. The ledger entry keeps it (`Payment.review`, never expired), the status answer says it
 // (`reason`, `amountReceived`), and `onEvent` hears `needs-review` once per reason.
-import type { QueryAnswer } from './gateway.js';
-import { AMOUNT } from '../contract/rules.js';
-import type { Payment, PaymentReview } from './stores/types.js';
+import type { QueryAnswer } from '../gateway/gateway.js';
+import { AMOUNT } from '../../contract/rules.js';
+import type { Payment, PaymentReview } from '../stores/types.js';
 
 /** Once per reason, when the entry is first marked for a person's review. */
 export type NeedsReviewEvent = { type: 'needs-review'; paymentReference: string; state: Payment['state'] } & Omit<PaymentReview, 'since'>;

@@ -14,8 +14,8 @@
 // in Redis: a restart without it forgets payments the gateway may still confirm. Nothing here imports `redis`: any client with
 // node-redis's `sendCommand` works. While the client is not connected every call fails at once
 // (the session handler answers 503), instead of waiting in node-redis's offline queue.
-import { isFinished } from './finished.js';
-import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentStore } from './types.js';
+import { isFinished } from '../finished.js';
+import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentStore } from '../types.js';
 
 /** What is used of a node-redis client (v4 and later): `sendCommand`, and `isReady` when it has one. */
 export type RedisClientLike = {

@@ -2,9 +2,9 @@
 // `OrderError`), the paymentReference derived when it names none, and `beforeInitiate` (refused with
 // `RateLimitError`).
 import * as z from 'zod/mini';
-import { HINT_PATTERNS, PAYMENT_REFERENCE } from '../contract/rules.js';
-import { chargeAmountSchema, type SessionRequest } from '../contract/schemas.js';
-import type { FieldErrors } from './http/reply.js';
+import { HINT_PATTERNS, PAYMENT_REFERENCE } from '../../contract/rules.js';
+import { chargeAmountSchema, type SessionRequest } from '../../contract/schemas.js';
+import type { FieldErrors } from '../http/reply.js';
 
 /** What the merchant charges, decided on the server. */
 export type Order = {

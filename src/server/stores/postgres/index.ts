@@ -4,7 +4,7 @@
 //   import pg from 'pg';
 //   import { createPostgresStores, migratePostgres } from 'pay-widget/server/postgres';
 //   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
-//   await migratePostgres(pool); // or run pay-widget/src/server/stores/postgres.sql in your migrations
+//   await migratePostgres(pool); // or run pay-widget/server/postgres.sql in your migrations
 //   const { idempotency, payments } = createPostgresStores(pool);
 //
 // Every ledger change is a compare-and-set on `version`; the reconciler's claims take rows with
@@ -14,14 +14,14 @@
 // for itself at a time, some stay for new sessions and status polls. Fulfilment leases and expiries
 // go by the database's clock. An entry still owed work never expires; a finished one is deleted
 // after `paymentTtlMs`. Nothing here imports `pg`: any pool with its `query` and `connect` works.
-import { postgresFulfil } from './postgres-fulfil.js';
-import { postgresIdempotencyStore } from './postgres-idempotency.js';
-import { postgresPaymentStore, type LedgerSettings } from './postgres-payments.js';
-import { tableNames, type PostgresPoolLike, type PostgresTableOptions } from './postgres-sql.js';
-import type { IdempotencyStore, PaymentStore } from './types.js';
+import { postgresFulfil } from './fulfil.js';
+import { postgresIdempotencyStore } from './idempotency.js';
+import { postgresPaymentStore, type LedgerSettings } from './payments.js';
+import { tableNames, type PostgresPoolLike, type PostgresTableOptions } from './sql.js';
+import type { IdempotencyStore, PaymentStore } from '../types.js';
 
-export { migratePostgres } from './postgres-schema.js';
-export type { PostgresPoolClientLike, PostgresPoolLike, PostgresQueryable, PostgresTableOptions } from './postgres-sql.js';
+export { migratePostgres } from './schema.js';
+export type { PostgresPoolClientLike, PostgresPoolLike, PostgresQueryable, PostgresTableOptions } from './sql.js';
 
 export type PostgresStoresOptions = PostgresTableOptions & {
   /** How long a finished ledger entry (nothing owed on it) is kept; default 30 days. */

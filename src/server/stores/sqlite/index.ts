@@ -19,16 +19,16 @@
 // `onPaid` writes through its `db` is queued and committed with the fulfilment mark
 // (sqlite-fulfil.ts). An entry still owed work never expires; a finished one is deleted after
 // `paymentTtlMs`.
-import { sqliteConnection } from './sqlite-connection.js';
-import { openDatabaseFile, type SqliteDatabaseLike } from './sqlite-database.js';
-import { sqliteIdempotencyStore } from './sqlite-idempotency.js';
-import { sqlitePaymentStore } from './sqlite-payments.js';
-import { sqliteTables } from './sqlite-schema.js';
-import type { IdempotencyStore, PaymentStore } from './types.js';
+import { sqliteConnection } from './connection.js';
+import { openDatabaseFile, type SqliteDatabaseLike } from './database.js';
+import { sqliteIdempotencyStore } from './idempotency.js';
+import { sqlitePaymentStore } from './payments.js';
+import { sqliteTables } from './schema.js';
+import type { IdempotencyStore, PaymentStore } from '../types.js';
 
-export type { SqliteDatabaseLike, SqliteStatementLike, SqliteValue } from './sqlite-database.js';
-export type { SqlitePaidDb } from './sqlite-fulfil.js';
-export { SQLITE_SCHEMA_SQL } from './sqlite-schema.js';
+export type { SqliteDatabaseLike, SqliteStatementLike, SqliteValue } from './database.js';
+export type { SqlitePaidDb } from './fulfil.js';
+export { SQLITE_SCHEMA_SQL } from './schema.js';
 
 export type SqliteStoresOptions = {
   /** Prepended to every table and index name; default `pay_widget_`. Letters, digits and `_`. */

@@ -1,8 +1,8 @@
 // Idempotency records and claims on PostgreSQL. A claim is a row that an insert takes only while it
 // is absent or expired; a record past its expiry counts as absent. Every so many writes, one
 // bounded batch of expired rows is deleted.
-import { clockSql, type PostgresQueryable, type PostgresTables } from './postgres-sql.js';
-import { secretRecordKey, type IdempotencyRecord, type IdempotencyStore } from './types.js';
+import { clockSql, type PostgresQueryable, type PostgresTables } from './sql.js';
+import { secretRecordKey, type IdempotencyRecord, type IdempotencyStore } from '../types.js';
 
 const SWEEP_EVERY = 100;
 const SWEEP_BATCH = 500;

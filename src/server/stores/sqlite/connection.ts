@@ -9,8 +9,8 @@
 // disk. The driver is synchronous, so the write lock is only ever held inside one synchronous call:
 // a transaction left open across turns would make any other connection of this process (the shop's
 // own, in `onPaid`) wait synchronously for a COMMIT that its wait keeps from coming.
-import { configure, type SqliteDatabaseLike, type SqliteStatementLike, type SqliteValue } from './sqlite-database.js';
-import { schemaSql, type SqliteTables } from './sqlite-schema.js';
+import { configure, type SqliteDatabaseLike, type SqliteStatementLike, type SqliteValue } from './database.js';
+import { schemaSql, type SqliteTables } from './schema.js';
 
 type Row = Record<string, unknown>;
 

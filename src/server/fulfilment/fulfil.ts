@@ -6,12 +6,12 @@
 // `onPaid` inside the transaction that records the fulfilment instead, under its own lease. Either
 // way `onPaid` is waited for at most `onPaidTimeoutMs` (fulfil-limit.ts); one that runs on past it
 // keeps its lease until it ends.
-import { DEFAULT_LEASE_MS, holdLease, type HeldLease } from './fulfil-lease.js';
-import { DEFAULT_ON_PAID_TIMEOUT_MS, OnPaidTimeoutError, runWithinLimit } from './fulfil-limit.js';
-import { sleep } from './http/deadline.js';
-import { errorName } from './http/emitter.js';
-import { fulfilRetryAt } from './schedule.js';
-import type { Payment, PaymentStore, QueuedWrites } from './stores/types.js';
+import { DEFAULT_LEASE_MS, holdLease, type HeldLease } from './lease.js';
+import { DEFAULT_ON_PAID_TIMEOUT_MS, OnPaidTimeoutError, runWithinLimit } from './time-limit.js';
+import { sleep } from '../http/deadline.js';
+import { errorName } from '../http/emitter.js';
+import { fulfilRetryAt } from '../reconciler/schedule.js';
+import type { Payment, PaymentStore, QueuedWrites } from '../stores/types.js';
 
 /**
  * What `onPaid` gets besides the payment. `db`: what `onPaid` writes through it commits with the
@@ -67,8 +67,8 @@ export type FulfilContext = {
  */
 export type FulfilResult = { kind: 'fulfilled' | 'not-owed' | 'busy' | 'failed'; payment: Payment };
 
-export { DEFAULT_LEASE_MS } from './fulfil-lease.js';
-export { DEFAULT_ON_PAID_TIMEOUT_MS } from './fulfil-limit.js';
+export { DEFAULT_LEASE_MS } from './lease.js';
+export { DEFAULT_ON_PAID_TIMEOUT_MS } from './time-limit.js';
 /** A write that keeps losing to others is given up after this many tries; the entry stays owed. */
 const MAX_WRITES = 8;
 

@@ -1,7 +1,7 @@
-// The SQLite ledger's tables: the DDL createSqliteStores runs on first use (the same text as
-// sqlite.sql, shipped for merchants who run their own migrations), and the tables' names.
+// The SQLite ledger's tables: the DDL createSqliteStores runs on first use (written to
+// sqlite.sql by the build, shipped for merchants who run their own migrations), and the tables' names.
 
-/** The DDL, for the default prefix; identical to sqlite.sql (a test holds them equal). */
+/** The DDL, for the default prefix; shipped as sqlite.sql. */
 export const SQLITE_SCHEMA_SQL = `-- pay-widget's SQLite ledger (pay-widget/server/sqlite): the tables createSqliteStores creates on
 -- first use, for merchants who run their own migrations. Safe to run again. Times are milliseconds
 -- since the epoch. With a tablePrefix other than the default, replace pay_widget_ throughout.

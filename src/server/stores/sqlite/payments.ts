@@ -2,12 +2,12 @@
 // statement, the reconciler's claims one write (under the file's write lock: no other process writes
 // in between, so each due entry goes to one sweeper). A finished entry gets an expiry, and every so
 // many inserts one bounded batch of expired ones is deleted.
-import { entryJson, fromRow } from './entry-row.js';
-import { isFinished } from './finished.js';
-import type { SqliteConnection } from './sqlite-connection.js';
-import type { SqliteValue } from './sqlite-database.js';
-import { sqliteQueuedWrites } from './sqlite-fulfil.js';
-import type { Payment, PaymentStore } from './types.js';
+import { entryJson, fromRow } from '../entry-row.js';
+import { isFinished } from '../finished.js';
+import type { SqliteConnection } from './connection.js';
+import type { SqliteValue } from './database.js';
+import { sqliteQueuedWrites } from './fulfil.js';
+import type { Payment, PaymentStore } from '../types.js';
 
 export type SqliteLedgerSettings = {
   /** How long a finished entry is kept, ms. */

@@ -1,10 +1,10 @@
 // The payment ledger on PostgreSQL: one row per entry, every change a compare-and-set on `version`,
 // the reconciler's claims one statement over `FOR UPDATE SKIP LOCKED`. A finished entry gets an
 // expiry, and every so many inserts one bounded batch of expired ones is deleted.
-import { entryJson, fromRow } from './entry-row.js';
-import { isFinished } from './finished.js';
-import { clockSql, type PostgresQueryable, type PostgresTables } from './postgres-sql.js';
-import type { Payment, PaymentStore } from './types.js';
+import { entryJson, fromRow } from '../entry-row.js';
+import { isFinished } from '../finished.js';
+import { clockSql, type PostgresQueryable, type PostgresTables } from './sql.js';
+import type { Payment, PaymentStore } from '../types.js';
 
 export type LedgerSettings = {
   tables: PostgresTables;

@@ -6,15 +6,15 @@
 // ledger's amount and currency. Also the settlement events, and their reporting with the gateway's
 // text scrubbed (`scrubbedEmitter`).
 import { sameAmount, sameCurrency } from './amounts.js';
-import type { Gateway, QueryAnswer, QueryOutcome } from './gateway.js';
-import { withDeadline } from './http/deadline.js';
-import { createEmitter, errorName } from './http/emitter.js';
-import { fulfil, owesFulfilment, type FulfilEvent, type PaymentHook } from './fulfil.js';
+import type { Gateway, QueryAnswer, QueryOutcome } from '../gateway/gateway.js';
+import { withDeadline } from '../http/deadline.js';
+import { createEmitter, errorName } from '../http/emitter.js';
+import { fulfil, owesFulfilment, type FulfilEvent, type PaymentHook } from '../fulfilment/fulfil.js';
 import { needsReview, reviewFor, type NeedsReviewEvent } from './review.js';
-import { nextCheckAfterFailure } from './schedule.js';
-import type { Payment, PaymentStore } from './stores/types.js';
+import { nextCheckAfterFailure } from '../reconciler/schedule.js';
+import type { Payment, PaymentStore } from '../stores/types.js';
 
-export type { PaidContext, PaymentHook } from './fulfil.js';
+export type { PaidContext, PaymentHook } from '../fulfilment/fulfil.js';
 
 /** What `onEvent` hears from a settlement: references, codes and amounts, never a token, key or customer detail. */
 export type SettleEvent =

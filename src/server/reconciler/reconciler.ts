@@ -5,15 +5,15 @@
 // sparse re-queries (at most `queriesPerSecond`), and settles it through the one transition; moves a
 // still-pending one along its schedule (`requery.ts`), and after the last answered step marks it
 // `stale` for a person, never FAILED. A query nobody answered is made again after a back-off.
-import type { Gateway } from './gateway.js';
-import { sleep as realSleep } from './http/deadline.js';
-import { errorName, scrubbedEmitter } from './http/emitter.js';
-import { DEFAULT_LEASE_MS, fulfil, owesFulfilment, type FulfilResult } from './fulfil.js';
-import { assertStore } from './options.js';
-import { optionChecks } from '../contract/option-checks.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { sleep as realSleep } from '../http/deadline.js';
+import { errorName, scrubbedEmitter } from '../http/emitter.js';
+import { DEFAULT_LEASE_MS, fulfil, owesFulfilment, type FulfilResult } from '../fulfilment/fulfil.js';
+import { assertStore } from '../options.js';
+import { optionChecks } from '../../contract/option-checks.js';
 import { nextStep, nothingOwed, retryUnanswered } from './requery.js';
-import { verifyAndSettle, type PaymentHook, type VerifyEvent } from './settle.js';
-import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from './stores/types.js';
+import { verifyAndSettle, type PaymentHook, type VerifyEvent } from '../settlement/settle.js';
+import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from '../stores/types.js';
 
 /** What one sweep did. */
 export type ReconcileCounts = {

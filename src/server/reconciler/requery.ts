@@ -5,7 +5,7 @@
 // unanswered query never uses up a step and never makes an entry stale, nor does one made before
 // its step was due.
 import { nextCheckAfterFailure, nextCheckAt, unansweredRetryAt } from './schedule.js';
-import type { Payment, PaymentStore } from './stores/types.js';
+import type { Payment, PaymentStore } from '../stores/types.js';
 
 export type Ledger = { payments: PaymentStore; now: () => number; emit: (event: { type: 'stale'; paymentReference: string; checks: number }) => void };
 

@@ -2,8 +2,8 @@
 // is absent or expired (SQLite runs a statement under the file's write lock, so two processes
 // never both get it); a record past its expiry counts as absent. Every so many writes, one bounded
 // batch of expired rows is deleted.
-import type { SqliteConnection } from './sqlite-connection.js';
-import { secretRecordKey, type IdempotencyRecord, type IdempotencyStore } from './types.js';
+import type { SqliteConnection } from './connection.js';
+import { secretRecordKey, type IdempotencyRecord, type IdempotencyStore } from '../types.js';
 
 const SWEEP_EVERY = 100;
 const SWEEP_BATCH = 500;

@@ -4,7 +4,7 @@
 // renewing it (it died, or the ledger could not be written for two thirds of a lease). Another
 // caller takes over only after that. `until` is reckoned by the ledger's clock when it has one
 // (PostgreSQL, Redis), so instances whose clocks disagree still agree on when a lease lapses.
-import type { Payment } from './stores/types.js';
+import type { Payment } from '../stores/types.js';
 
 /** How long a lease lives unrenewed, unless the caller says. */
 export const DEFAULT_LEASE_MS = 60_000;

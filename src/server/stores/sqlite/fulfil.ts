@@ -8,9 +8,9 @@
 // code, it makes every other writer wait: the shop's own connection in `onPaid` waits synchronously,
 // blocking the very event loop that would release the lock, until its busy timeout fails it; and on
 // a shared connection the shop's own BEGIN would be a transaction within a transaction.
-import type { SqliteConnection } from './sqlite-connection.js';
-import type { SqliteStatementLike, SqliteValue } from './sqlite-database.js';
-import type { Payment, QueuedWrites } from './types.js';
+import type { SqliteConnection } from './connection.js';
+import type { SqliteStatementLike, SqliteValue } from './database.js';
+import type { Payment, QueuedWrites } from '../types.js';
 
 type Row = Record<string, unknown>;
 

@@ -2,11 +2,11 @@
 // clock: taken before the transaction that runs `onPaid`, for the transaction's time limit and one
 // lease more, so that it still holds should `onPaid` run past the limit (its transaction closed and
 // its row lock gone); then renewed (fulfil-lease.ts) until `onPaid` ends, and given up.
-import { holdLease } from '../fulfil-lease.js';
-import { fromRow } from './entry-row.js';
-import { clockSql, type PostgresQueryable } from './postgres-sql.js';
-import type { LedgerSettings } from './postgres-payments.js';
-import type { Payment, PaymentStore } from './types.js';
+import { holdLease } from '../../fulfilment/lease.js';
+import { fromRow } from '../entry-row.js';
+import { clockSql, type PostgresQueryable } from './sql.js';
+import type { LedgerSettings } from './payments.js';
+import type { Payment, PaymentStore } from '../types.js';
 
 /** Owed `onPaid`: verified paid, not yet fulfilled. */
 export function owesFulfilment(payment: Payment | undefined): payment is Payment {

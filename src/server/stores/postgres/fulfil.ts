@@ -6,13 +6,13 @@
 // past their limit (the others are the sessions', and an `onPaid` that borrows from the same pool
 // finds one), and a transaction whose `onPaid` outlived its time limit is closed, on the client and
 // (should this process hang) by the server.
-import { DEFAULT_LEASE_MS } from '../fulfil-lease.js';
-import { OnPaidTimeoutError, runWithinLimit } from '../fulfil-limit.js';
-import { fromRow } from './entry-row.js';
-import { owesFulfilment, postgresRowLeases } from './postgres-fulfil-lease.js';
-import { updateSql, writeValues, type LedgerSettings } from './postgres-payments.js';
-import { inTransaction, type PostgresPoolClientLike, type PostgresPoolLike } from './postgres-sql.js';
-import type { Payment, PaymentStore } from './types.js';
+import { DEFAULT_LEASE_MS } from '../../fulfilment/lease.js';
+import { OnPaidTimeoutError, runWithinLimit } from '../../fulfilment/time-limit.js';
+import { fromRow } from '../entry-row.js';
+import { owesFulfilment, postgresRowLeases } from './fulfil-lease.js';
+import { updateSql, writeValues, type LedgerSettings } from './payments.js';
+import { inTransaction, type PostgresPoolClientLike, type PostgresPoolLike } from './sql.js';
+import type { Payment, PaymentStore } from '../types.js';
 
 type Fulfil = NonNullable<PaymentStore['fulfilInTransaction']>;
 type Work = Parameters<Fulfil>[1];

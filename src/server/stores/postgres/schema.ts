@@ -1,4 +1,10 @@
--- pay-widget's PostgreSQL ledger (pay-widget/server/postgres): the tables migratePostgres(pool)
+// The PostgreSQL ledger's tables: the DDL that creates them (written to postgres.sql by the build, shipped
+// for merchants who run their own migrations) and migratePostgres, which runs it once however many
+// instances start at once.
+import { DEFAULT_PREFIX, inTransaction, tableNames, type PostgresPoolLike, type PostgresTableOptions } from './sql.js';
+
+/** The DDL, for the default prefix; shipped as postgres.sql. */
+export const POSTGRES_SCHEMA_SQL = `-- pay-widget's PostgreSQL ledger (pay-widget/server/postgres): the tables migratePostgres(pool)
 -- creates, for merchants who run their own migrations. Safe to run again. Times are milliseconds
 -- since the epoch. With a tablePrefix other than the default, replace pay_widget_ throughout.
 
@@ -32,3 +38,21 @@ CREATE TABLE IF NOT EXISTS pay_widget_idempotency_claims (
   expires_at double precision NOT NULL
 );
 CREATE INDEX IF NOT EXISTS pay_widget_idempotency_claims_expiry ON pay_widget_idempotency_claims (expires_at);
+`;
+
+/**
+ * Creates the ledger's tables and indexes when missing (and the schema, when one is named), in one
+ * transaction under an advisory lock, so instances starting together do not trip over each other.
+ */
+export async function migratePostgres(pool: PostgresPoolLike, options: PostgresTableOptions = {}): Promise<void> {
+  const tables = tableNames(options);
+  await inTransaction(pool, async (client) => {
+    // One lock for every prefix and schema: CREATE SCHEMA IF NOT EXISTS races too.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('pay-widget:migrate'))");
+    if (tables.schema !== undefined) {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${tables.schema}"`);
+      await client.query(`SET LOCAL search_path TO "${tables.schema}"`);
+    }
+    await client.query(POSTGRES_SCHEMA_SQL.replaceAll(DEFAULT_PREFIX, tables.prefix));
+  });
+}

@@ -3,7 +3,7 @@
 // share the file; what the stores need of a driver, structurally.
 // Named apart: a bundle's banner often declares its own `createRequire` (esbuild's ESM recipe).
 import { createRequire as requireFrom } from 'node:module';
-import { prepareLedgerFile } from './sqlite-file-mode.js';
+import { prepareLedgerFile } from './file-mode.js';
 
 /** A value bound to a statement's `?`. */
 export type SqliteValue = string | number | null;

@@ -2,15 +2,15 @@
 // and the payment query. Every call ends in an outcome; nothing here throws, and no outcome, message
 // or reason ever carries the token or a key (docs/architecture.md, "The token call"). The parts live in
 // `gateway/`: the token, the initiation, the query, the code table and the one request they share.
-import type { GatewayRequest } from '../contract/schemas.js';
-import { QUERY_VERSIONS, type QueryVersion } from '../contract/gateway-paths.js';
-import { sender } from './gateway/exchange.js';
-import { initiation } from './gateway/initiate.js';
-import { paymentQuery } from './gateway/query.js';
-import { authoriser, givenTokenSource, keyTokenSource } from './gateway/token.js';
-import type { AccessToken, InitiateOutcome, QueryOutcome } from './gateway/types.js';
-import { createRedactor } from './http/redact.js';
-import { optionChecks } from '../contract/option-checks.js';
+import type { GatewayRequest } from '../../contract/schemas.js';
+import { QUERY_VERSIONS, type QueryVersion } from '../../contract/gateway-paths.js';
+import { sender } from './exchange.js';
+import { initiation } from './initiate.js';
+import { paymentQuery } from './query.js';
+import { authoriser, givenTokenSource, keyTokenSource } from './token.js';
+import type { AccessToken, InitiateOutcome, QueryOutcome } from './types.js';
+import { createRedactor } from '../http/redact.js';
+import { optionChecks } from '../../contract/option-checks.js';
 
 export type {
   AccessToken,
@@ -20,9 +20,9 @@ export type {
   QueryOutcome,
   QueryUnverified,
   TokenFailure,
-} from './gateway/types.js';
-export { paymentStateOf } from './gateway/codes.js';
-export { buildGatewayRequest, redactEnvelope } from './gateway/initiate.js';
+} from './types.js';
+export { paymentStateOf } from './codes.js';
+export { buildGatewayRequest, redactEnvelope } from './initiate.js';
 
 export type CallOptions = {
   /** Ends the call early; it then resolves as a time-out. */
