@@ -44,6 +44,9 @@ describe('the PaymentStore contract: SQLite, two connections on one file', () =>
       update: (payment) => either().update(payment),
       findByIdempotencyKey: (key) => either().findByIdempotencyKey(key),
       claimDue: (now, limit, holdMs) => either().claimDue(now, limit, holdMs),
+      appendHistory: (reference, event) => either().appendHistory!(reference, event),
+      history: (reference) => either().history!(reference),
+      list: (query) => either().list!(query),
     };
   });
 });
@@ -88,7 +91,7 @@ describe('createSqliteStores on a file', () => {
     const tables = () => peek.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
     assert.deepEqual(tables(), [], 'nothing written before first use');
     await made.payments.get('nothing');
-    assert.deepEqual(tables().map((table) => table.name), ['pay_widget_idempotency', 'pay_widget_idempotency_claims', 'pay_widget_payments']);
+    assert.deepEqual(tables().map((table) => table.name), ['pay_widget_idempotency', 'pay_widget_idempotency_claims', 'pay_widget_payment_history', 'pay_widget_payments']);
     assert.equal((peek.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode, 'wal', 'WAL is kept in the file');
     peek.close();
 

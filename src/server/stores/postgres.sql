@@ -17,6 +17,16 @@ CREATE TABLE IF NOT EXISTS pay_widget_payments (
 CREATE INDEX IF NOT EXISTS pay_widget_payments_due ON pay_widget_payments (due_at) WHERE due_at IS NOT NULL;
 CREATE INDEX IF NOT EXISTS pay_widget_payments_expiry ON pay_widget_payments (expires_at) WHERE expires_at IS NOT NULL;
 
+-- Each payment's history (pay-widget ledger show), oldest first: at most 100 rows a payment,
+-- deleted with it.
+CREATE TABLE IF NOT EXISTS pay_widget_payment_history (
+  id bigserial PRIMARY KEY,
+  reference text NOT NULL REFERENCES pay_widget_payments (reference) ON DELETE CASCADE,
+  at double precision NOT NULL,
+  event jsonb NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pay_widget_payment_history_reference ON pay_widget_payment_history (reference, id);
+
 -- The answers kept per Idempotency-Key; a row past expires_at counts as absent.
 CREATE TABLE IF NOT EXISTS pay_widget_idempotency (
   key text PRIMARY KEY,

@@ -14,6 +14,7 @@
 // here imports `pg`: any pool with its `query` and `connect` works.
 import { postgresFulfil } from './postgres-fulfil.js';
 import { postgresIdempotencyStore } from './postgres-idempotency.js';
+import { postgresLedgerViews } from './postgres-ledger.js';
 import { postgresPaymentStore, type LedgerSettings } from './postgres-payments.js';
 import { tableNames, type PostgresPoolLike, type PostgresTableOptions } from './postgres-sql.js';
 import type { IdempotencyStore, PaymentStore } from './types.js';
@@ -58,7 +59,7 @@ export function createPostgresStores(pool: PostgresPoolLike, options: PostgresSt
   const fulfilInTransaction = postgresFulfil(pool, ledger, settings, injected ?? Date.now, fulfilmentConnections(pool, options.fulfilmentConnections));
   return {
     idempotency: postgresIdempotencyStore(pool, settings.tables, settings.clock),
-    payments: { ...ledger, fulfilInTransaction },
+    payments: { ...ledger, ...postgresLedgerViews(pool, settings.tables), fulfilInTransaction },
   };
 }
 

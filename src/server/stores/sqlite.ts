@@ -19,6 +19,7 @@
 import { sqliteConnection } from './sqlite-connection.js';
 import { openDatabaseFile, type SqliteDatabaseLike } from './sqlite-database.js';
 import { sqliteIdempotencyStore } from './sqlite-idempotency.js';
+import { sqliteLedgerViews } from './sqlite-ledger.js';
 import { sqlitePaymentStore } from './sqlite-payments.js';
 import { sqliteTables } from './sqlite-schema.js';
 import type { IdempotencyStore, PaymentStore } from './types.js';
@@ -65,7 +66,7 @@ export function createSqliteStores(fileOrDatabase: string | SqliteDatabaseLike, 
   const now = options.now ?? Date.now;
   return {
     idempotency: sqliteIdempotencyStore(records, now),
-    payments: sqlitePaymentStore(ledger, { ttlMs: options.paymentTtlMs ?? 30 * 24 * 60 * 60 * 1000, now }),
+    payments: { ...sqlitePaymentStore(ledger, { ttlMs: options.paymentTtlMs ?? 30 * 24 * 60 * 60 * 1000, now }), ...sqliteLedgerViews(ledger) },
     close() {
       ledger.close();
       if (records !== ledger) records.close();
