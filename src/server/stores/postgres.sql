@@ -26,6 +26,8 @@ CREATE TABLE IF NOT EXISTS pay_widget_payment_history (
   event jsonb NOT NULL
 );
 CREATE INDEX IF NOT EXISTS pay_widget_payment_history_reference ON pay_widget_payment_history (reference, id);
+-- The ledger's list (pay-widget ledger list), newest first.
+CREATE INDEX IF NOT EXISTS pay_widget_payments_created ON pay_widget_payments (((payment ->> 'createdAt')::double precision));
 
 -- The answers kept per Idempotency-Key; a row past expires_at counts as absent.
 CREATE TABLE IF NOT EXISTS pay_widget_idempotency (

@@ -32,6 +32,8 @@ CREATE TABLE IF NOT EXISTS pay_widget_payment_history (
   event TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS pay_widget_payment_history_reference ON pay_widget_payment_history (reference, id);
+-- The ledger's list (pay-widget ledger list), newest first.
+CREATE INDEX IF NOT EXISTS pay_widget_payments_created ON pay_widget_payments (json_extract(payment, '$.createdAt'));
 CREATE TRIGGER IF NOT EXISTS pay_widget_payment_history_forget AFTER DELETE ON pay_widget_payments
 BEGIN DELETE FROM pay_widget_payment_history WHERE reference = old.reference; END;
 
