@@ -1,6 +1,6 @@
 // `pay-widget ledger`: the ledger for a person at the shop, over the server's own store. `list`
 // (what needs a person, a state, a time window, a search), `show` (an entry and its history),
-// `retry` (an owed onPaid made due now, for the server to run), `resolve` (a review or a stale
+// `recheck` (the gateway asked now), `retry` (an owed onPaid made due now, for the server to run), `resolve` (a review or a stale
 // entry closed with a note), `export --csv`. Exit code 0 when done, 2 for bad input (an unknown
 // reference, a malformed date, a database that is not a ledger: one line, nothing written), 1
 // when the store could not be reached.
@@ -10,6 +10,7 @@ import type { LedgerQuery } from '../server/ledger/queries.js';
 import type { PaymentState } from '../server/stores/types.js';
 import type { Io } from './check-command.js';
 import { CSV_COLUMNS, csvLine, csvRecord, entryLines, listRow, printable, table } from './ledger-output.js';
+import { recheck, type GatewaySettings } from './ledger-recheck.js';
 import { LedgerUsageError, openLedger, type OpenLedger } from './ledger-stores.js';
 
 export const LEDGER_USAGE = `Usage: pay-widget ledger <command> (--sqlite FILE | --postgres URL | --redis URL) [options]
@@ -24,6 +25,8 @@ export const LEDGER_USAGE = `Usage: pay-widget ledger <command> (--sqlite FILE |
     --limit N             at most N rows (default 200)
     --json                the rows as JSON
   show REF [--json]       the payment and its history
+  recheck REF             asks the gateway about it now (PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY
+                          or PAY_ACCESS_TOKEN: the server's settings) and settles it as a webhook would
   retry REF               makes an owed onPaid due now: the server's next sweep runs it
   resolve REF --note TEXT closes a review or a stale payment (refunded, accepted, contacted…)
   export --csv            every payment as CSV on stdout, one row each (--since, --until)
@@ -59,7 +62,12 @@ function readArgs(args: readonly string[]) {
 }
 
 /** Runs `pay-widget ledger` with `args` (after `ledger`); resolves to the exit code. */
-export async function ledgerCommand(args: readonly string[], io: Io, now: () => number = Date.now): Promise<number> {
+export async function ledgerCommand(
+  args: readonly string[],
+  io: Io,
+  now: () => number = Date.now,
+  gateway: GatewaySettings = { env: process.env },
+): Promise<number> {
   if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
     (args.length === 0 ? io.err : io.out)(LEDGER_USAGE);
     return args.length === 0 ? 2 : 0;
@@ -69,11 +77,11 @@ export async function ledgerCommand(args: readonly string[], io: Io, now: () => 
     const { values, positionals } = readArgs(args);
     const [command, reference, ...extra] = positionals;
     const run = commands[command ?? ''];
-    if (!run) throw new LedgerUsageError(`unknown command ${JSON.stringify(command ?? '')}: list, show, retry, resolve or export`);
+    if (!run) throw new LedgerUsageError(`unknown command ${JSON.stringify(command ?? '')}: list, show, recheck, retry, resolve or export`);
     if (extra.length > 0) throw new LedgerUsageError(`unexpected ${JSON.stringify(extra[0])}`);
     const query = readQuery(values);
     ledger = await openLedger({ sqlite: values.sqlite, postgres: values.postgres, redis: values.redis });
-    return await run({ ledger, values, query, reference, io, now: now() });
+    return await run({ ledger, values, query, reference, io, now: now(), clock: now, gateway });
   } catch (error) {
     const usage = error instanceof LedgerUsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     io.err(`pay-widget ledger: ${printable(error instanceof Error ? error.message.split('\n')[0]! : String(error))}`);
@@ -83,7 +91,16 @@ export async function ledgerCommand(args: readonly string[], io: Io, now: () => 
   }
 }
 
-type Run = { ledger: OpenLedger; values: Values; query: LedgerQuery; reference: string | undefined; io: Io; now: number };
+type Run = {
+  ledger: OpenLedger;
+  values: Values;
+  query: LedgerQuery;
+  reference: string | undefined;
+  io: Io;
+  now: number;
+  clock: () => number;
+  gateway: GatewaySettings;
+};
 
 const commands: Record<string, (run: Run) => Promise<number>> = {
   async list({ ledger, values, query, io }) {
@@ -99,6 +116,10 @@ const commands: Record<string, (run: Run) => Promise<number>> = {
     const history = (await ledger.payments.history?.(payment.paymentReference)) ?? [];
     if (values.json) io.out(JSON.stringify({ payment, history }, null, 2));
     else entryLines(payment, history).forEach((line) => io.out(line));
+    return 0;
+  },
+  async recheck({ ledger, reference, io, clock, gateway }) {
+    io.out(await recheck(ledger.payments, required(reference), gateway, clock));
     return 0;
   },
   async retry({ ledger, reference, io, now }) {

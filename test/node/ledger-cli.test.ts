@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ledgerCommand } from '../../src/cli/ledger-command.js';
+import type { GatewaySettings } from '../../src/cli/ledger-recheck.js';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
 import type { QueryOutcome } from '../../src/server/gateway.js';
 import { createGateway, createPayments, type Payment, type PaymentsStores } from '../../src/server/index.js';
@@ -25,9 +26,12 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 async function ledger(...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await ledgerCommand(args, { out: (line) => void out.push(line), err: (line) => void err.push(line) });
+  const code = await ledgerCommand(args, { out: (line) => void out.push(line), err: (line) => void err.push(line) }, Date.now, gatewaySettings);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
+
+/** The server's settings `recheck` reads, pointed at the shop's sandbox. */
+let gatewaySettings: GatewaySettings = { env: {} };
 
 /** RFC 4180: fields split on commas, quoted fields with doubled quotes and line breaks inside, CRLF between records. */
 function parseCsv(text: string): string[][] {
@@ -65,6 +69,10 @@ async function shopWithEveryState(stores: PaymentsStores) {
   const gateway = Object.assign(Object.create(real) as typeof real, {
     query: (reference: string, options?: { signal?: AbortSignal }) => (answers.has(reference) ? Promise.resolve(answers.get(reference)!) : real.query(reference, options)),
   });
+  gatewaySettings = {
+    env: { PAY_BASE_URL: 'https://sandbox.invalid', PAY_PUBLIC_KEY: SANDBOX_PUBLIC_KEY, PAY_SECRET_KEY: SANDBOX_SECRET_KEY },
+    fetch: (input, init) => sandbox.fetch(new Request(input, init)),
+  };
   const failing = new Set<string>();
   const fulfilled: string[] = [];
   const amounts = new Map<string, string>();
@@ -118,7 +126,7 @@ async function shopWithEveryState(stores: PaymentsStores) {
     time += HOUR;
     await payments.sweep();
   }
-  return { payments, references, failing, fulfilled, close: () => Promise.all([payments.close(), sandbox.close()]) };
+  return { payments, sandbox, references, failing, fulfilled, close: () => Promise.all([payments.close(), sandbox.close()]) };
 }
 
 function ledgerCases(name: string, options: { skip?: boolean }, setup: () => Promise<{ stores: PaymentsStores; flag: string[] }>) {
@@ -159,7 +167,17 @@ function ledgerCases(name: string, options: { skip?: boolean }, setup: () => Pro
         assert.ok(shop.fulfilled.includes(ref.throws!), 'the server’s sweep ran onPaid');
         assert.notEqual((await stores.payments.get(ref.throws!))?.fulfilledAt, undefined);
 
-        for (const name of ['review', 'stale', 'late'] as const) {
+        // The stale one was paid after all: recheck finds it, and leaves its onPaid to the server.
+        shop.sandbox.setStatus(ref.stale!, 'SUCCESS');
+        const rechecked = await ledger('recheck', ref.stale!, ...flag);
+        assert.equal(rechecked.code, 0, rechecked.err);
+        assert.match(rechecked.out, /SUCCESS \(code 00\); the server's next sweep runs onPaid/);
+        assert.ok(!shop.fulfilled.includes(ref.stale!), 'no merchant code ran in the command');
+        assert.match((await ledger('show', ref.stale!, ...flag)).out, /rechecked {2}\(by a person\)\n.*query-answered {2}SUCCESS \(code 00\)\n.*paid/);
+        await shop.payments.sweep();
+        assert.ok(shop.fulfilled.includes(ref.stale!), 'the server’s sweep ran onPaid');
+
+        for (const name of ['review', 'late'] as const) {
           const resolved = await ledger('resolve', ref[name]!, ...flag, '--note', `dealt with ${name}: refunded`);
           assert.equal(resolved.code, 0, resolved.err);
         }
@@ -195,6 +213,7 @@ function ledgerCases(name: string, options: { skip?: boolean }, setup: () => Pro
         ['list', '--until', 'yesterday', ...flag],
         ['list', '--state', 'PAID', ...flag],
         ['frobnicate', ...flag],
+        ['recheck', 'NO-SUCH-REFERENCE', ...flag],
       ]) {
         const result = await ledger(...args);
         assert.equal(result.code, 2, `${args.join(' ')}: ${result.err}`);

@@ -101,10 +101,15 @@ function reviewDetail(event: Reported): string {
  * one that cannot be written just now, loses the line, never the move it describes. Appends for one
  * reference are written in the order they were made.
  */
-export function createHistoryRecorder(store: PaymentStore): (paymentReference: string, event: HistoryEvent) => void {
-  if (!keepsHistory(store)) return () => {};
+export type HistoryRecorder = ((paymentReference: string, event: HistoryEvent) => void) & {
+  /** Settles once every append made so far was written (or given up). */
+  flush(): Promise<void>;
+};
+
+export function createHistoryRecorder(store: PaymentStore): HistoryRecorder {
+  if (!keepsHistory(store)) return Object.assign(() => {}, { flush: async () => {} });
   const queues = new Map<string, Promise<void>>();
-  return (paymentReference, event) => {
+  const record = (paymentReference: string, event: HistoryEvent) => {
     const previous = queues.get(paymentReference) ?? Promise.resolve();
     const next = previous.then(() => store.appendHistory(paymentReference, boundedEvent(event))).catch(() => {});
     queues.set(paymentReference, next);
@@ -112,6 +117,7 @@ export function createHistoryRecorder(store: PaymentStore): (paymentReference: s
       if (queues.get(paymentReference) === next) queues.delete(paymentReference);
     });
   };
+  return Object.assign(record, { flush: async () => void (await Promise.all(queues.values())) });
 }
 
 /** The recorder as an `onEvent` listener: each reported decision about an entry goes into its history. */
