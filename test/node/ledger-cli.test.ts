@@ -14,7 +14,10 @@ import type { QueryOutcome } from '../../src/server/gateway.js';
 import { createGateway, createPayments, type Payment, type PaymentsStores } from '../../src/server/index.js';
 import { createPostgresStores, migratePostgres } from '../../src/server/stores/postgres.js';
 import { createSqliteStores } from '../../src/server/stores/sqlite.js';
+import { createClient } from 'redis';
+import { createRedisStores } from '../../src/server/stores/redis.js';
 import { skip, usePostgres } from './postgres-fixture.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
 import { USSD_REQUEST } from './server-fixtures.js';
 
 const ORIGIN = 'http://127.0.0.1:3000';
@@ -236,6 +239,22 @@ ledgerCases('PostgreSQL', { skip: Boolean(skip) }, async () => {
   await migratePostgres(pool);
   await pool.query('TRUNCATE pay_widget_payments CASCADE');
   return { stores: createPostgresStores(pool), flag: ['--postgres', postgres.server().url] };
+});
+
+let redis: RedisServer | undefined;
+const redisClients: { destroy(): void }[] = [];
+after(async () => {
+  for (const client of redisClients) client.destroy();
+  await redis?.stop();
+});
+ledgerCases('Redis', {}, async () => {
+  redis ??= await startRedisServer();
+  const client = createClient({ url: redis.url });
+  client.on('error', () => {});
+  redisClients.push(client);
+  await client.connect();
+  await client.flushAll();
+  return { stores: createRedisStores(client), flag: ['--redis', redis.url] };
 });
 
 describe('pay-widget ledger on a file that is not a ledger', () => {
