@@ -122,12 +122,15 @@ describe('createSqliteStores on a file', () => {
     const owed = entry({ state: 'SUCCESS', dueAt: 5 });
     const pending = entry({ state: 'PENDING', initiation: 'started', stale: true });
     for (const payment of [finished, owed, pending]) await payments.insert(payment);
+    for (const payment of [finished, owed]) await payments.appendHistory!(payment.paymentReference, { at: 1, what: 'created' });
     time += 1_000;
     // A bounded sweep runs every hundredth insert.
     for (let i = 0; i < 97; i++) await payments.insert(entry());
     assert.equal(await payments.get(finished.paymentReference), undefined);
     assert.equal((await payments.get(owed.paymentReference))?.state, 'SUCCESS');
     assert.equal((await payments.get(pending.paymentReference))?.stale, true, 'unsettled stays');
+    assert.deepEqual(await payments.history!(finished.paymentReference), [], 'its history goes with it');
+    assert.equal((await payments.history!(owed.paymentReference)).length, 1, 'the history of an entry kept is kept');
   });
 
   it('waits for a write another process holds, within busyTimeoutMs, and fails beyond it', async () => {
