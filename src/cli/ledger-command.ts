@@ -6,6 +6,7 @@
 // when the store could not be reached.
 import { parseArgs } from 'node:util';
 import { resolveEntry, retryFulfilment, type ActionResult } from '../server/ledger/actions.js';
+import { historyOf } from '../server/ledger/history.js';
 import type { LedgerQuery } from '../server/ledger/queries.js';
 import type { PaymentState } from '../server/stores/types.js';
 import type { Io } from './check-command.js';
@@ -113,7 +114,7 @@ const commands: Record<string, (run: Run) => Promise<number>> = {
   async show({ ledger, values, reference, io }) {
     const payment = await ledger.payments.get(required(reference));
     if (!payment) throw unknownReference(reference!);
-    const history = (await ledger.payments.history?.(payment.paymentReference)) ?? [];
+    const history = await historyOf(ledger.payments, payment);
     if (values.json) io.out(JSON.stringify({ payment, history }, null, 2));
     else entryLines(payment, history).forEach((line) => io.out(line));
     return 0;

@@ -4,8 +4,8 @@
 // the reconciler's timer.
 import type { PaymentHook } from './fulfil.js';
 import { createEmitter, errorName } from './http/emitter.js';
-import { createHistoryRecorder, historyListener } from './ledger/history.js';
 import { errorReply, toResponse } from './http/reply.js';
+import { createHistoryRecorder, historyListener } from './ledger/history.js';
 import {
   checkPaymentsOptions,
   DEFAULT_SWEEP_EVERY_MS,

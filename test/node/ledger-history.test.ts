@@ -5,14 +5,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
 import { createGateway, createMemoryStores, createPayments, type PaymentsStores } from '../../src/server/index.js';
-import { historyFromEvent } from '../../src/server/ledger/history.js';
+import { historyFromEvent, historyOf } from '../../src/server/ledger/history.js';
+import { skip, usePostgres } from './postgres-fixture.js';
 import { USSD_REQUEST } from './server-fixtures.js';
+
+const postgres = usePostgres();
 
 const ORIGIN = 'http://127.0.0.1:3000';
 const CUSTOMER = { fullName: 'Chiamaka Eze', mobileNumber: '08037654321', email: 'chiamaka@buyer.example' };
 
 /** One payment through a shop on the sandbox, paid and polled: every event, reply and onPaid call. */
-async function paidThrough(stores: PaymentsStores) {
+async function paidThrough(stores: PaymentsStores, onPaidToo: (reference: string) => Promise<void> | void = () => {}) {
   const sandbox = createSandboxGateway();
   const gateway = createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: (input, init) => sandbox.fetch(new Request(input, init)) });
   let time = Date.now();
@@ -22,7 +25,10 @@ async function paidThrough(stores: PaymentsStores) {
     gateway,
     stores,
     order: async () => ({ amount: '5000.00', currency: 'NGN' }),
-    onPaid: (payment) => void paid.push(payment.paymentReference),
+    onPaid: async (payment) => {
+      await onPaidToo(payment.paymentReference);
+      paid.push(payment.paymentReference);
+    },
     onEvent: (event) => void events.push(event),
     publicUrl: `${ORIGIN}/pay`,
     reconcile: false,
@@ -57,7 +63,7 @@ describe('the ledger entry’s history', () => {
     assert.deepEqual(paid, [reference]);
     // The last appends are written after the reply: wait for them.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const history = await stores.payments.history!(reference);
+    const history = await historyOf(stores.payments, (await stores.payments.get(reference))!);
     assert.deepEqual(
       history.map((event) => [event.what, event.detail]),
       [
@@ -82,6 +88,22 @@ describe('the ledger entry’s history', () => {
     const { reference, paid } = await paidThrough(stores);
     assert.deepEqual(paid, [reference]);
     assert.equal((await stores.payments.get(reference))?.state, 'SUCCESS');
+  });
+
+  it('on PostgreSQL, writes onPaid-started while onPaid’s transaction holds its payment’s row', { skip, timeout: 60_000 }, async () => {
+    const stores = await postgres.stores();
+    const seen: string[][] = [];
+    const { reference, paid } = await paidThrough(stores, async (running) => {
+      // onPaid runs in the transaction that holds the row lock: the history row is written meanwhile.
+      for (let waited = 0; waited < 3_000; waited += 50) {
+        const whats = (await stores.payments.history!(running)).map((event) => event.what);
+        seen.push(whats);
+        if (whats.includes('onPaid-started')) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    });
+    assert.deepEqual(paid, [reference]);
+    assert.ok(seen.at(-1)?.includes('onPaid-started'), JSON.stringify(seen.at(-1)));
   });
 
   it('reads each reported decision as a line a person understands, and ignores the rest', () => {

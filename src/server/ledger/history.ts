@@ -1,9 +1,9 @@
-// Each ledger entry's history: an append-only list of what happened to the payment (created, the
+// Each ledger entry's history: an append-only list of what happened to the payment (its creation, the
 // gateway's instructions, each query and its answer or none, paid / failed / late success / review,
 // each `onPaid` run, a person's action), kept beside the entry by every store, bounded, and gone
 // with it. Written from the decisions the endpoints and the reconciler already report (the same
 // events `onEvent` hears, so never a token, a key or a customer detail) and by `pay-widget ledger`.
-import type { PaymentStore } from '../stores/types.js';
+import type { Payment, PaymentStore } from '../stores/types.js';
 
 /** What happened, in one word a person can read in a list. */
 export type HistoryWhat =
@@ -48,6 +48,15 @@ export type HistoryStore = {
 
 export function keepsHistory(store: PaymentStore): store is PaymentStore & HistoryStore {
   return typeof store.appendHistory === 'function' && typeof store.history === 'function';
+}
+
+/**
+ * The entry's history as a person reads it: its creation (implied by the entry, so recording a new
+ * payment costs no write) and what the store kept since.
+ */
+export async function historyOf(store: PaymentStore, payment: Payment): Promise<HistoryEvent[]> {
+  const created: HistoryEvent = { at: payment.createdAt, what: 'created', detail: `${payment.amount} ${payment.currency}` };
+  return [created, ...((await store.history?.(payment.paymentReference)) ?? [])];
 }
 
 /** The event as kept: its detail cut to {@link DETAIL_LIMIT}. */

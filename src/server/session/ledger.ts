@@ -5,7 +5,6 @@ import { sameAmount, sameCurrency } from '../amounts.js';
 import type { Reply } from '../http/reply.js';
 import type { ResolvedOrder } from '../order.js';
 import { nextCheckAt } from '../schedule.js';
-import type { HistoryEvent } from '../ledger/history.js';
 import type { Initiation, Payment, PaymentCustomer, PaymentStore } from '../stores/types.js';
 import type { AttemptProgress } from './deadline.js';
 import type { SessionEvent } from './events.js';
@@ -25,8 +24,6 @@ export type LedgerAttempt = {
   accountLifeMs?: number;
   /** Who pays, kept on the entry for a person's search; never reported. */
   customer?: PaymentCustomer;
-  /** Adds to the entry's history; never throws. */
-  record?: (paymentReference: string, event: HistoryEvent) => void;
 };
 
 /**
@@ -71,10 +68,7 @@ export async function enterPayment(
     progress.stage = 'ledger';
     // A key's order kept after an unanswered attempt may already be at the gateway.
     const inserted = newEntry(attempt, order);
-    if (await payments.insert(inserted)) {
-      attempt.record?.(inserted.paymentReference, { at: inserted.createdAt, what: 'created', detail: `${inserted.amount} ${inserted.currency}` });
-      return { ok: true, order, again: known !== undefined, inserted };
-    }
+    if (await payments.insert(inserted)) return { ok: true, order, again: known !== undefined, inserted };
     const held = await payments.get(order.paymentReference);
     if (held && known === undefined && changedFor(order, held, key)) return { ok: false, reply: orderChanged(attempt, held) };
     const found = held ?? (key === null ? undefined : await payments.findByIdempotencyKey(key));

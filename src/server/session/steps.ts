@@ -21,7 +21,6 @@ import type { StatusTokens } from '../status/tokens.js';
 import type { PaymentStore } from '../stores/types.js';
 import { ABANDONED, type AttemptProgress } from './deadline.js';
 import type { SessionEvent } from './events.js';
-import { createHistoryRecorder } from '../ledger/history.js';
 import { enterPayment, recordAnswer, type Entered, type EnteredPayment, type LedgerAttempt } from './ledger.js';
 import {
   checkReference,
@@ -93,8 +92,7 @@ export function paymentSteps(input: PaymentStepsInput): PaymentSteps {
   const { paymentType } = input.body;
   const accountLifeMs = paymentType === 'TRANSFER' ? accountLife(context.transfer) : undefined;
   const customer = { name: input.body.fullName, phone: input.body.mobileNumber, email: input.body.email };
-  const record = createHistoryRecorder(context.payments);
-  const ledger: LedgerAttempt = { payments: context.payments, key, paymentType, replies, emit: context.emit, now: context.now, accountLifeMs, customer, record };
+  const ledger: LedgerAttempt = { payments: context.payments, key, paymentType, replies, emit: context.emit, now: context.now, accountLifeMs, customer };
   return {
     admit: (progress) => admit(input, progress),
     enter: (known, progress) => enterPayment(ledger, known, () => resolveOrder(input, progress), progress),

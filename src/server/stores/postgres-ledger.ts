@@ -1,6 +1,6 @@
 // What the PostgreSQL ledger adds for a person (`pay-widget ledger`): each entry's history, in a
-// table of its own (at most HISTORY_LIMIT rows a payment, deleted with their entry by its foreign
-// key), and the list and search over the entries.
+// table of its own (at most HISTORY_LIMIT rows a payment, deleted with their entry by a trigger),
+// and the list and search over the entries.
 import { HISTORY_LIMIT, type HistoryEvent } from '../ledger/history.js';
 import { listSql, POSTGRES_DIALECT, type LedgerQuery } from '../ledger/queries.js';
 import { fromRow } from './entry-row.js';
