@@ -184,6 +184,13 @@ function readQuery(values: Values): LedgerQuery {
 function date(name: string, text: string): number {
   const zoned = /[T ]\d/.test(text) && !/(Z|[+-]\d{2}:?\d{2})$/.test(text) ? `${text}Z` : text;
   const time = ISO_DATE.test(text) ? Date.parse(zoned.replace(' ', 'T')) : Number.NaN;
-  if (Number.isNaN(time)) throw new LedgerUsageError(`${name} must be a date like 2026-11-28 or 2026-11-28T09:30Z (got ${JSON.stringify(text)})`);
+  if (Number.isNaN(time) || !realDay(text)) throw new LedgerUsageError(`${name} must be a date like 2026-11-28 or 2026-11-28T09:30Z (got ${JSON.stringify(text)})`);
   return time;
+}
+
+/** Its year, month and day name a day of the calendar (Date.parse takes 2026-02-30 for 2 March). */
+function realDay(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

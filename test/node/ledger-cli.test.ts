@@ -213,6 +213,7 @@ function ledgerCases(name: string, options: { skip?: boolean }, setup: () => Pro
         ['show', 'NO-SUCH-REFERENCE', ...flag],
         ['resolve', 'NO-SUCH-REFERENCE', '--note', 'x', ...flag],
         ['list', '--since', '2026-13-45', ...flag],
+        ['export', '--csv', '--until', '2026-02-30', ...flag],
         ['list', '--until', 'yesterday', ...flag],
         ['list', '--state', 'PAID', ...flag],
         ['frobnicate', ...flag],
