@@ -10,7 +10,9 @@ import { historyOf } from '../server/ledger/history.js';
 import type { LedgerQuery } from '../server/ledger/queries.js';
 import type { PaymentState } from '../server/stores/types.js';
 import type { Io } from './check-command.js';
-import { CSV_COLUMNS, csvLine, csvRecord, entryLines, listRow, printable, table } from './ledger-output.js';
+import { csvDocument } from '../server/ledger/csv.js';
+import { parseLedgerDate, parseLedgerUntil } from '../server/ledger/dates.js';
+import { entryLines, listRow, printable, table } from './ledger-output.js';
 import { recheck, type GatewaySettings } from './ledger-recheck.js';
 import { LedgerUsageError, openLedger, type OpenLedger } from './ledger-stores.js';
 
@@ -35,8 +37,6 @@ export const LEDGER_USAGE = `Usage: pay-widget ledger <command> (--sqlite FILE |
 Exit code 0 when done, 2 for bad input (nothing written), 1 when the store could not be reached.`;
 
 const STATES: readonly PaymentState[] = ['PENDING', 'SUCCESS', 'FAILED'];
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 type Values = ReturnType<typeof readArgs>['values'];
 
@@ -136,7 +136,7 @@ const commands: Record<string, (run: Run) => Promise<number>> = {
   async export({ ledger, values, query, io }) {
     if (!values.csv) throw new LedgerUsageError('export needs --csv');
     const entries = await listOf(ledger, { ...query, limit: Number.MAX_SAFE_INTEGER });
-    io.out((csvLine(CSV_COLUMNS) + entries.map((entry) => csvLine(csvRecord(entry))).join('')).replace(/\r\n$/, ''));
+    io.out(csvDocument(entries));
     return 0;
   },
 };
@@ -170,8 +170,8 @@ function readQuery(values: Values): LedgerQuery {
     if (!STATES.includes(state)) throw new LedgerUsageError(`--state must be PENDING, SUCCESS or FAILED (got ${JSON.stringify(values.state)})`);
     query.state = state;
   }
-  if (values.since !== undefined) query.since = date('--since', values.since);
-  if (values.until !== undefined) query.until = date('--until', values.until) + (/^\d{4}-\d{2}-\d{2}$/.test(values.until) ? DAY_MS : 0);
+  if (values.since !== undefined) query.since = date('--since', values.since, parseLedgerDate);
+  if (values.until !== undefined) query.until = date('--until', values.until, parseLedgerUntil);
   if (values.search !== undefined) query.search = values.search;
   if (values.limit !== undefined) {
     if (!/^\d{1,7}$/.test(values.limit)) throw new LedgerUsageError(`--limit must be a whole number (got ${JSON.stringify(values.limit)})`);
@@ -180,17 +180,8 @@ function readQuery(values: Values): LedgerQuery {
   return query;
 }
 
-/** An ISO 8601 date or date and time; without a zone, UTC. */
-function date(name: string, text: string): number {
-  const zoned = /[T ]\d/.test(text) && !/(Z|[+-]\d{2}:?\d{2})$/.test(text) ? `${text}Z` : text;
-  const time = ISO_DATE.test(text) ? Date.parse(zoned.replace(' ', 'T')) : Number.NaN;
-  if (Number.isNaN(time) || !realDay(text)) throw new LedgerUsageError(`${name} must be a date like 2026-11-28 or 2026-11-28T09:30Z (got ${JSON.stringify(text)})`);
+function date(name: string, text: string, parse: (text: string) => number | undefined): number {
+  const time = parse(text);
+  if (time === undefined) throw new LedgerUsageError(`${name} must be a date like 2026-11-28 or 2026-11-28T09:30Z (got ${JSON.stringify(text)})`);
   return time;
-}
-
-/** Its year, month and day name a day of the calendar (Date.parse takes 2026-02-30 for 2 March). */
-function realDay(text: string): boolean {
-  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

@@ -1,6 +1,5 @@
-// What `pay-widget ledger` prints: the list as a table (or JSON), one entry with its history, and
-// the CSV export (RFC 4180: CRLF line ends, fields quoted when they hold a comma, a quote or a line
-// break; a cell a spreadsheet would read as a formula starts with an apostrophe).
+// What `pay-widget ledger` prints: the list as a table (or JSON), and one entry with its history
+// (the CSV export is src/server/ledger/csv.ts).
 import type { HistoryEvent } from '../server/ledger/history.js';
 import { attentionOf } from '../server/ledger/queries.js';
 import type { Payment } from '../server/stores/types.js';
@@ -71,45 +70,4 @@ export function entryLines(payment: Payment, history: HistoryEvent[]): string[] 
     lines.push(`  ${when(event.at)}  ${event.what}${event.detail ? `  ${printable(event.detail)}` : ''}${event.by ? `  (by a ${event.by})` : ''}`);
   }
   return lines;
-}
-
-export const CSV_COLUMNS = [
-  'reference', 'created', 'amount', 'currency', 'type', 'state', 'stale', 'fulfilled_at', 'needs_attention',
-  'review', 'amount_received', 'resolved_note', 'gateway_code', 'customer_name', 'customer_phone', 'customer_email',
-] as const;
-
-/** One export row: the entry's fields as text, in {@link CSV_COLUMNS} order. */
-export function csvRecord(payment: Payment): string[] {
-  const { review, customer } = payment;
-  return [
-    payment.paymentReference,
-    new Date(payment.createdAt).toISOString(),
-    payment.amount,
-    payment.currency,
-    payment.paymentType,
-    payment.state,
-    payment.stale ? 'yes' : '',
-    payment.fulfilledAt === undefined ? '' : new Date(payment.fulfilledAt).toISOString(),
-    attentionOf(payment) ?? '',
-    review?.reason ?? '',
-    review?.amountReceived ?? '',
-    payment.resolved?.note ?? '',
-    payment.gatewayCode ?? '',
-    customer?.name ?? '',
-    customer?.phone ?? '',
-    customer?.email ?? '',
-  ];
-}
-
-/**
- * One CSV field. A cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is what
- * spreadsheets run as a formula (CSV injection): it gets a leading apostrophe, which they show as text.
- */
-export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-export function csvLine(fields: readonly string[]): string {
-  return `${fields.map(csvField).join(',')}\r\n`;
 }
