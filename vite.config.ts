@@ -147,7 +147,8 @@ const cliFile: Plugin = {
         // The sandbox is imported from dist/sandbox.js, not bundled again: its keys and token stay in
         // the one file meant to hold them.
         rolldownOptions: {
-          external: [...npmExternal, sandboxEntry],
+          // pg and redis: optional peer dependencies, loaded by `pay-widget ledger --postgres / --redis` only.
+          external: [...npmExternal, /^pg(\/|$)/, /^redis(\/|$)/, sandboxEntry],
           output: { codeSplitting: false, paths: { [sandboxEntry]: '../sandbox.js' } },
         },
       },

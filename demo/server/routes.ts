@@ -3,6 +3,7 @@
 // (demo-endpoints.ts).
 import type { SandboxGateway } from '../../src/sandbox/index.js';
 import {
+  createLedgerPage,
   createPayments,
   createStatusHandler,
   type Gateway,
@@ -27,6 +28,7 @@ export const DEMO_PATHS = {
   simulate: '/pay/simulate',
   events: '/demo/events',
   webhookLost: '/demo/webhook-lost',
+  ledger: '/admin/payments',
 } as const;
 
 type DemoRouteOptions = {
@@ -106,6 +108,9 @@ export function createDemoRoutes(options: DemoRouteOptions): DemoRoutes {
       [DEMO_PATHS.simulate]: simulateEndpoint(options.sandbox, loop, log),
       [DEMO_PATHS.events]: eventsEndpoint(loop, log),
       [DEMO_PATHS.webhookLost]: webhookLostEndpoint(webhookLost, log),
+      // The ledger for a person. A shop mounts it behind its own login; the demo listens on
+      // 127.0.0.1 only, so whoever reaches it is at this machine.
+      [DEMO_PATHS.ledger]: createLedgerPage({ stores: { payments: options.payments }, gateway, authorize: () => true }),
     },
     close: () => payments.close(),
   };

@@ -40,6 +40,7 @@ export default defineConfig({
         items: [
           { text: 'The sandbox and the demo', link: '/sandbox' },
           { text: 'Go-live checklist', link: '/go-live' },
+          { text: 'The ledger, for a person', link: '/ledger' },
           { text: 'Troubleshooting', link: '/troubleshooting' },
           { text: 'Development', link: '/development' },
           { text: 'Architecture', link: '/architecture' },

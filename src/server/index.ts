@@ -5,6 +5,10 @@
  */
 export { createPayments } from './payments.js';
 export type { Payments } from './payments.js';
+export { createLedgerPage } from './ledger-page/page.js';
+export type { LedgerPageOptions } from './ledger-page/page.js';
+export type { HistoryEvent, HistoryWhat } from './ledger/history.js';
+export type { LedgerQuery } from './ledger/queries.js';
 export type { PaymentsEvent, PaymentsEventSource, PaymentsOptions, PaymentsOrder, PaymentsOrderResolver, PaymentsStores } from './payments-options.js';
 export type { AccessToken } from './session/options.js';
 export { addressHeader, forwardedFor } from './session/client-address.js';

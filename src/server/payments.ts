@@ -2,8 +2,10 @@
 // path segment under wherever it is mounted (…/session, …/status, …/webhook) to the three
 // endpoints, built from one set of options; `sweep()` is one reconciler pass and `close()` stops
 // the reconciler's timer.
+import type { PaymentHook } from './fulfilment/fulfil.js';
 import { createEmitter, errorName } from './http/emitter.js';
 import { errorReply, toResponse } from './http/reply.js';
+import { createHistoryRecorder, historyListener } from './ledger/history.js';
 import {
   checkPaymentsOptions,
   DEFAULT_SWEEP_EVERY_MS,
@@ -45,9 +47,20 @@ const SECRET_NAME = 'status-token';
  */
 export function createPayments(options: PaymentsOptions): Payments {
   checkPaymentsOptions(options);
-  const { gateway, stores, onPaid, onFailed, now } = options;
+  const { gateway, stores, onFailed, now } = options;
   const { onEvent } = options;
-  const emitFrom = (endpoint: PaymentsEventSource['endpoint']) => createEmitter<PaymentsEvent>(onEvent && ((event) => onEvent(event, { endpoint })));
+  // Every decision about an entry also goes into its history (ledger/history.ts), as scrubbed as `onEvent` hears it.
+  const record = createHistoryRecorder(stores.payments);
+  const intoHistory = historyListener(record, now);
+  const emitFrom = (endpoint: PaymentsEventSource['endpoint']) =>
+    createEmitter<PaymentsEvent>((event) => {
+      intoHistory(event);
+      return onEvent?.(event, { endpoint });
+    });
+  const onPaid: PaymentHook = (payment, context) => {
+    record(payment.paymentReference, { at: (now ?? Date.now)(), what: 'onPaid-started' });
+    return options.onPaid(payment, context);
+  };
   const fulfilment = { onPaid, onFailed, leaseMs: options.fulfilment?.leaseMs, onPaidTimeoutMs: options.fulfilment?.onPaidTimeoutMs, now };
   const shared = { gateway, payments: stores.payments, ...fulfilment };
   const reconciler = createReconciler({ ...shared, onEvent: emitFrom('reconciler') });

@@ -215,6 +215,19 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     assert.equal(demo!.steps().filter((step) => step.kind === 'initiated').length, initiated, 'no session request after the reload');
   });
 
+  it('links to the ledger page, which lists the payments just made (issue 37)', async () => {
+    const href = await page.$eval('a[href="/admin/payments"]', (link) => (link as HTMLAnchorElement).href);
+    const ledger = await browser!.newPage();
+    try {
+      await ledger.goto(href, { waitUntil: 'load' });
+      const text = await ledger.evaluate(() => document.body.innerText);
+      assert.match(text, /pw-[0-9a-f]{32}/, 'the payments made above are listed');
+      assert.doesNotMatch(await ledger.content(), /statusToken|Bearer|sk_sandbox|pk_sandbox|\d{10}\.[A-Za-z0-9_-]{43}/, 'no token or key in the page');
+    } finally {
+      await ledger.close();
+    }
+  });
+
   it('offers all six languages', async () => {
     const offered = await page.$$eval('#panel-locale option', (options) => options.map((option) => (option as HTMLOptionElement).value));
     assert.deepEqual(offered.sort(), ['en', 'fr', 'ha', 'ig', 'pcm', 'yo']);

@@ -2,6 +2,8 @@
 // handlers and the reconciler rely on exactly this, whichever store a merchant picks.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { HISTORY_LIMIT } from '../../src/server/ledger/history.js';
+import type { LedgerQuery } from '../../src/server/ledger/queries.js';
 import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
 
 export type StoreMaker = (options: { now: () => number }) => Promise<PaymentStore> | PaymentStore;
@@ -197,5 +199,56 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     read.amount = '1.00';
     payment.amount = '2.00';
     assert.equal((await store.get(payment.paymentReference))!.amount, '5000.00');
+  });
+
+  it('keeps each entry’s history in the order written, the newest HISTORY_LIMIT events, and none for an unknown reference', async () => {
+    const store = await makeStore(clock);
+    assert.ok(store.appendHistory && store.history, 'the store keeps a history');
+    const payment = entry();
+    await store.insert(payment);
+    await store.appendHistory(payment.paymentReference, { at: 1, what: 'created', detail: '5000.00 NGN' });
+    await store.appendHistory(payment.paymentReference, { at: 2, what: 'resolved', detail: 'refunded', by: 'person' });
+    assert.deepEqual(await store.history(payment.paymentReference), [
+      { at: 1, what: 'created', detail: '5000.00 NGN' },
+      { at: 2, what: 'resolved', detail: 'refunded', by: 'person' },
+    ]);
+    for (let at = 3; at < HISTORY_LIMIT + 10; at += 1) await store.appendHistory(payment.paymentReference, { at, what: 'query-answered' });
+    const kept = await store.history(payment.paymentReference);
+    assert.equal(kept.length, HISTORY_LIMIT);
+    assert.deepEqual([kept[0]!.at, kept.at(-1)!.at], [10, HISTORY_LIMIT + 9], 'the oldest dropped');
+    const unknown = `${payment.paymentReference}-unknown`;
+    await store.appendHistory(unknown, { at: 1, what: 'created' });
+    assert.deepEqual(await store.history(unknown), []);
+    await store.insert(entry({ paymentReference: unknown }));
+    assert.deepEqual(await store.history(unknown), [], 'nothing kept for it before it existed');
+  });
+
+  it('lists entries newest first by state, creation time, needing a person, and a search by part of a phone, e-mail, name or reference', async () => {
+    const store = await makeStore(clock);
+    assert.ok(store.list, 'the store lists its entries');
+    const run = `list-${process.pid}-${++counter}`;
+    const mine = (payments: Payment[]) => payments.filter((payment) => payment.paymentReference.startsWith(run)).map((payment) => payment.paymentReference);
+    const customer = { name: 'Adaeze Okafor', phone: '+234 803 555 0199', email: 'ada@shop.example' };
+    const made = [
+      entry({ paymentReference: `${run}-paid`, state: 'SUCCESS', createdAt: 10, fulfilledAt: 11 }),
+      entry({ paymentReference: `${run}-owed`, state: 'SUCCESS', createdAt: 20, fulfilAttempts: 2, dueAt: 99 }),
+      entry({ paymentReference: `${run}-review`, createdAt: 30, review: { reason: 'amount-mismatch', since: 31, amountReceived: '4000.00' } }),
+      entry({ paymentReference: `${run}-stale`, createdAt: 40, stale: true, customer }),
+      entry({ paymentReference: `${run}-failed`, state: 'FAILED', createdAt: 50, customer: { name: 'Bola', phone: '08031112222' } }),
+    ];
+    for (const payment of made) await store.insert(payment);
+    const list = async (query: LedgerQuery) => mine(await store.list!({ limit: 10_000, ...query }));
+    assert.deepEqual(await list({}), [`${run}-failed`, `${run}-stale`, `${run}-review`, `${run}-owed`, `${run}-paid`]);
+    assert.deepEqual(await list({ needsAttention: true }), [`${run}-stale`, `${run}-review`, `${run}-owed`]);
+    assert.deepEqual(await list({ state: 'SUCCESS' }), [`${run}-owed`, `${run}-paid`]);
+    assert.deepEqual(await list({ since: 20, until: 40 }), [`${run}-review`, `${run}-owed`]);
+    assert.deepEqual(await list({ search: '0803 555' }), [`${run}-stale`], 'a phone number in part, written the local way');
+    assert.deepEqual(await list({ search: 'ADA@' }), [`${run}-stale`]);
+    assert.deepEqual(await list({ search: 'bola' }), [`${run}-failed`]);
+    assert.deepEqual(await list({ search: `${run}-rev` }), [`${run}-review`]);
+    assert.deepEqual(await list({ search: "x' OR 1=1 --" }), [], 'a search is a value, never SQL');
+    assert.equal((await store.list!({ limit: 1, search: run })).length, 1, 'at most limit');
+    const [stale] = await store.list!({ search: `${run}-stale` });
+    assert.deepEqual(stale?.customer, customer);
   });
 }

@@ -72,7 +72,7 @@ describe('createPostgresStores on a real PostgreSQL', { skip, timeout: 120_000 }
     const payment = entry();
     assert.equal(await payments.insert(payment), true);
     const { rows } = await postgres.shared().query('SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1', [`s_${tablePrefix}`]);
-    assert.equal(rows[0].n, 3);
+    assert.equal(rows[0].n, 4, "payments, their history, idempotency records and claims");
   });
 
   it('ships postgres.sql, the DDL migratePostgres runs, and stores work on tables it created', async () => {
@@ -95,12 +95,15 @@ describe('createPostgresStores on a real PostgreSQL', { skip, timeout: 120_000 }
     await payments.insert(finished);
     await payments.insert(owed);
     await payments.insert(reviewed);
+    for (const payment of [finished, owed]) await payments.appendHistory!(payment.paymentReference, { at: 1, what: 'created' });
     time += 1_000;
     // A bounded sweep runs every hundredth insert.
     for (let i = 0; i < 97; i++) await payments.insert(entry());
     assert.equal(await payments.get(finished.paymentReference), undefined);
     assert.equal((await payments.get(owed.paymentReference))?.state, 'SUCCESS');
     assert.equal((await payments.get(reviewed.paymentReference))?.review?.amountReceived, '4500');
+    assert.deepEqual(await payments.history!(finished.paymentReference), [], 'its history goes with it');
+    assert.equal((await payments.history!(owed.paymentReference)).length, 1, 'the history of an entry kept is kept');
   });
 
   it('refuses something that is not a pg Pool, and errors name no password', async () => {

@@ -45,6 +45,9 @@ describe('the PaymentStore contract: SQLite, two connections on one file', () =>
       findByIdempotencyKey: (key) => either().findByIdempotencyKey(key),
       claimDue: (now, limit, holdMs) => either().claimDue(now, limit, holdMs),
       markDue: (reference, at) => either().markDue!(reference, at),
+      appendHistory: (reference, event) => either().appendHistory!(reference, event),
+      history: (reference) => either().history!(reference),
+      list: (query) => either().list!(query),
     };
   });
 });
@@ -89,7 +92,7 @@ describe('createSqliteStores on a file', () => {
     const tables = () => peek.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
     assert.deepEqual(tables(), [], 'nothing written before first use');
     await made.payments.get('nothing');
-    assert.deepEqual(tables().map((table) => table.name), ['pay_widget_idempotency', 'pay_widget_idempotency_claims', 'pay_widget_payments']);
+    assert.deepEqual(tables().map((table) => table.name), ['pay_widget_idempotency', 'pay_widget_idempotency_claims', 'pay_widget_payment_history', 'pay_widget_payments']);
     assert.equal((peek.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode, 'wal', 'WAL is kept in the file');
     peek.close();
 
@@ -123,6 +126,7 @@ describe('createSqliteStores on a file', () => {
     const markedDue = entry({ state: 'FAILED', initiation: 'started' });
     for (const payment of [finished, owed, pending, markedDue]) await payments.insert(payment);
     assert.equal(await payments.markDue!(markedDue.paymentReference, time), true);
+    for (const payment of [finished, owed]) await payments.appendHistory!(payment.paymentReference, { at: 1, what: 'created' });
     time += 1_000;
     // A bounded sweep runs every hundredth insert.
     for (let i = 0; i < 96; i++) await payments.insert(entry());
@@ -130,6 +134,8 @@ describe('createSqliteStores on a file', () => {
     assert.equal((await payments.get(owed.paymentReference))?.state, 'SUCCESS');
     assert.equal((await payments.get(pending.paymentReference))?.stale, true, 'unsettled stays');
     assert.equal((await payments.get(markedDue.paymentReference))?.dueAt, 1_000, 'finished, then marked due: stays');
+    assert.deepEqual(await payments.history!(finished.paymentReference), [], 'its history goes with it');
+    assert.equal((await payments.history!(owed.paymentReference)).length, 1, 'the history of an entry kept is kept');
   });
 
   it('waits for a write another process holds, within busyTimeoutMs, and fails beyond it', async () => {

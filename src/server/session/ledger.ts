@@ -5,7 +5,7 @@ import { sameAmount, sameCurrency } from '../settlement/amounts.js';
 import type { Reply } from '../http/reply.js';
 import type { ResolvedOrder } from './order.js';
 import { nextCheckAt } from '../reconciler/schedule.js';
-import type { Initiation, Payment, PaymentStore } from '../stores/types.js';
+import type { Initiation, Payment, PaymentCustomer, PaymentStore } from '../stores/types.js';
 import type { AttemptProgress } from './deadline.js';
 import type { SessionEvent } from './events.js';
 import type { SessionReplies } from './replies.js';
@@ -22,6 +22,8 @@ export type LedgerAttempt = {
   now: () => number;
   /** TRANSFER: how long the gateway keeps the account open (`walletDaysActive`); absent for USSD. */
   accountLifeMs?: number;
+  /** Who pays, kept on the entry for a person's search; never reported. */
+  customer?: PaymentCustomer;
 };
 
 /**
@@ -110,6 +112,7 @@ function newEntry(attempt: LedgerAttempt, order: ResolvedOrder): Payment {
     // The reconciler's first look, should nothing else settle it.
     dueAt: nextCheckAt(time, 0),
     ...(openUntil === undefined ? {} : { openUntil }),
+    ...(attempt.customer ? { customer: attempt.customer } : {}),
   };
 }
 

@@ -91,7 +91,8 @@ export function paymentSteps(input: PaymentStepsInput): PaymentSteps {
   const { context, key, replies } = input;
   const { paymentType } = input.body;
   const accountLifeMs = paymentType === 'TRANSFER' ? accountLife(context.transfer) : undefined;
-  const ledger: LedgerAttempt = { payments: context.payments, key, paymentType, replies, emit: context.emit, now: context.now, accountLifeMs };
+  const customer = { name: input.body.fullName, phone: input.body.mobileNumber, email: input.body.email };
+  const ledger: LedgerAttempt = { payments: context.payments, key, paymentType, replies, emit: context.emit, now: context.now, accountLifeMs, customer };
   return {
     admit: (progress) => admit(input, progress),
     enter: (known, progress) => enterPayment(ledger, known, () => resolveOrder(input, progress), progress),

@@ -5,6 +5,7 @@
 import { createEmitter } from '../http/emitter.js';
 import { RECHECK_SCHEDULE_MS, scheduleEndsAt } from '../reconciler/schedule.js';
 import { isFinished } from './finished.js';
+import { memoryLedgerViews } from './memory-ledger.js';
 import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentState, PaymentStore } from './types.js';
 
 /** The stores made here, so that a handler can tell a merchant who runs live payments on them. */
@@ -169,8 +170,10 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
   const due = new Set<string>();
   // When a reconciler last took due entries here (claimDue): while one sweeps, a due check is kept for it.
   let sweptAt = Number.NEGATIVE_INFINITY;
+  const { forget: forgetHistory, ...views } = memoryLedgerViews(entries);
 
   function forget(reference: string): void {
+    forgetHistory(reference);
     const payment = entries.get(reference);
     if (payment?.idempotencyKey !== undefined) byKey.delete(payment.idempotencyKey);
     entries.delete(reference);
@@ -203,6 +206,7 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
   }
 
   return remembered({
+    ...views,
     get(paymentReference) {
       const payment = entries.get(paymentReference);
       return payment && structuredClone(payment);

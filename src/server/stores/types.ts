@@ -3,6 +3,8 @@
 // truth: written before the gateway is asked, kept until nothing is owed on it). Implementations:
 // memory.ts (one process; tests), sqlite.ts (`pay-widget/server/sqlite`, one machine), redis.ts
 // (`pay-widget/server/redis`), postgres.ts (`pay-widget/server/postgres`).
+import type { HistoryEvent } from '../ledger/history.js';
+import type { LedgerQuery } from '../ledger/queries.js';
 import type { ResolvedOrder } from '../session/order.js';
 
 export type Awaitable<T> = T | Promise<T>;
@@ -162,7 +164,16 @@ export type Payment = {
   unanswered?: number;
   /** Set when the gateway reported something a person must look at; such an entry never expires. */
   review?: PaymentReview;
+  /**
+   * Who paid, as the widget sent it, so a person at the shop can find the payment by it
+   * (`pay-widget ledger list --search`). Never reported to `onEvent`, logged or answered.
+   */
+  customer?: PaymentCustomer;
+  /** A person closed its review or its stale state (`pay-widget ledger resolve`): when, and their note. */
+  resolved?: { at: number; note: string };
 };
+
+export type PaymentCustomer = { name?: string; phone?: string; email?: string };
 
 /**
  * The ledger. Every change is a compare-and-set on `version`, so two instances (or two requests in
@@ -189,6 +200,12 @@ export interface PaymentStore {
    * other sweeper takes it meanwhile. Returns the entries as stored after that move.
    */
   claimDue(now: number, limit: number, holdMs: number): Awaitable<Payment[]>;
+  /** Optional: adds `event` to the entry's history (bounded, kept as long as the entry); nothing for an unknown reference. */
+  appendHistory?(paymentReference: string, event: HistoryEvent): Awaitable<void>;
+  /** Optional: the entry's history, oldest first; empty for an unknown reference. */
+  history?(paymentReference: string): Awaitable<HistoryEvent[]>;
+  /** Optional: the entries `query` selects, newest first (`pay-widget ledger list`). */
+  list?(query: LedgerQuery): Awaitable<Payment[]>;
   /**
    * Makes the entry due by `at` for the reconciler's next sweep: its `dueAt` moves to `at` (and it
    * no longer expires) when it has none or a later one, `version + 1`, in one atomic step. True when

@@ -16,6 +16,7 @@
 // after `paymentTtlMs`. Nothing here imports `pg`: any pool with its `query` and `connect` works.
 import { postgresFulfil } from './fulfil.js';
 import { postgresIdempotencyStore } from './idempotency.js';
+import { postgresLedgerViews } from './ledger.js';
 import { postgresPaymentStore, type LedgerSettings } from './payments.js';
 import { tableNames, type PostgresPoolLike, type PostgresTableOptions } from './sql.js';
 import type { IdempotencyStore, PaymentStore } from '../types.js';
@@ -63,7 +64,7 @@ export function createPostgresStores(pool: PostgresPoolLike, options: PostgresSt
   const fulfilInTransaction = postgresFulfil(pool, ledger, settings, injected ?? Date.now, fulfilmentConnections(pool, options.fulfilmentConnections));
   return {
     idempotency: postgresIdempotencyStore(pool, settings.tables, settings.clock),
-    payments: { ...ledger, fulfilInTransaction },
+    payments: { ...ledger, ...postgresLedgerViews(pool, settings.tables), fulfilInTransaction },
   };
 }
 

@@ -23,6 +23,31 @@ CREATE TABLE IF NOT EXISTS pay_widget_payments (
 CREATE INDEX IF NOT EXISTS pay_widget_payments_due ON pay_widget_payments (due_at) WHERE due_at IS NOT NULL;
 CREATE INDEX IF NOT EXISTS pay_widget_payments_expiry ON pay_widget_payments (expires_at) WHERE expires_at IS NOT NULL;
 
+-- Each payment's history (pay-widget ledger show), oldest first: at most 100 rows a payment,
+-- deleted with it by the trigger below (a foreign key would make each row written wait for the
+-- lock onPaid's transaction holds on its payment).
+CREATE TABLE IF NOT EXISTS pay_widget_payment_history (
+  id bigserial PRIMARY KEY,
+  reference text NOT NULL,
+  at double precision NOT NULL,
+  event jsonb NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pay_widget_payment_history_reference ON pay_widget_payment_history (reference, id);
+CREATE OR REPLACE FUNCTION pay_widget_payment_history_forget() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('DELETE FROM %I.%I WHERE reference = $1', TG_TABLE_SCHEMA, 'pay_widget_payment_history') USING OLD.reference;
+  RETURN NULL;
+END $$;
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'pay_widget_payment_history_forget'
+                 AND tgrelid = 'pay_widget_payments'::regclass) THEN
+    CREATE TRIGGER pay_widget_payment_history_forget AFTER DELETE ON pay_widget_payments
+      FOR EACH ROW EXECUTE FUNCTION pay_widget_payment_history_forget();
+  END IF;
+END $$;
+-- The ledger's list (pay-widget ledger list), newest first.
+CREATE INDEX IF NOT EXISTS pay_widget_payments_created ON pay_widget_payments (((payment ->> 'createdAt')::double precision));
+
 -- The answers kept per Idempotency-Key; a row past expires_at counts as absent.
 CREATE TABLE IF NOT EXISTS pay_widget_idempotency (
   key text PRIMARY KEY,

@@ -15,6 +15,7 @@
 // node-redis's `sendCommand` works. While the client is not connected every call fails at once
 // (the session handler answers 503), instead of waiting in node-redis's offline queue.
 import { isFinished } from '../finished.js';
+import { redisLedgerViews } from './ledger.js';
 import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentStore } from '../types.js';
 
 /** What is used of a node-redis client (v4 and later): `sendCommand`, and `isReady` when it has one. */
@@ -138,7 +139,8 @@ export function createRedisStores(client: RedisClientLike, options: RedisStoresO
     if (client.isReady === false) return Promise.reject(new Error('Redis is not connected'));
     return client.sendCommand(args);
   };
-  return { idempotency: redisIdempotencyStore(send, prefix), payments: redisPaymentStore(send, prefix, paymentTtlMs, options.now) };
+  const payments = { ...redisPaymentStore(send, prefix, paymentTtlMs, options.now), ...redisLedgerViews(send, prefix, fromFields) };
+  return { idempotency: redisIdempotencyStore(send, prefix), payments };
 }
 
 function redisIdempotencyStore(send: Send, prefix: string): IdempotencyStore {

@@ -22,6 +22,7 @@
 import { sqliteConnection } from './connection.js';
 import { openDatabaseFile, type SqliteDatabaseLike } from './database.js';
 import { sqliteIdempotencyStore } from './idempotency.js';
+import { sqliteLedgerViews } from './ledger.js';
 import { sqlitePaymentStore } from './payments.js';
 import { sqliteTables } from './schema.js';
 import type { IdempotencyStore, PaymentStore } from '../types.js';
@@ -70,7 +71,7 @@ export function createSqliteStores(fileOrDatabase: string | SqliteDatabaseLike, 
   const now = options.now ?? Date.now;
   return {
     idempotency: sqliteIdempotencyStore(records, now),
-    payments: sqlitePaymentStore(ledger, { ttlMs: options.paymentTtlMs ?? 30 * 24 * 60 * 60 * 1000, now }),
+    payments: { ...sqlitePaymentStore(ledger, { ttlMs: options.paymentTtlMs ?? 30 * 24 * 60 * 60 * 1000, now }), ...sqliteLedgerViews(ledger) },
     close() {
       ledger.close();
       if (records !== ledger) records.close();

@@ -23,6 +23,20 @@ CREATE TABLE IF NOT EXISTS pay_widget_payments (
 CREATE INDEX IF NOT EXISTS pay_widget_payments_due ON pay_widget_payments (due_at) WHERE due_at IS NOT NULL;
 CREATE INDEX IF NOT EXISTS pay_widget_payments_expiry ON pay_widget_payments (expires_at) WHERE expires_at IS NOT NULL;
 
+-- Each payment's history (pay-widget ledger show), oldest first: at most 100 rows a payment,
+-- deleted with it.
+CREATE TABLE IF NOT EXISTS pay_widget_payment_history (
+  id INTEGER PRIMARY KEY,
+  reference TEXT NOT NULL,
+  at REAL NOT NULL,
+  event TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pay_widget_payment_history_reference ON pay_widget_payment_history (reference, id);
+-- The ledger's list (pay-widget ledger list), newest first.
+CREATE INDEX IF NOT EXISTS pay_widget_payments_created ON pay_widget_payments (json_extract(payment, '$.createdAt'));
+CREATE TRIGGER IF NOT EXISTS pay_widget_payment_history_forget AFTER DELETE ON pay_widget_payments
+BEGIN DELETE FROM pay_widget_payment_history WHERE reference = old.reference; END;
+
 -- The answers kept per Idempotency-Key; a row past expires_at counts as absent.
 CREATE TABLE IF NOT EXISTS pay_widget_idempotency (
   key TEXT PRIMARY KEY,
