@@ -3,37 +3,9 @@
 // each `onPaid` run, a person's action), kept beside the entry by every store, bounded, and gone
 // with it. Written from the decisions the endpoints and the reconciler already report (the same
 // events `onEvent` hears, so never a token, a key or a customer detail) and by `pay-widget ledger`.
-import type { Payment, PaymentStore } from '../stores/types.js';
+import type { HistoryEvent, HistoryWhat, Payment, PaymentStore } from '../stores/types.js';
 
-/** What happened, in one word a person can read in a list. */
-export type HistoryWhat =
-  | 'created'
-  | 'instructions'
-  | 'initiation-failed'
-  | 'query-answered'
-  | 'query-unanswered'
-  | 'paid'
-  | 'failed'
-  | 'late-success'
-  | 'review'
-  | 'stale'
-  | 'onPaid-started'
-  | 'onPaid-returned'
-  | 'onPaid-threw'
-  | 'onPaid-timed-out'
-  | 'retry-requested'
-  | 'rechecked'
-  | 'resolved';
-
-export type HistoryEvent = {
-  /** When, ms since the epoch. */
-  at: number;
-  what: HistoryWhat;
-  /** A code, an amount, an error's class name, a person's note: never a customer detail. */
-  detail?: string;
-  /** Who: the server (absent) or a person through `pay-widget ledger`. */
-  by?: 'person';
-};
+export type { HistoryEvent, HistoryWhat } from '../stores/types.js';
 
 /** How many events an entry keeps; beyond it the oldest are dropped (its first, `created`, too). */
 export const HISTORY_LIMIT = 100;

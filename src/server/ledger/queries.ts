@@ -2,21 +2,9 @@
 // them, and which match a state, a time window or a search text (a reference, a phone number, an
 // e-mail address or a name, in part). One meaning, written three ways: in JavaScript for the stores
 // that keep entries as objects (memory, Redis), and as SQL for SQLite and PostgreSQL.
-import type { Payment, PaymentState } from '../stores/types.js';
+import type { LedgerQuery, Payment } from '../stores/types.js';
 
-export type LedgerQuery = {
-  /** Only entries a person must look at ({@link attentionOf}). */
-  needsAttention?: boolean;
-  state?: PaymentState;
-  /** Created at or after, ms since the epoch. */
-  since?: number;
-  /** Created before, ms since the epoch. */
-  until?: number;
-  /** Part of the reference, the customer's name or e-mail (any case), or of their phone number's digits. */
-  search?: string;
-  /** At most this many, the newest first; default {@link DEFAULT_LIST_LIMIT}. */
-  limit?: number;
-};
+export type { LedgerQuery } from '../stores/types.js';
 
 export const DEFAULT_LIST_LIMIT = 200;
 

@@ -3,8 +3,6 @@
 // truth: written before the gateway is asked, kept until nothing is owed on it). Implementations:
 // memory.ts (one process; tests), sqlite.ts (`pay-widget/server/sqlite`, one machine), redis.ts
 // (`pay-widget/server/redis`), postgres.ts (`pay-widget/server/postgres`).
-import type { HistoryEvent } from '../ledger/history.js';
-import type { LedgerQuery } from '../ledger/queries.js';
 import type { ResolvedOrder } from '../session/order.js';
 
 export type Awaitable<T> = T | Promise<T>;
@@ -260,3 +258,50 @@ export type QueuedWrites = {
 /** What the handlers and the reconciler need of a payment store; one that lacks any is refused. */
 export const PAYMENT_STORE_METHODS = ['get', 'insert', 'update', 'findByIdempotencyKey', 'claimDue'] as const;
 export const IDEMPOTENCY_STORE_METHODS = ['claim', 'release', 'get', 'set'] as const;
+
+// ─── What a person reads of the ledger (src/server/ledger/) ──────────────────────────────────────
+
+/** What happened, in one word a person can read in a list. */
+export type HistoryWhat =
+  | 'created'
+  | 'instructions'
+  | 'initiation-failed'
+  | 'query-answered'
+  | 'query-unanswered'
+  | 'paid'
+  | 'failed'
+  | 'late-success'
+  | 'review'
+  | 'stale'
+  | 'onPaid-started'
+  | 'onPaid-returned'
+  | 'onPaid-threw'
+  | 'onPaid-timed-out'
+  | 'retry-requested'
+  | 'rechecked'
+  | 'resolved';
+
+export type HistoryEvent = {
+  /** When, ms since the epoch. */
+  at: number;
+  what: HistoryWhat;
+  /** A code, an amount, an error's class name, a person's note: never a customer detail. */
+  detail?: string;
+  /** Who: the server (absent) or a person through `pay-widget ledger`. */
+  by?: 'person';
+};
+
+export type LedgerQuery = {
+  /** Only entries a person must look at (`attentionOf`, ledger/queries.ts). */
+  needsAttention?: boolean;
+  state?: PaymentState;
+  /** Created at or after, ms since the epoch. */
+  since?: number;
+  /** Created before, ms since the epoch. */
+  until?: number;
+  /** Part of the reference, the customer's name or e-mail (any case), or of their phone number's digits. */
+  search?: string;
+  /** At most this many, the newest first; default 200 (DEFAULT_LIST_LIMIT, ledger/queries.ts). */
+  limit?: number;
+};
+
