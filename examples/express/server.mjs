@@ -3,9 +3,10 @@
 // PAY_PUBLIC_KEY and PAY_SECRET_KEY are set; against the in-process sandbox gateway (offline, no
 // money) only when asked for: `npm run sandbox` or PAY_SANDBOX=1. Anything in between stops here.
 import express from 'express';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createGateway, createPayments } from 'pay-widget/server';
+import { createGateway, createLedgerPage, createPayments } from 'pay-widget/server';
 import { toNodeHandler } from 'pay-widget/server/node';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from 'pay-widget/sandbox';
 import { createSqliteStores } from 'pay-widget/server/sqlite';
@@ -45,12 +46,14 @@ const gateway = sandbox
   ? createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch })
   : createGateway({ baseUrl: PAY_BASE_URL, publicKey: PAY_PUBLIC_KEY, secretKey: PAY_SECRET_KEY });
 
+// The ledger (one entry per payment, written before the gateway is asked) and the idempotency
+// records, durable in LEDGER_FILE; several processes on this machine may share it. Use
+// createRedisStores or createPostgresStores for several machines.
+const stores = createSqliteStores(LEDGER_FILE);
+
 const payments = createPayments({
   gateway,
-  // The ledger (one entry per payment, written before the gateway is asked) and the idempotency
-  // records, durable in LEDGER_FILE; several processes on this machine may share it. Use
-  // createRedisStores or createPostgresStores for several machines.
-  stores: createSqliteStores(LEDGER_FILE),
+  stores,
   // Where the gateway posts its notifications (publicUrl + '/webhook') and sends the customer back.
   publicUrl: `${publicOrigin}/pay`,
   // Decided here, whatever the page showed: the widget's amount is only a hint.
@@ -68,6 +71,27 @@ app.use(express.json()); // the rest of your app's routes; the payments handler 
 // this machine alone: nothing that came through a proxy, a tunnel or another address.
 if (sandbox) app.post('/pay/simulate', toNodeHandler({ handler: sandbox.customerPaid }));
 app.all('/pay/*splat', toNodeHandler(payments));
+
+// The payments for the shop's staff (search, history, recheck, resolve, CSV), behind HTTP Basic
+// auth as "admin" with PAY_ADMIN_PASSWORD; not served at all without it.
+if (process.env.PAY_ADMIN_PASSWORD) {
+  const ledger = createLedgerPage({ stores, gateway, authorize: (request) => signedIn(request, 'admin', process.env.PAY_ADMIN_PASSWORD) });
+  app.all('/admin/payments', toNodeHandler({ handler: async (request) => askToSignIn(await ledger(request)) }));
+}
+
+/** Whether the request's Basic credentials are `user` and `password`, compared in constant time. */
+function signedIn(request, user, password) {
+  const [scheme, encoded = ''] = (request.headers.get('authorization') ?? '').split(' ');
+  if (scheme?.toLowerCase() !== 'basic') return false;
+  const digest = (text) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(Buffer.from(encoded, 'base64').toString()), digest(`${user}:${password}`));
+}
+
+/** A 401 that makes the browser ask for the credentials. */
+function askToSignIn(response) {
+  if (response.status === 401) response.headers.set('www-authenticate', 'Basic realm="Payments", charset="UTF-8"');
+  return response;
+}
 
 // The page, and the widget's script-tag build: its whole folder (dist/) from the installed package,
 // as the script loads files beside itself (what runs after a submit, the languages).

@@ -34,7 +34,7 @@ const startRefused = (env: Record<string, string>) => runToExit(app, 'start', en
 
 describe('examples/express, installed from the packed package', () => {
   it('npm run sandbox: the page, the script’s whole folder, the payment loop, and a customer paying in a browser', async () => {
-    const server = await startServer(app, 'sandbox', /listening on http:\/\/127\.0\.0\.1:\d+ \(sandbox gateway\)/);
+    const server = await startServer(app, 'sandbox', /listening on http:\/\/127\.0\.0\.1:\d+ \(sandbox gateway\)/, { env: { PAY_ADMIN_PASSWORD: 'staff-only-0123' } });
     try {
       const page = await fetch(`${server.origin}/`);
       assert.equal(page.status, 200);
@@ -49,6 +49,15 @@ describe('examples/express, installed from the packed package', () => {
       await paymentLoop(server);
       await payInTheBrowser(server);
       await access(join(app, '.data', 'ledger.db')); // the durable ledger, in the app's folder
+      // The ledger page, for the shop's staff: refused without the password, asking for it; then the payment paid above.
+      const refused = await fetch(`${server.origin}/admin/payments`);
+      assert.equal(refused.status, 401);
+      assert.match(refused.headers.get('www-authenticate') ?? '', /^Basic /);
+      const wrong = await fetch(`${server.origin}/admin/payments`, { headers: { authorization: `Basic ${btoa('admin:guess')}` } });
+      assert.equal(wrong.status, 401);
+      const ledger = await fetch(`${server.origin}/admin/payments`, { headers: { authorization: `Basic ${btoa('admin:staff-only-0123')}` } });
+      assert.equal(ledger.status, 200);
+      assert.match(await ledger.text(), /pw-[0-9a-f]{32}/, 'the payments made above are listed');
     } finally {
       await server.close();
     }
