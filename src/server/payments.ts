@@ -91,11 +91,11 @@ export function createPayments(options: PaymentsOptions): Payments {
   // The endpoints wait for the status secret, read from the stores on the first request when none
   // was given; a store that failed is asked again by the next request.
   let endpoints: Promise<Endpoints> | undefined;
-  const ready = (): Promise<Endpoints> => {
-    endpoints ??= keptSecret(options).then(build);
-    endpoints.catch(() => (endpoints = undefined));
-    return endpoints;
-  };
+  const ready = (): Promise<Endpoints> =>
+    (endpoints ??= keptSecret(options).then(build, (error: unknown) => {
+      endpoints = undefined;
+      throw error;
+    }));
   if (options.statusSecret !== undefined) endpoints = Promise.resolve(build(options.statusSecret));
 
   const stopSweeping = startReconciler(options, reconciler.start);

@@ -140,6 +140,22 @@ describe('createPayments', () => {
     assert.equal(((await answer.json()) as { status: string }).status, 'PENDING');
   });
 
+  it('answers 503 while the stores cannot give the status secret, and works once they can', async () => {
+    const stores = createMemoryStores();
+    let down = true;
+    const keepSecret = stores.idempotency.keepSecret!.bind(stores.idempotency);
+    stores.idempotency.keepSecret = (name, candidate) => {
+      if (down) throw new Error('database restarting');
+      return keepSecret(name, candidate);
+    };
+    const { payments } = shop({ stores });
+    const refused = await startSession(payments);
+    assert.equal(refused.status, 503);
+    assert.equal(((await refused.json()) as { error: { code: string; retryable: boolean } }).error.code, 'server_busy');
+    down = false;
+    assert.equal((await startSession(payments)).status, 200, 'the secret is asked for again');
+  });
+
   it('settles on sweep() a payment whose notification was lost, and runs onPaid once', async () => {
     let time = Date.now();
     const now = () => time;
