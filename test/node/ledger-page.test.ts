@@ -28,11 +28,25 @@ async function ledgerWithPayments() {
   ];
   for (const entry of entries) await payments.insert(entry);
   await payments.appendHistory!('ORDER-SHORT', { at: 3_000, what: 'review', detail: 'amount-mismatch: 4000.00 NGN received' });
-  const page = createLedgerPage({ stores: { payments }, authorize: (request) => request.headers.get('cookie') === SIGNED_IN });
+  const signedIn = (request: Request) => (request.headers.get('cookie') ?? '').split('; ').includes(SIGNED_IN);
+  const page = createLedgerPage({ stores: { payments }, authorize: signedIn });
   const get = (search = '', cookie = SIGNED_IN) => page(new Request(`${PAGE}${search}`, { headers: { cookie } }));
-  const post = (fields: Record<string, string>, origin: string) =>
-    page(new Request(PAGE, { method: 'POST', headers: { cookie: SIGNED_IN, origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() }));
-  return { payments, get, post };
+  /** The CSRF cookie the page sets and the token its forms carry, as a browser opening a payment gets them. */
+  const opened = async (reference: string) => {
+    const response = await get(`?ref=${reference}`);
+    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const token = /name="csrf" value="([0-9a-f]{32})"/.exec(await response.text())?.[1] ?? '';
+    return { cookie, token };
+  };
+  const post = (fields: Record<string, string>, origin: string, csrfCookie = '') =>
+    page(
+      new Request(PAGE, {
+        method: 'POST',
+        headers: { cookie: [SIGNED_IN, csrfCookie].filter(Boolean).join('; '), origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      }),
+    );
+  return { payments, get, post, opened };
 }
 
 describe('createLedgerPage', () => {
@@ -61,20 +75,32 @@ describe('createLedgerPage', () => {
   });
 
   it('keeps a resolve posted by the page itself, refuses one from another site, and exports CSV', async () => {
-    const { payments, get, post } = await ledgerWithPayments();
-    const forged = await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded' }, 'https://evil.example');
+    const { payments, get, post, opened } = await ledgerWithPayments();
+    const { cookie, token } = await opened('ORDER-SHORT');
+    assert.match(cookie, /^pay-ledger-csrf=[0-9a-f]{32}$/);
+    const forged = await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded', csrf: token }, 'https://evil.example', cookie);
     assert.equal(forged.status, 403);
+    // Same origin, but without the form's token, or with one that is not the cookie's: refused too.
+    assert.equal((await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded' }, 'https://shop.example', cookie)).status, 403);
+    assert.equal((await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded', csrf: token }, 'https://shop.example')).status, 403);
+    const other = newTokenLike(token);
+    assert.equal((await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded', csrf: other }, 'https://shop.example', cookie)).status, 403);
     assert.equal((await payments.get('ORDER-SHORT'))?.review?.reason, 'amount-mismatch', 'nothing changed');
-    const resolved = await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded ₦4,000' }, 'https://shop.example');
+    const resolved = await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded ₦4,000', csrf: token }, 'https://shop.example', cookie);
     assert.equal(resolved.status, 303);
     assert.match(resolved.headers.get('location') ?? '', /^\/admin\/ledger\?ref=ORDER-SHORT&done=/);
     assert.equal((await payments.get('ORDER-SHORT'))?.review, undefined);
     assert.ok(!(await (await get('?attention=1')).text()).includes('ORDER-SHORT'), 'it leaves the list');
     assert.match(await (await get('?ref=ORDER-SHORT')).text(), /resolved: refunded ₦4,000 \(by a person\)/);
-    const retried = await post({ action: 'retry', ref: 'ORDER-PAID' }, 'https://shop.example');
+    const retried = await post({ action: 'retry', ref: 'ORDER-PAID', csrf: token }, 'https://shop.example', cookie);
     assert.equal(retried.status, 400, 'a fulfilled payment owes no onPaid');
     const csv = await get('?format=csv');
     assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
     assert.equal((await csv.text()).split('\r\n').length, 3);
   });
 });
+
+/** A token of the same form as `token` but not it. */
+function newTokenLike(token: string): string {
+  return token.replace(/^./, (first) => (first === '0' ? '1' : '0'));
+}

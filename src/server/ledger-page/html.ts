@@ -27,7 +27,7 @@ function fulfilledOf(payment: Payment): string {
 export function document(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${escape(title)}</title></head>
+<meta name="referrer" content="same-origin"><title>${escape(title)}</title></head>
 <body><main>
 <h1>${escape(title)}</h1>
 ${body}
@@ -61,7 +61,7 @@ export function listBody(payments: Payment[], query: LedgerQuery, filters: Recor
 }
 
 /** One entry, its history and what a person may do to it. */
-export function entryBody(payment: Payment, history: HistoryEvent[], canRecheck: boolean, notice: string | undefined): string {
+export function entryBody(payment: Payment, history: HistoryEvent[], canRecheck: boolean, notice: string | undefined, csrfToken: string): string {
   const { customer, review, resolved } = payment;
   const fields: [string, string | undefined][] = [
     ['State', stateOf(payment)],
@@ -82,7 +82,7 @@ export function entryBody(payment: Payment, history: HistoryEvent[], canRecheck:
   const events = history
     .map((event) => `<li><time datetime="${new Date(event.at).toISOString()}">${escape(when(event.at))}</time> ${escape(event.what)}${event.detail ? `: ${escape(event.detail)}` : ''}${event.by ? ' (by a person)' : ''}</li>`)
     .join('\n');
-  const reference = `<input type="hidden" name="ref" value="${escape(payment.paymentReference)}">`;
+  const reference = `<input type="hidden" name="ref" value="${escape(payment.paymentReference)}"><input type="hidden" name="csrf" value="${escape(csrfToken)}">`;
   const action = (name: string, label: string, extra = '') => `<form method="post">${reference}<input type="hidden" name="action" value="${name}">${extra}<button type="submit">${label}</button></form>`;
   const actions = [
     canRecheck ? action('recheck', 'Ask the gateway now') : '',

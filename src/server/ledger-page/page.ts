@@ -3,6 +3,8 @@
 // `?ref=REF` shows one with its history, `?format=csv` exports them; POST (from the page itself
 // only) rechecks, retries or resolves one, then shows it. Every request passes `authorize` first.
 // Merchant code never runs here: a retry or a recheck leaves `onPaid` to the server's next sweep.
+import { readBodyText } from '../../contract/body-text.js';
+import { newToken, tokenCookie, tokenFromCookie, tokensMatch } from './csrf.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { resolveEntry, retryFulfilment, type ActionResult } from '../ledger/actions.js';
 import { csvDocument } from '../ledger/csv.js';
@@ -26,7 +28,7 @@ const HEADERS = {
   'content-security-policy': "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
 };
 const MAX_FORM_BYTES = 8_192;
 const STATES: readonly string[] = ['PENDING', 'SUCCESS', 'FAILED'];
@@ -46,7 +48,7 @@ export function createLedgerPage(options: LedgerPageOptions): (request: Request)
       if (request.method !== 'GET' && request.method !== 'HEAD') return reply(405, document('Not allowed', '<p>GET or POST only.</p>'), { allow: 'GET, HEAD, POST' });
       const url = new URL(request.url);
       const reference = url.searchParams.get('ref');
-      if (reference !== null) return await show(reference, url.searchParams.get('done') ?? undefined);
+      if (reference !== null) return await show(request, reference, url.searchParams.get('done') ?? undefined);
       const { query, filters } = readQuery(url.searchParams);
       if (url.searchParams.get('format') === 'csv') {
         const csv = csvDocument(await payments.list!({ ...query, limit: Number.MAX_SAFE_INTEGER }));
@@ -59,15 +61,22 @@ export function createLedgerPage(options: LedgerPageOptions): (request: Request)
     }
   };
 
-  async function show(reference: string, notice: string | undefined): Promise<Response> {
+  async function show(request: Request, reference: string, notice: string | undefined): Promise<Response> {
     const payment = await payments.get(reference);
     if (!payment) return reply(404, document('No such payment', `<p>No payment with reference ${escape(reference)}.</p><p><a href="?">All payments</a></p>`));
-    return reply(200, document(`Payment ${reference}`, entryBody(payment, await historyOf(payments, payment), options.gateway !== undefined, notice)));
+    // The forms carry the token the cookie holds, made now when the browser has none yet.
+    const kept = tokenFromCookie(request);
+    const token = kept ?? newToken();
+    const html = document(`Payment ${reference}`, entryBody(payment, await historyOf(payments, payment), options.gateway !== undefined, notice, token));
+    return reply(200, html, kept ? {} : { 'set-cookie': tokenCookie(token, new URL(request.url)) });
   }
 
   async function act(request: Request): Promise<Response> {
     if (!sameOrigin(request)) return reply(403, document('Refused', '<p>Actions are taken from the ledger page itself.</p>'));
     const form = await readForm(request);
+    if (!tokensMatch(tokenFromCookie(request), form.get('csrf'))) {
+      return reply(403, document('Refused', '<p>This form has expired or was not sent by the ledger page: open the payment again and retry.</p>'));
+    }
     const reference = form.get('ref') ?? '';
     let notice: string;
     switch (form.get('action')) {
@@ -102,18 +111,22 @@ function outcome(result: ActionResult, done: string): string {
   return done;
 }
 
-/** A form posted by the page itself: the browser says so in Origin (or Sec-Fetch-Site); anything else may be a forged cross-site post. */
+/**
+ * A form posted by the page itself, as the browser says: Sec-Fetch-Site where it is sent, else
+ * Origin. Anything else may be a forged cross-site post (the CSRF token is checked besides).
+ */
 function sameOrigin(request: Request): boolean {
+  const site = request.headers.get('sec-fetch-site');
+  if (site !== null) return site === 'same-origin';
   const origin = request.headers.get('origin');
-  if (origin !== null) return origin === new URL(request.url).origin;
-  return request.headers.get('sec-fetch-site') === 'same-origin';
+  return origin === null || origin === new URL(request.url).origin;
 }
 
 async function readForm(request: Request): Promise<URLSearchParams> {
   if (!(request.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded')) throw new BadRequest('Post the page’s form.');
-  const text = await request.text();
-  if (text.length > MAX_FORM_BYTES) throw new BadRequest('That form is too large.');
-  return new URLSearchParams(text);
+  const body = await readBodyText(request, MAX_FORM_BYTES);
+  if (!body.ok) throw new BadRequest(body.reason === 'too-large' ? 'That form is too large.' : 'That form could not be read.');
+  return new URLSearchParams(body.text);
 }
 
 function readQuery(params: URLSearchParams): { query: LedgerQuery; filters: Record<string, string> } {
