@@ -64,6 +64,7 @@ describe('createLedgerPage', () => {
     assert.equal(list.status, 200);
     assert.match(list.headers.get('content-security-policy') ?? '', /default-src 'none'/);
     const html = await list.text();
+    assert.match(html, /<a href="\?attention=1">1 payment needs a person<\/a>/, 'the count on top');
     assert.match(html, /ORDER-SHORT/);
     assert.ok(!html.includes('ORDER-PAID'), 'a paid and fulfilled payment needs nobody');
     const shown = await (await get('?ref=ORDER-SHORT')).text();

@@ -33,13 +33,20 @@ after(() => installed?.close());
 
 describe('examples/next (the README’s Next.js recipe), from the packed package in a fresh app', () => {
   it('npm run sandbox: next build, next start, the payment loop over 127.0.0.1, and the page in a browser', async () => {
-    const server = await startServer(app, 'sandbox', /Ready in/, { env: NEXT_ENV, readyWaitMs: BUILD_WAIT_MS });
+    const server = await startServer(app, 'sandbox', /Ready in/, { env: { ...NEXT_ENV, PAY_ADMIN_PASSWORD: 'staff-only-0123' }, readyWaitMs: BUILD_WAIT_MS });
     try {
       const page = await fetch(`${server.origin}/`);
       assert.equal(page.status, 200);
       assert.match(await page.text(), /<pay-widget session-url="\/pay\/session" amount=/, 'session-url only');
       await paymentLoop(server);
       await payInTheBrowser(server);
+      // The ledger page, for the shop's staff: refused without the password, asking for it; then the payments made above.
+      const refused = await fetch(`${server.origin}/admin/payments`);
+      assert.equal(refused.status, 401);
+      assert.match(refused.headers.get('www-authenticate') ?? '', /^Basic /);
+      const ledger = await fetch(`${server.origin}/admin/payments`, { headers: { authorization: `Basic ${btoa('admin:staff-only-0123')}` } });
+      assert.equal(ledger.status, 200);
+      assert.match(await ledger.text(), /pw-[0-9a-f]{32}/, 'the payments made above are listed');
       // From elsewhere (as next start reports the caller), the sandbox's "customer paid" is refused.
       const elsewhere = await fetch(`${server.origin}/pay/simulate`, {
         method: 'POST',

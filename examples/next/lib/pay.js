@@ -27,12 +27,13 @@ function createShop() {
     ? createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch })
     : createGateway({ baseUrl: PAY_BASE_URL, publicKey: PAY_PUBLIC_KEY, secretKey: PAY_SECRET_KEY });
 
+  // The ledger (one entry per payment, written before the gateway is asked) and the idempotency
+  // records, durable in LEDGER_FILE; several processes on this machine may share it. Use
+  // createRedisStores or createPostgresStores for several machines.
+  const stores = createSqliteStores(LEDGER_FILE);
   const payments = createPayments({
     gateway,
-    // The ledger (one entry per payment, written before the gateway is asked) and the idempotency
-    // records, durable in LEDGER_FILE; several processes on this machine may share it. Use
-    // createRedisStores or createPostgresStores for several machines.
-    stores: createSqliteStores(LEDGER_FILE),
+    stores,
     publicUrl: `${publicOrigin}/pay`,
     // Next gives a route handler `http://localhost:<port>/…` as request.url, whatever address the
     // browser used: browsers that send Sec-Fetch-Site are known as same-origin by it; for the others
@@ -50,14 +51,14 @@ function createShop() {
     beforeInitiate: ({ clientAddress }) => console.log(`session from ${clientAddress}`),
     onEvent: (event) => console.log('pay', JSON.stringify(event)), // never a key, a token or a customer's details
   });
-  return { sandbox, payments };
+  return { sandbox, payments, stores, gateway };
 }
 
 // On globalThis: Next may load this module more than once (one copy per route bundle, and again
 // in `next dev` after an edit), and every route must share one ledger and one sandbox.
 const KEY = Symbol.for('pay-widget-example-next');
 
-/** The payments and the sandbox, made on the first call in this process. */
+/** The payments, their stores and gateway, and the sandbox, made on the first call in this process. */
 export function pay() {
   return (globalThis[KEY] ??= createShop());
 }

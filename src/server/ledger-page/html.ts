@@ -34,6 +34,13 @@ ${body}
 </main></body></html>`;
 }
 
+/** How many payments need a person, on top of every list: `shown` of them counted, `more` when there are others. */
+export function attentionLine({ shown, more }: { shown: number; more: boolean }): string {
+  if (shown === 0) return '<p>Nothing needs a person.</p>';
+  const count = `${shown}${more ? '+' : ''} ${shown === 1 && !more ? 'payment needs' : 'payments need'} a person`;
+  return `<p><strong><a href="?attention=1">${count}</a></strong></p>`;
+}
+
 /** The filter form and the table of entries. */
 export function listBody(payments: Payment[], query: LedgerQuery, filters: Record<string, string>): string {
   const checked = query.needsAttention ? ' checked' : '';

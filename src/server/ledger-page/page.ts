@@ -13,7 +13,7 @@ import { historyOf } from '../ledger/history.js';
 import type { LedgerQuery } from '../ledger/queries.js';
 import { recheckEntry, recheckSentence } from '../ledger/recheck.js';
 import type { PaymentState, PaymentStore } from '../stores/types.js';
-import { document, entryBody, escape, listBody } from './html.js';
+import { attentionLine, document, listBody, entryBody, escape } from './html.js';
 
 export type LedgerPageOptions = {
   stores: { payments: PaymentStore };
@@ -31,6 +31,8 @@ const HEADERS = {
   'referrer-policy': 'same-origin',
 };
 const MAX_FORM_BYTES = 8_192;
+/** The count of what needs a person stops here ("1000+"): enough to say how much there is to do. */
+const ATTENTION_COUNTED = 1_000;
 const STATES: readonly string[] = ['PENDING', 'SUCCESS', 'FAILED'];
 
 class BadRequest extends Error {}
@@ -54,7 +56,9 @@ export function createLedgerPage(options: LedgerPageOptions): (request: Request)
         const csv = csvDocument(await payments.list!({ ...query, limit: Number.MAX_SAFE_INTEGER }));
         return new Response(csv, { headers: { ...HEADERS, 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="payments.csv"' } });
       }
-      return reply(200, document('Payments', listBody(await payments.list!(query), query, filters)));
+      const needing = await payments.list!({ needsAttention: true, limit: ATTENTION_COUNTED + 1 });
+      const attention = attentionLine({ shown: Math.min(needing.length, ATTENTION_COUNTED), more: needing.length > ATTENTION_COUNTED });
+      return reply(200, document('Payments', attention + listBody(await payments.list!(query), query, filters)));
     } catch (error) {
       if (error instanceof BadRequest) return reply(400, document('Not understood', `<p>${escape(error.message)}</p><p><a href="?">All payments</a></p>`));
       throw error;
