@@ -16,6 +16,8 @@ export type DemoBackend = {
   mode: DemoMode;
   /** The real gateway's origin in `gateway` mode (never the keys). */
   gatewayOrigin: string | undefined;
+  /** PAY_PUBLIC_ORIGIN's host (a tunnel's, say), the one name besides this machine's the demo answers to. */
+  publicHost: string | undefined;
   /** `sqlite` (the data folder's ledger), `redis` when REDIS_URL is set, `memory` with no data folder. */
   stores: 'sqlite' | 'redis' | 'memory';
   routes: Record<string, Handler>;
@@ -82,6 +84,7 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
   return {
     mode: real ? 'gateway' : 'sandbox',
     gatewayOrigin: real ? safeOrigin(real.baseUrl) : undefined,
+    publicHost: config.publicOrigin ? new URL(config.publicOrigin).host : undefined,
     stores: stores.kind,
     routes,
     steps: (after = 0) => loop.since(after),

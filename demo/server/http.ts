@@ -19,6 +19,8 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
 };
+/** This machine's names, on any port. */
+const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
 /** A file name of the folder served, never a path out of it. */
 const FILE_NAME = /^[\w-]+(\.[\w-]+)*$/;
 
@@ -61,6 +63,14 @@ export function demoListener(backend: DemoBackend, folders: DemoFolders, listeni
   }
 
   return (request, response) => {
+    // A page elsewhere whose name was pointed at 127.0.0.1 (DNS rebinding) names its own host: refused,
+    // so no other site reads the ledger page or presses "the customer paid".
+    const host = request.headers.host ?? '';
+    if (!LOOPBACK_HOST.test(host) && host !== backend.publicHost) {
+      response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end('This demo answers only on this machine (or PAY_PUBLIC_ORIGIN).');
+      return;
+    }
     const path = (request.url ?? '/').split('?', 1)[0]!;
     const route = routes.get(path);
     if (route) {

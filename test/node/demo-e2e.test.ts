@@ -215,6 +215,19 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     assert.equal(demo!.steps().filter((step) => step.kind === 'initiated').length, initiated, 'no session request after the reload');
   });
 
+  it('answers no other host name than this machine\'s (DNS rebinding): the page, the ledger and the endpoints refused', async () => {
+    const { request } = await import('node:http');
+    const status = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const sent = request(new URL(path, demo!.url), { headers: { host: 'rebound.example' } }, (answer) => {
+          answer.resume();
+          resolve(answer.statusCode ?? 0);
+        });
+        sent.on('error', reject).end();
+      });
+    for (const path of ['/', '/admin/payments', '/pay/status?paymentReference=x', '/demo/events']) assert.equal(await status(path), 403, path);
+  });
+
   it('links to the ledger page, which lists the payments just made (issue 37)', async () => {
     const href = await page.$eval('a[href="/admin/payments"]', (link) => (link as HTMLAnchorElement).href);
     const ledger = await browser!.newPage();
