@@ -70,7 +70,7 @@ async function recipe(t: TestContext, script: string, binary?: string, more?: (s
   }
 }
 
-/** The reconciler's first look at a payment, after its creation (src/server/schedule.ts), and some slack. */
+/** The reconciler's first look at a payment, after its creation (src/server/reconciler/schedule.ts), and some slack. */
 const FIRST_CHECK_MS = 60_000 + 2_000;
 
 /**

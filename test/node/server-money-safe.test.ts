@@ -43,7 +43,7 @@ describe('createSessionHandler: the server’s amount and a status token in the 
     assert.doesNotThrow(() => makeHandler({ statusSecret: new Uint8Array(32) }));
   });
 
-  it('records each initiated payment in the ledger as PENDING with its amount, currency, type and key, started and due', async () => {
+  it('records each initiated payment in the ledger as PENDING with its amount, currency, type, key and customer (for a person\'s search), started and due', async () => {
     const payments = createMemoryPaymentStore();
     const { handler, events } = makeHandler({ payments });
     const request = post(USSD_REQUEST);
@@ -67,6 +67,7 @@ describe('createSessionHandler: the server’s amount and a status token in the 
         idempotencyKey: key,
         initiation: 'started',
         dueAt: 0,
+        customer: { name: USSD_REQUEST.fullName, email: USSD_REQUEST.email, phone: '+2348030000000' }, // the phone as validated: digits only
       },
     );
     assert.ok(events.some((e) => e.type === 'initiated' && e.paymentReference === 'order-42'));

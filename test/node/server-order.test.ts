@@ -12,7 +12,7 @@ const newReference = () => 'pw-new';
 describe('OrderError.is', () => {
   it('recognizes an OrderError from another copy of the package, where instanceof fails', async () => {
     // A second module instance, as when two versions of pay-widget are installed side by side.
-    const copy = (await import(`../../src/server/order.ts?copy=${Date.now()}`)) as typeof import('../../src/server/session/order.js');
+    const copy = (await import(`../../src/server/session/order.ts?copy=${Date.now()}`)) as typeof import('../../src/server/session/order.js');
     assert.notEqual(copy.OrderError, OrderError);
     const foreign = new copy.OrderError('Sold out.', { status: 409, fields: { amount: 'No.' } });
     assert.equal(foreign instanceof OrderError, false);

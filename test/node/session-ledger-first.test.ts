@@ -141,7 +141,7 @@ describe('createSessionHandler: ledger first (issue 15 item 1)', () => {
   });
 });
 
-describe('the reconciler’s schedule (src/server/schedule.ts)', () => {
+describe('the reconciler’s schedule (src/server/reconciler/schedule.ts)', () => {
   it('checks 1, 2, 5, 10 and 30 minutes, 1, 3 and 24 hours after creation, then no more', () => {
     const created = 1_000;
     const steps = RECHECK_SCHEDULE_MS.map((_step, checks) => (nextCheckAt(created, checks)! - created) / MINUTE);
