@@ -100,6 +100,12 @@ describe('the ledger page in headless Chromium, behind Basic auth', () => {
     const html = await page.content();
     assert.match(html, /instructions/, 'its history');
     assert.deepEqual(await axeViolations(page), [], 'the payment');
+    // On a phone: nothing wider than 320 px, on the list or the payment.
+    await page.setViewport({ width: 320, height: 640 });
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 320, 'the payment fits 320 px');
+    await page.goto(`${origin}/admin/payments`);
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 320, 'the list fits 320 px');
+    assert.deepEqual(await axeViolations(page), [], 'the list at 320 px');
     for (const secret of [statusToken, SANDBOX_SECRET_KEY, SANDBOX_PUBLIC_KEY]) assert.ok(!html.includes(secret), 'no token or key');
     await page.close();
   });

@@ -27,7 +27,7 @@ function fulfilledOf(payment: Payment): string {
 export function document(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin"><title>${escape(title)}</title></head>
+<meta name="referrer" content="same-origin"><title>${escape(title)}</title><link rel="stylesheet" href="?styles"></head>
 <body><main>
 <h1>${escape(title)}</h1>
 ${body}

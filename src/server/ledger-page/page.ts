@@ -3,6 +3,7 @@
 // `?ref=REF` shows one with its history, `?format=csv` exports them; POST (from the page itself
 // only) rechecks, retries or resolves one, then shows it. Every request passes `authorize` first.
 // Merchant code never runs here: a retry or a recheck leaves `onPaid` to the server's next sweep.
+import { LEDGER_STYLES } from './styles.js';
 import { readBodyText } from '../../contract/body-text.js';
 import { newToken, tokenCookie, tokenFromCookie, tokensMatch } from './csrf.js';
 import type { Gateway } from '../gateway/gateway.js';
@@ -25,7 +26,7 @@ export type LedgerPageOptions = {
 };
 
 const HEADERS = {
-  'content-security-policy': "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
   'referrer-policy': 'same-origin',
@@ -49,6 +50,7 @@ export function createLedgerPage(options: LedgerPageOptions): (request: Request)
       if (request.method === 'POST') return await act(request);
       if (request.method !== 'GET' && request.method !== 'HEAD') return reply(405, document('Not allowed', '<p>GET or POST only.</p>'), { allow: 'GET, HEAD, POST' });
       const url = new URL(request.url);
+      if (url.searchParams.has('styles')) return new Response(LEDGER_STYLES, { headers: { ...HEADERS, 'content-type': 'text/css; charset=utf-8' } });
       const reference = url.searchParams.get('ref');
       if (reference !== null) return await show(request, reference, url.searchParams.get('done') ?? undefined);
       const { query, filters } = readQuery(url.searchParams);
