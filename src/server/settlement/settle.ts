@@ -84,13 +84,13 @@ export type VerifyEvent =
   | { type: 'unverified'; paymentReference: string; reason: string; httpStatus?: number }
   | SettleEvent;
 
-type VerifyContext = SettleContext & {
+export type VerifyContext = SettleContext & {
   emit: (event: VerifyEvent) => void;
   /** Give up on the query after this long (it then counts as unverified); without it, wait for the gateway's own time-out. */
   queryTimeoutMs?: number;
 };
 
-type VerifyResult = SettleResult | { kind: 'unverified'; reason: string };
+export type VerifyResult = SettleResult | { kind: 'unverified'; reason: string };
 
 /**
  * Asks the gateway what became of `entry` (never trusting whoever told us to look), then settles it

@@ -1,16 +1,16 @@
 // The status handler's answer from the ledger. A `PENDING` entry nobody has asked the gateway about
 // for `recheckAfterMs` (`recheckFloorMs` for a poll that asks, `recheck=1`) is re-queried by one
-// poll, the one whose compare-and-set on its `checkedAt` lands (here or on another instance), and
-// settled through the webhook's transition (`verifyAndSettle`). The other polls answer what they
+// poll, the one whose claim on it lands (here or on another instance: the one claim-and-verify the
+// webhook uses too, settlement/claim-and-verify.ts). The other polls answer what they
 // read. Past its first hour an entry is re-queried less often (`recheckInterval`): a page left open
 // on a transfer account valid for days polls for days. The customer hears SUCCESS as soon as the
 // payment is verified: fulfilment (`onPaid`, under its lease) runs in the background, and a poll
 // that finds a verified payment still owed fulfilment (due, lease free) starts it again.
 import type { Gateway } from '../gateway/gateway.js';
 import { withDeadline } from '../http/deadline.js';
-import { errorName } from '../http/emitter.js';
 import { fulfil, fulfilmentFree } from '../fulfilment/fulfil.js';
-import { verifyAndSettle, type PaymentHook, type VerifyEvent } from '../settlement/settle.js';
+import { claimAndVerify } from '../settlement/claim-and-verify.js';
+import type { PaymentHook, VerifyEvent } from '../settlement/settle.js';
 import type { Payment, PaymentReview, PaymentStore } from '../stores/types.js';
 
 type LedgerStatus = { status: Payment['state']; amount: string; currency: string } & Partial<Omit<PaymentReview, 'since'>>;
@@ -74,16 +74,11 @@ export function createLedgerReader(
 
   /** Claims this interval's query for `entry`, asks the gateway and settles; what the ledger says afterwards. */
   async function recheck(entry: Payment): Promise<Payment> {
-    const claim: Payment = { ...entry, checkedAt: now() };
-    try {
-      if (!(await payments.update(claim))) return entry; // another poll, here or elsewhere, asks this time
-    } catch (error) {
-      emit({ type: 'internal-error', where: 'store', paymentReference: entry.paymentReference, detail: errorName(error) });
-      return entry;
-    }
-    const claimed: Payment = { ...claim, version: entry.version + 1 };
     const settling = { payments, onPaid: onPaid!, onFailed: options.onFailed, emit, now, leaseMs: options.leaseMs, onPaidTimeoutMs: options.onPaidTimeoutMs };
-    const result = await verifyAndSettle(claimed, gateway, { ...settling, fulfilWaitMs: 0 });
+    const asked = await claimAndVerify(entry, gateway, { ...settling, fulfilWaitMs: 0 });
+    // Another poll, here or elsewhere, asks this time; or the claim could not be written.
+    if (asked.kind !== 'verified') return entry;
+    const { claimed, result } = asked;
     return result.kind === 'unverified' || result.kind === 'missing' ? claimed : result.payment;
   }
 

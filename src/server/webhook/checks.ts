@@ -1,15 +1,15 @@
 // What one notification item earns. The item only names a reference: the handler finds its ledger
-// entry and, at most once per reference per interval, asks the gateway and settles it through the
-// one transition (`verifyAndSettle`). The interval is claimed with a compare-and-set on the entry's
-// `checkedAt`, as the status handler's re-query does, so one query is made per interval across every
-// notification, poll and instance; the others answer from the last verdict or the ledger. An entry
-// the query budget or the gateway left unverified is made due for the reconciler's next sweep. A
-// reference the ledger does not hold is verified alike (unknown.ts).
+// entry and, at most once per reference per interval, claims, asks the gateway and settles it
+// (settlement/claim-and-verify.ts, the status handler's re-query too), so one query is made per
+// interval across every notification, poll and instance; the others answer from the last verdict or
+// the ledger. An entry the query budget or the gateway left unverified is made due for the
+// reconciler's next sweep. A reference the ledger does not hold is verified alike (unknown.ts).
 import type { Gateway } from '../gateway/gateway.js';
 import { withDeadline } from '../http/deadline.js';
 import { errorName } from '../http/emitter.js';
 import { fulfil, fulfilmentFree, owesFulfilment } from '../fulfilment/fulfil.js';
-import { verifyAndSettle, type PaymentHook } from '../settlement/settle.js';
+import { claimAndVerify } from '../settlement/claim-and-verify.js';
+import type { PaymentHook, VerifyResult } from '../settlement/settle.js';
 import type { Payment, PaymentStore } from '../stores/types.js';
 import type { WebhookEvent } from './events.js';
 import type { Notification } from './notification.js';
@@ -74,14 +74,12 @@ export function createNotificationChecker(options: CheckOptions): (notification:
       dueForSweep(entry);
       return queryLimit(emit, notification, entry.paymentReference);
     }
-    const claim: Payment = { ...entry, checkedAt: now() };
-    try {
-      if (!(await payments.update(claim))) return lastVerdict(entry); // another request asks this time
-    } catch (error) {
-      emit({ type: 'internal-error', where: 'store', paymentReference: entry.paymentReference, detail: errorName(error) });
-      return 'retry';
-    }
-    const verdict = await verify({ ...claim, version: entry.version + 1 });
+    const { gateway, onPaid, onFailed, verifyTimeoutMs, leaseMs, onPaidTimeoutMs } = options;
+    const settling = { payments, onPaid, onFailed, emit, now, leaseMs, onPaidTimeoutMs, fulfilWaitMs: FULFIL_WAIT_MS, queryTimeoutMs: verifyTimeoutMs };
+    const asked = await claimAndVerify(entry, gateway, settling);
+    if (asked.kind === 'taken') return lastVerdict(entry); // another request asks this time
+    if (asked.kind === 'store-failed') return 'retry';
+    const verdict = verdictOf(asked.claimed, asked.result);
     memory.remember(entry.paymentReference, verdict);
     return verdict;
   }
@@ -99,10 +97,8 @@ export function createNotificationChecker(options: CheckOptions): (notification:
     mark().catch((error: unknown) => emit({ type: 'internal-error', where: 'store', paymentReference: entry.paymentReference, detail: errorName(error) }));
   }
 
-  async function verify(entry: Payment): Promise<Verdict> {
-    const { gateway, onPaid, onFailed, verifyTimeoutMs, leaseMs, onPaidTimeoutMs } = options;
-    const settling = { payments, onPaid, onFailed, emit, now, leaseMs, onPaidTimeoutMs, fulfilWaitMs: FULFIL_WAIT_MS };
-    const result = await verifyAndSettle(entry, gateway, { ...settling, queryTimeoutMs: verifyTimeoutMs });
+  /** What the gateway's answer means for the delivery: settled (200), or to be delivered again (503). */
+  function verdictOf(entry: Payment, result: VerifyResult): Verdict {
     if (result.kind === 'unverified') dueForSweep(entry);
     if (result.kind === 'unverified' || result.kind === 'missing') return 'retry';
     if (result.kind === 'already-settled') {
