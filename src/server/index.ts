@@ -28,19 +28,10 @@ export type {
 } from './session/order.js';
 export type { StatusSecret } from './status/tokens.js';
 export { createMemoryIdempotencyStore, createMemoryPaymentStore, createMemoryStores } from './stores/memory.js';
-export { isValidIdempotencyKey } from './stores/types.js';
+export { isValidIdempotencyKey } from './stores/idempotency-types.js';
 export type { MemoryIdempotencyStoreOptions, MemoryLedgerEvent, MemoryPaymentStoreOptions } from './stores/memory.js';
-export type {
-  IdempotencyRecord,
-  IdempotencyStore,
-  FulfilmentLease,
-  Initiation,
-  Payment,
-  PaymentReview,
-  PaymentState,
-  PaymentStore,
-  StoredReply,
-} from './stores/types.js';
+export type { FulfilmentLease, Initiation, Payment, PaymentReview, PaymentState, PaymentStore } from './stores/types.js';
+export type { IdempotencyRecord, IdempotencyStore, StoredReply } from './stores/idempotency-types.js';
 export { ERROR_STATUS } from './http/reply.js';
 export type { AllowedOrigins, CorsOptions } from './http/cors.js';
 export type { ErrorCode, FieldErrors } from './http/reply.js';

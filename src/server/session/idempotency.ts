@@ -3,7 +3,7 @@
 import { sleep } from '../http/deadline.js';
 import type { Reply } from '../http/reply.js';
 import type { ResolvedOrder } from './order.js';
-import type { IdempotencyRecord, IdempotencyStore } from '../stores/types.js';
+import type { IdempotencyRecord, IdempotencyStore } from '../stores/idempotency-types.js';
 import { ABANDONED, answerAtDeadline, inUse, type AttemptProgress } from './deadline.js';
 import type { GatewayReply } from './outcomes.js';
 import type { SessionReplies } from './replies.js';

@@ -6,7 +6,8 @@ import type { AllowedOrigins } from '../http/cors.js';
 import type { BeforeInitiate, OrderResolver } from './order.js';
 import { optionChecks } from '../../contract/option-checks.js';
 import type { StatusSecret } from '../status/tokens.js';
-import type { IdempotencyStore, PaymentStore } from '../stores/types.js';
+import type { PaymentStore } from '../stores/types.js';
+import type { IdempotencyStore } from '../stores/idempotency-types.js';
 import type { ClientAddress } from './client-address.js';
 import type { SessionEventListener } from './events.js';
 

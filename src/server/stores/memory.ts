@@ -6,7 +6,8 @@ import { createEmitter } from '../http/emitter.js';
 import { RECHECK_SCHEDULE_MS, scheduleEndsAt } from '../reconciler/schedule.js';
 import { isFinished } from './finished.js';
 import { memoryLedgerViews } from './memory-ledger.js';
-import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentState, PaymentStore } from './types.js';
+import type { Payment, PaymentState, PaymentStore } from './types.js';
+import type { IdempotencyRecord, IdempotencyStore } from './idempotency-types.js';
 
 /** The stores made here, so that a handler can tell a merchant who runs live payments on them. */
 const inMemory = new WeakSet<object>();

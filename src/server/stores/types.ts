@@ -1,73 +1,9 @@
-// What the server keeps, as interfaces every store implements: the idempotency store (one record per
-// `Idempotency-Key`, a cache of answers) and the payment ledger (one entry per payment, the source of
+// What the server keeps, as interfaces every store implements: the payment ledger (one entry per payment, the source of
 // truth: written before the gateway is asked, kept until nothing is owed on it). Implementations:
 // memory.ts (one process; tests), sqlite.ts (`pay-widget/server/sqlite`, one machine), redis.ts
 // (`pay-widget/server/redis`), postgres.ts (`pay-widget/server/postgres`).
-import type { ResolvedOrder } from '../session/order.js';
 
 export type Awaitable<T> = T | Promise<T>;
-
-// ─── Idempotency ─────────────────────────────────────────────────────────────────────────────────
-
-/** A stored answer: replayed with the same status and body. */
-export type StoredReply = { status: number; body: string };
-
-/**
- * What the store keeps per `Idempotency-Key`, written only after the gateway was asked.
- * `fingerprint` is the validated request, so a key reused with another body is refused.
- * `done` keeps a definitive answer (instructions, a decline, any other 4xx) to replay. `pending`
- * keeps only the order after an attempt that did not end definitively (time-out, refused connection,
- * 5xx, unreadable answer): a retry then sends the gateway the same `paymentReference`.
- */
-export type IdempotencyRecord =
-  | { state: 'pending'; fingerprint: string; order: ResolvedOrder }
-  | { state: 'done'; fingerprint: string; order: ResolvedOrder; reply: StoredReply };
-
-/**
- * Where idempotency records live. Every method is required: the claim is what keeps two server
- * instances (or two handlers) from both paying for one key, so a store that cannot claim atomically
- * is refused when the handler is created.
- */
-export interface IdempotencyStore {
-  /**
-   * Claims `key` for one attempt, atomically across everything sharing the store (Redis:
-   * `SET claim-key NX PX ttlMs`). True when this caller got it; false while another attempt holds
-   * it. The claim lapses by itself after `ttlMs`, should `release` never come.
-   */
-  claim(key: string, ttlMs: number): Awaitable<boolean>;
-  /** Gives up a claim taken with `claim`; called once per successful claim. */
-  release(key: string): Awaitable<void>;
-  get(key: string): Awaitable<IdempotencyRecord | undefined>;
-  /** Keeps `record` under `key` for `ttlMs`, replacing any earlier one. */
-  set(key: string, record: IdempotencyRecord, ttlMs: number): Awaitable<void>;
-  /**
-   * Optional: `claim(key, ttlMs)` and then `get(key)` as one step (Redis: one script, one round
-   * trip). The session handler uses it when present; `claimed` is what `claim` would answer, and a
-   * claim taken here is given up with `release` like any other.
-   */
-  claimAndGet?(key: string, ttlMs: number): Awaitable<{ claimed: boolean; record: IdempotencyRecord | undefined }>;
-  /**
-   * Optional: keeps `candidate` as the secret called `name` unless one is kept already, and returns
-   * the one kept, the same to every instance sharing the store, never expiring. `createPayments`
-   * keeps its status-token secret here when it is given none, so tokens survive a restart; a store
-   * without it needs `statusSecret`. Kept beside the idempotency records under a key no
-   * `Idempotency-Key` can be ({@link secretRecordKey}).
-   */
-  keepSecret?(name: string, candidate: string): Awaitable<string>;
-}
-
-/** Where a store keeps the secret `name`: a space, which no valid Idempotency-Key has, keeps it apart. */
-export function secretRecordKey(name: string): string {
-  return `pay-widget secret ${name}`;
-}
-
-// The shape of an `Idempotency-Key`.
-/** Visible ASCII, long enough that independent clients do not collide by accident. */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,255}$/;
-
-export function isValidIdempotencyKey(key: string): boolean {
-  return IDEMPOTENCY_KEY.test(key);
-}
 
 // ─── The payment ledger ──────────────────────────────────────────────────────────────────────────
 
@@ -257,7 +193,6 @@ export type QueuedWrites = {
 
 /** What the handlers and the reconciler need of a payment store; one that lacks any is refused. */
 export const PAYMENT_STORE_METHODS = ['get', 'insert', 'update', 'findByIdempotencyKey', 'claimDue'] as const;
-export const IDEMPOTENCY_STORE_METHODS = ['claim', 'release', 'get', 'set'] as const;
 
 // ─── What a person reads of the ledger (src/server/ledger/) ──────────────────────────────────────
 

@@ -37,6 +37,29 @@ type CheckOptions = {
  */
 const FULFIL_WAIT_MS = 1_000;
 
+/** The first of `candidates` the ledger holds. */
+async function findEntry(payments: PaymentStore, candidates: string[]): Promise<Payment | undefined> {
+  for (const candidate of candidates) {
+    const entry = await payments.get(candidate);
+    if (entry) return entry;
+  }
+  return undefined;
+}
+
+/**
+ * The notification could not be verified now (the query budget was spent, the gateway gave no
+ * answer): the entry is made due for the reconciler's next sweep, which asks the gateway, so a
+ * real notification drowned among fake ones waits one sweep at most. Not waited for: the answer
+ * takes as long as for a reference the ledger does not hold.
+ */
+function dueForSweep(entry: Payment, { payments, emit, now }: CheckOptions): void {
+  const time = now();
+  if (entry.dueAt !== undefined && entry.dueAt <= time) return;
+  const mark = async () => (payments.markDue ? payments.markDue(entry.paymentReference, time) : payments.update({ ...entry, dueAt: time }));
+  mark().catch((error: unknown) => emit({ type: 'internal-error', where: 'store', paymentReference: entry.paymentReference, detail: errorName(error) }));
+}
+
+
 /**
  * One notification's verdict: `done` (answered 200) once the payment is paid (and fulfilled) or
  * failed, `retry` (503) while the gateway's answer could not be read, the payment is still open, or
@@ -46,14 +69,6 @@ export function createNotificationChecker(options: CheckOptions): (notification:
   const { payments, emit, memory, now } = options;
   const checkUnknown = createUnknownReferenceCheck(options);
   const fulfilOwed = createOwedFulfilment(options);
-
-  async function findEntry(candidates: string[]): Promise<Payment | undefined> {
-    for (const candidate of candidates) {
-      const entry = await payments.get(candidate);
-      if (entry) return entry;
-    }
-    return undefined;
-  }
 
   function isDue(entry: Payment): boolean {
     return entry.checkedAt === undefined || now() - entry.checkedAt >= options.requeryAfterMs;
@@ -71,7 +86,7 @@ export function createNotificationChecker(options: CheckOptions): (notification:
   async function checkEntry(entry: Payment, notification: Notification, allow: QueryAllowance): Promise<Verdict> {
     if (!isDue(entry)) return lastVerdict(entry);
     if (!allow()) {
-      dueForSweep(entry);
+      dueForSweep(entry, options);
       return queryLimit(emit, notification, entry.paymentReference);
     }
     const { gateway, onPaid, onFailed, verifyTimeoutMs, leaseMs, onPaidTimeoutMs } = options;
@@ -84,22 +99,9 @@ export function createNotificationChecker(options: CheckOptions): (notification:
     return verdict;
   }
 
-  /**
-   * The notification could not be verified now (the query budget was spent, the gateway gave no
-   * answer): the entry is made due for the reconciler's next sweep, which asks the gateway, so a
-   * real notification drowned among fake ones waits one sweep at most. Not waited for: the answer
-   * takes as long as for a reference the ledger does not hold.
-   */
-  function dueForSweep(entry: Payment): void {
-    const time = now();
-    if (entry.dueAt !== undefined && entry.dueAt <= time) return;
-    const mark = async () => (payments.markDue ? payments.markDue(entry.paymentReference, time) : payments.update({ ...entry, dueAt: time }));
-    mark().catch((error: unknown) => emit({ type: 'internal-error', where: 'store', paymentReference: entry.paymentReference, detail: errorName(error) }));
-  }
-
   /** What the gateway's answer means for the delivery: settled (200), or to be delivered again (503). */
   function verdictOf(entry: Payment, result: VerifyResult): Verdict {
-    if (result.kind === 'unverified') dueForSweep(entry);
+    if (result.kind === 'unverified') dueForSweep(entry, options);
     if (result.kind === 'unverified' || result.kind === 'missing') return 'retry';
     if (result.kind === 'already-settled') {
       emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: result.payment.state });
@@ -112,7 +114,7 @@ export function createNotificationChecker(options: CheckOptions): (notification:
   }
 
   return async (notification, allow) => {
-    const entry = await findEntry(notification.candidates);
+    const entry = await findEntry(payments, notification.candidates);
     if (!entry) return checkUnknown(notification, allow);
     if (entry.state === 'SUCCESS' && !owesFulfilment(entry)) {
       emit({ type: 'already-settled', paymentReference: entry.paymentReference, state: entry.state });

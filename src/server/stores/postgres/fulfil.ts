@@ -79,6 +79,39 @@ function createSlots(size: number): (waitMs: number | undefined) => Promise<(() 
   };
 }
 
+/** `work` on the locked, owed entry, given up after `timeoutMs`; the entry marked fulfilled once it returned. */
+async function fulfilLocked(
+  client: PostgresPoolClientLike,
+  payment: Payment,
+  work: Work,
+  timeoutMs: number | undefined,
+  { settings, now }: { settings: LedgerSettings; now: () => number },
+): Promise<'fulfilled'> {
+  if (timeoutMs === undefined) await work(structuredClone(payment), client, new AbortController().signal);
+  else {
+    const run = runWithinLimit(timeoutMs, (signal) => work(structuredClone(payment), client, signal));
+    const outcome = await run.outcome;
+    if (outcome.kind === 'threw') throw outcome.error;
+    if (outcome.kind !== 'returned') throw new Overrun(timeoutMs, run.finished);
+  }
+  const fulfilled: Payment = { ...payment, fulfilledAt: now() };
+  delete fulfilled.lease;
+  delete fulfilled.dueAt;
+  await client.query(updateSql(settings.tables.payments), [...writeValues(fulfilled, settings), payment.version]);
+  return 'fulfilled';
+}
+
+
+/** The entry, its row locked for this transaction; `Busy` while another transaction holds it. */
+async function lockedEntry(client: PostgresPoolClientLike, table: string, reference: string): Promise<Payment | undefined> {
+  const { rows } = await client
+    .query(`SELECT reference, idempotency_key, version, due_at, payment FROM ${table} WHERE reference = $1 FOR UPDATE NOWAIT`, [reference])
+    .catch((error: { code?: string }) => {
+      throw error?.code === LOCK_NOT_AVAILABLE ? new Busy() : error;
+    });
+  return rows[0] && fromRow(rows[0]);
+}
+
 /**
  * The store's `fulfilInTransaction`. `now` stamps `fulfilledAt`; leases go by the ledger's clock.
  * `connections`: how many run at once.
@@ -90,22 +123,6 @@ export function postgresFulfil(pool: PostgresPoolLike, payments: PaymentStore, s
   // A reference this process is fulfilling, or waiting to: a second caller here is told busy at once.
   const underway = new Set<string>();
 
-  /** `work` on the locked, owed entry, given up after `timeoutMs`; the entry marked fulfilled once it returned. */
-  async function fulfilLocked(client: PostgresPoolClientLike, payment: Payment, work: Work, timeoutMs: number | undefined): Promise<'fulfilled'> {
-    if (timeoutMs === undefined) await work(structuredClone(payment), client, new AbortController().signal);
-    else {
-      const run = runWithinLimit(timeoutMs, (signal) => work(structuredClone(payment), client, signal));
-      const outcome = await run.outcome;
-      if (outcome.kind === 'threw') throw outcome.error;
-      if (outcome.kind !== 'returned') throw new Overrun(timeoutMs, run.finished);
-    }
-    const fulfilled: Payment = { ...payment, fulfilledAt: now() };
-    delete fulfilled.lease;
-    delete fulfilled.dueAt;
-    await client.query(updateSql(table), [...writeValues(fulfilled, settings), payment.version]);
-    return 'fulfilled';
-  }
-
   /** The transaction: the row locked, still ours to fulfil, `work` run and the mark written. */
   function transaction(reference: string, owner: string, work: Work, timeoutMs: number | undefined, begun: () => void) {
     return inTransaction(
@@ -116,16 +133,11 @@ export function postgresFulfil(pool: PostgresPoolLike, payments: PaymentStore, s
           const limit = String(Math.ceil(timeoutMs) + SERVER_GRACE_MS);
           await client.query("SELECT set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $1, true)", [limit]);
         }
-        const { rows } = await client
-          .query(`SELECT reference, idempotency_key, version, due_at, payment FROM ${table} WHERE reference = $1 FOR UPDATE NOWAIT`, [reference])
-          .catch((error: { code?: string }) => {
-            throw error?.code === LOCK_NOT_AVAILABLE ? new Busy() : error;
-          });
-        const payment = rows[0] && fromRow(rows[0]);
+        const payment = await lockedEntry(client, table, reference);
         if (!owesFulfilment(payment)) return 'not-owed' as const;
         if (payment.lease?.owner !== owner) throw new Busy();
         begun();
-        return fulfilLocked(client, payment, work, timeoutMs);
+        return fulfilLocked(client, payment, work, timeoutMs, { settings, now });
       },
       (error) => error instanceof OnPaidTimeoutError,
     );

@@ -2,7 +2,7 @@
 // is absent or expired; a record past its expiry counts as absent. Every so many writes, one
 // bounded batch of expired rows is deleted.
 import { clockSql, type PostgresQueryable, type PostgresTables } from './sql.js';
-import { secretRecordKey, type IdempotencyRecord, type IdempotencyStore } from '../types.js';
+import { secretRecordKey, type IdempotencyRecord, type IdempotencyStore } from '../idempotency-types.js';
 
 const SWEEP_EVERY = 100;
 const SWEEP_BATCH = 500;

@@ -19,7 +19,8 @@ import { postgresIdempotencyStore } from './idempotency.js';
 import { postgresLedgerViews } from './ledger.js';
 import { postgresPaymentStore, type LedgerSettings } from './payments.js';
 import { tableNames, type PostgresPoolLike, type PostgresTableOptions } from './sql.js';
-import type { IdempotencyStore, PaymentStore } from '../types.js';
+import type { PaymentStore } from '../types.js';
+import type { IdempotencyStore } from '../idempotency-types.js';
 
 export { migratePostgres } from './schema.js';
 export type { PostgresPoolClientLike, PostgresPoolLike, PostgresQueryable, PostgresTableOptions } from './sql.js';

@@ -16,7 +16,8 @@
 // (the session handler answers 503), instead of waiting in node-redis's offline queue.
 import { isFinished } from '../finished.js';
 import { redisLedgerViews } from './ledger.js';
-import type { IdempotencyRecord, IdempotencyStore, Payment, PaymentStore } from '../types.js';
+import type { Payment, PaymentStore } from '../types.js';
+import type { IdempotencyRecord, IdempotencyStore } from '../idempotency-types.js';
 
 /** What is used of a node-redis client (v4 and later): `sendCommand`, and `isReady` when it has one. */
 export type RedisClientLike = {

@@ -3,7 +3,7 @@
 // never both get it); a record past its expiry counts as absent. Every so many writes, one bounded
 // batch of expired rows is deleted.
 import type { SqliteConnection } from './connection.js';
-import { secretRecordKey, type IdempotencyRecord, type IdempotencyStore } from '../types.js';
+import { secretRecordKey, type IdempotencyRecord, type IdempotencyStore } from '../idempotency-types.js';
 
 const SWEEP_EVERY = 100;
 const SWEEP_BATCH = 500;

@@ -25,7 +25,8 @@ import { sqliteIdempotencyStore } from './idempotency.js';
 import { sqliteLedgerViews } from './ledger.js';
 import { sqlitePaymentStore } from './payments.js';
 import { sqliteTables } from './schema.js';
-import type { IdempotencyStore, PaymentStore } from '../types.js';
+import type { PaymentStore } from '../types.js';
+import type { IdempotencyStore } from '../idempotency-types.js';
 
 export type { SqliteDatabaseLike, SqliteStatementLike, SqliteValue } from './database.js';
 export type { SqlitePaidDb } from './fulfil.js';
