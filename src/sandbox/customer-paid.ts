@@ -4,6 +4,7 @@
 // forwarding header of any kind), names another host, or arrived on a socket from elsewhere is
 // refused, whatever it claims, so nobody who can reach the shop can "pay" for an order.
 import { readBodyText } from '../contract/body-text.js';
+import { socketAddress } from '../contract/socket-address.js';
 
 /** Headers a proxy, a tunnel or a platform adds: any of them means the request came from elsewhere. */
 const FORWARDING_HEADERS = [
@@ -24,23 +25,6 @@ const LOOPBACK_ADDRESS = /^(::ffff:)?127\.\d+\.\d+\.\d+$|^::1$/;
 const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
 /** A reference is short plain text; anything longer is not one. */
 const MAX_REFERENCE_BYTES = 512;
-
-/** What the server adapter passes beside the request (`@hono/node-server`, `Deno.serve`, `Bun.serve`). */
-type AdapterEnv = {
-  incoming?: { socket?: { remoteAddress?: string } };
-  remoteAddr?: { hostname?: string };
-  requestIP?: (request: Request) => { address?: string } | null;
-};
-
-/** The peer's address as the adapter saw it on the socket; never a header. */
-function socketAddress(request: Request, env: unknown): string | undefined {
-  const given = env as AdapterEnv | undefined;
-  return (
-    given?.incoming?.socket?.remoteAddress ??
-    given?.remoteAddr?.hostname ??
-    (typeof given?.requestIP === 'function' ? given.requestIP(request)?.address : undefined)
-  );
-}
 
 /** Why `request` is not from the person at this machine, or undefined when it is. */
 export function notFromThisMachine(request: Request, env: unknown): string | undefined {

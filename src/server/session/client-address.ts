@@ -1,6 +1,7 @@
 // The client's address given to `beforeInitiate`: by default what the server adapter passes beside
 // the request (the socket's peer); the ready-made readers for proxies and platforms that name it in
 // a header, which only the merchant can know to trust.
+import { socketAddress } from '../../contract/socket-address.js';
 
 /**
  * Finds the client's address. `env` is the handler's second argument, whatever the adapter passes
@@ -12,21 +13,8 @@
  */
 export type ClientAddress = (request: Request, env: unknown) => string | undefined | Promise<string | undefined>;
 
-type AdapterEnv = {
-  incoming?: { socket?: { remoteAddress?: unknown } };
-  remoteAddr?: { hostname?: unknown };
-  requestIP?: (request: Request) => { address?: unknown } | null;
-};
-
 /** The socket's peer, as @hono/node-server, `Deno.serve` or `Bun.serve` give it; never a header. */
-export const adapterClientAddress: ClientAddress = (request, env) => {
-  const given = env as AdapterEnv | undefined;
-  const address =
-    given?.incoming?.socket?.remoteAddress ??
-    given?.remoteAddr?.hostname ??
-    (typeof given?.requestIP === 'function' ? given.requestIP(request)?.address : undefined);
-  return typeof address === 'string' ? address : undefined;
-};
+export const adapterClientAddress: ClientAddress = socketAddress;
 
 /**
  * Reads the client's address from a header that your platform sets and a client cannot (it
