@@ -266,7 +266,8 @@ function afterSubmitFileBesideScript(): Plugin {
       logger = config.logger;
     },
     resolveId(source, importer) {
-      if (source === './import-on-demand.js' && importer?.startsWith(srcDir)) return `${elementDir}import-on-demand-beside-script.ts`;
+      if (source === './import-on-demand.js' && importer?.startsWith(srcDir))
+        return `${elementDir}import-on-demand-beside-script.ts`;
       return null;
     },
     writeBundle(options, bundle) {
@@ -275,7 +276,9 @@ function afterSubmitFileBesideScript(): Plugin {
       written = true;
       const first = gzipSize(`${options.dir}/pay-widget.iife.js`);
       if (first > SCRIPT_TAG_BUDGET_BYTES) {
-        this.error(`dist/pay-widget.iife.js (the script tag's first file) is ${bytes(first)} B gzip, over its ${bytes(SCRIPT_TAG_BUDGET_BYTES)} B budget.`);
+        this.error(
+          `dist/pay-widget.iife.js (the script tag's first file) is ${bytes(first)} B gzip, over its ${bytes(SCRIPT_TAG_BUDGET_BYTES)} B budget.`,
+        );
       }
     },
     async closeBundle() {
@@ -401,7 +404,11 @@ const resultScreenParts = fileURLToPath(new URL('./src/element/templates/parts.t
  * An ES module beside the script tag (see afterSubmitFileBesideScript), whose `lit` is the first
  * file's. `imports`: source module → the file beside it that provides it (left out of this one).
  */
-function besideScriptModuleBuild(entry: string, fileName: string, { imports = {}, banner = COMPILE_HINT }: { imports?: Record<string, string>; banner?: string } = {}): InlineConfig {
+function besideScriptModuleBuild(
+  entry: string,
+  fileName: string,
+  { imports = {}, banner = COMPILE_HINT }: { imports?: Record<string, string>; banner?: string } = {},
+): InlineConfig {
   return {
     configFile: false,
     logLevel: 'warn',
@@ -432,13 +439,19 @@ function besideScriptModuleBuild(entry: string, fileName: string, { imports = {}
 }
 
 /** dist/pay-widget.after-submit.js, which imports only the QR code's file, on a computer. (scripts/bench-profile.ts builds it unminified.) */
-export const afterSubmitBuild = besideScriptModuleBuild('src/element/after-submit.ts', AFTER_SUBMIT_FILE, { imports: { [qrCodeModule]: QR_CODE_FILE } });
+export const afterSubmitBuild = besideScriptModuleBuild('src/element/after-submit.ts', AFTER_SUBMIT_FILE, {
+  imports: { [qrCodeModule]: QR_CODE_FILE },
+});
 
 /** dist/pay-widget.transfer.js, which imports the parts it shares from the second file. */
-const transferScreenBuild = besideScriptModuleBuild('src/element/transfer-screen.ts', TRANSFER_SCREEN_FILE, { imports: { [resultScreenParts]: AFTER_SUBMIT_FILE } });
+const transferScreenBuild = besideScriptModuleBuild('src/element/transfer-screen.ts', TRANSFER_SCREEN_FILE, {
+  imports: { [resultScreenParts]: AFTER_SUBMIT_FILE },
+});
 
 /** dist/pay-widget.qr.js: lean-qr bundled in, loaded by the second file from beside itself. */
-const qrCodeBuild = besideScriptModuleBuild(qrCodeModule, QR_CODE_FILE, { banner: '/*! pay-widget | MIT | bundles lean-qr (MIT, David Evans) */' });
+const qrCodeBuild = besideScriptModuleBuild(qrCodeModule, QR_CODE_FILE, {
+  banner: '/*! pay-widget | MIT | bundles lean-qr (MIT, David Evans) */',
+});
 
 // The demo: `root: 'demo'` so demo/index.html is served at /. It imports ../src directly; Vite's
 // default fs.allow (the package root) already permits that. Dev mode keeps Lit's dev build and

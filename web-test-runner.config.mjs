@@ -54,7 +54,9 @@ function reactBundlePlugin() {
    */
   function exportNames() {
     const script = `const keys = {}; for (const s of ${JSON.stringify(Object.keys(entries))}) keys[s] = Object.keys(require(s)); console.log(JSON.stringify(keys));`;
-    return JSON.parse(execFileSync(process.execPath, ['-e', script], { env: { ...process.env, NODE_ENV: mode }, encoding: 'utf8' }));
+    return JSON.parse(
+      execFileSync(process.execPath, ['-e', script], { env: { ...process.env, NODE_ENV: mode }, encoding: 'utf8' }),
+    );
   }
 
   function bundle() {
@@ -73,9 +75,14 @@ function reactBundlePlugin() {
         {
           name: 'react-esm-entries',
           setup(esbuild) {
-            esbuild.onResolve({ filter: /^entry:/ }, (args) => ({ path: args.path.slice('entry:'.length), namespace: 'entry' }));
+            esbuild.onResolve({ filter: /^entry:/ }, (args) => ({
+              path: args.path.slice('entry:'.length),
+              namespace: 'entry',
+            }));
             esbuild.onLoad({ filter: /.*/, namespace: 'entry' }, ({ path: specifier }) => {
-              const named = (names[specifier] ?? []).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+              const named = (names[specifier] ?? []).filter(
+                (name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default',
+              );
               return {
                 contents: `import cjs from '${specifier}';\nexport default cjs;\nexport const { ${named.join(', ')} } = cjs;\n`,
                 resolveDir: process.cwd(),
@@ -144,7 +151,9 @@ function pageCommandsPlugin() {
         await page.bringToFront();
         await page.screenshot({ path: path.join('test-results', `${payload.name}.png`), clip: payload.clip });
       };
-      const taken = screenshotTaken.then(() => withinTime(take(), SCREENSHOT_TIMEOUT_MS, `screenshot ${payload.name}: no frame drawn`));
+      const taken = screenshotTaken.then(() =>
+        withinTime(take(), SCREENSHOT_TIMEOUT_MS, `screenshot ${payload.name}: no frame drawn`),
+      );
       screenshotTaken = taken.catch(() => {});
       await taken;
       return true;
@@ -199,7 +208,12 @@ export default {
     exportConditions: process.env.WTR_LIT_DEV ? ['development'] : ['production'],
   },
   middleware: [held.middleware],
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), reactBundlePlugin(), pageCommandsPlugin(), held.plugin],
+  plugins: [
+    esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }),
+    reactBundlePlugin(),
+    pageCommandsPlugin(),
+    held.plugin,
+  ],
   browsers: [
     chromeLauncher({
       concurrency,
@@ -208,7 +222,12 @@ export default {
         headless: true,
         // The screenshot command brings its page to the front, which sends the other page to the
         // back: its timers and rendering must not slow down there.
-        args: [...CHROMIUM_FLAGS, '--disable-background-timer-throttling', '--disable-renderer-backgrounding', '--disable-backgrounding-occluded-windows'],
+        args: [
+          ...CHROMIUM_FLAGS,
+          '--disable-background-timer-throttling',
+          '--disable-renderer-backgrounding',
+          '--disable-backgrounding-occluded-windows',
+        ],
       },
       // Several pages share one browser: make each behave as the focused page, so focus
       // management and keyboard tests do not depend on which tab happens to be in front.

@@ -89,7 +89,8 @@ if (!sandbox) {
   byId('mode-text').textContent = `the gateway is the real one at ${gatewayOrigin ?? 'PAY_BASE_URL'}`;
   byId('simulate-help').textContent =
     'This demo is talking to a real gateway: pay for real, and its webhook (or the status re-query) completes the payment.';
-  byId('magic-help').textContent = 'These amounts only misbehave in the offline sandbox (start without PAY_* variables).';
+  byId('magic-help').textContent =
+    'These amounts only misbehave in the offline sandbox (start without PAY_* variables).';
   const footer = widget.querySelector('[slot="footer"]');
   if (footer) footer.textContent = 'Connected to a real payment gateway.';
 }
@@ -129,7 +130,9 @@ for (const name of Object.keys(EVENTS) as PayEventName[]) widget.addEventListene
 
 function waitingFor(reference: string): void {
   paymentReference = reference;
-  simulateResult.textContent = sandbox ? `Payment ${reference} is waiting for the customer.` : `Payment ${reference} started on the real gateway.`;
+  simulateResult.textContent = sandbox
+    ? `Payment ${reference} is waiting for the customer.`
+    : `Payment ${reference} started on the real gateway.`;
   updateSimulateButtons();
 }
 
@@ -243,9 +246,12 @@ widget.addEventListener('pay-initiated', (event) => {
 /** Tells the server (for payments started from now on); the box shows what the server holds. */
 async function setWebhookLost(lost?: boolean): Promise<void> {
   try {
-    const response = await fetch('/demo/webhook-lost', lost === undefined
-      ? { headers: { Accept: 'application/json' } }
-      : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ lost }) });
+    const response = await fetch(
+      '/demo/webhook-lost',
+      lost === undefined
+        ? { headers: { Accept: 'application/json' } }
+        : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ lost }) },
+    );
     const body = (await response.json()) as { lost?: unknown };
     if (typeof body.lost === 'boolean') webhookLost.checked = body.lost;
   } catch {
@@ -351,7 +357,10 @@ applyTheme();
 
 const magicList = byId<HTMLUListElement>('magic-list');
 /** The sandbox's table, put in the page by the dev server (demo/server.ts). */
-const MAGIC_AMOUNTS = JSON.parse(document.getElementById('pay-demo-magic-amounts')?.textContent ?? '{}') as Record<string, string>;
+const MAGIC_AMOUNTS = JSON.parse(document.getElementById('pay-demo-magic-amounts')?.textContent ?? '{}') as Record<
+  string,
+  string
+>;
 const naira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN', maximumFractionDigits: 0 });
 
 function magicItem(amount: string, text: string): HTMLLIElement {

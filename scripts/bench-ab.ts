@@ -14,7 +14,14 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { inFreshContext, inFreshThrottledContext, launchChromium, rawFetch, submitToResult, withCpuClock } from '../bench/lib/browser.js';
+import {
+  inFreshContext,
+  inFreshThrottledContext,
+  launchChromium,
+  rawFetch,
+  submitToResult,
+  withCpuClock,
+} from '../bench/lib/browser.js';
 import { startServer, type BenchServer } from '../bench/lib/server.js';
 import { spread } from '../bench/lib/stats.js';
 import { AFTER_SUBMIT_FILE } from '../src/element/import-on-demand-beside-script.js';
@@ -23,7 +30,8 @@ const { values: args, positionals: folders } = parseArgs({
   allowPositionals: true,
   options: { submits: { type: 'string', default: '20' }, throttle: { type: 'string', default: '4' } },
 });
-if (folders.length < 2) throw new Error('bench-ab: give two or more folders holding a script-tag build (see the comment at the top)');
+if (folders.length < 2)
+  throw new Error('bench-ab: give two or more folders holding a script-tag build (see the comment at the top)');
 const SUBMITS = Math.max(1, Number(args.submits));
 const THROTTLE = Math.max(1, Number(args.throttle));
 
@@ -31,7 +39,17 @@ const THROTTLE = Math.max(1, Number(args.throttle));
 const servers: BenchServer[] = [];
 for (const folder of folders) {
   const read = (file: string) => readFileSync(join(folder, file), 'utf8');
-  servers.push(await startServer([{ id: 'widget', label: folder, tag: 'pay-widget', code: read('pay-widget.iife.js'), beside: { [AFTER_SUBMIT_FILE]: read(AFTER_SUBMIT_FILE) } }]));
+  servers.push(
+    await startServer([
+      {
+        id: 'widget',
+        label: folder,
+        tag: 'pay-widget',
+        code: read('pay-widget.iife.js'),
+        beside: { [AFTER_SUBMIT_FILE]: read(AFTER_SUBMIT_FILE) },
+      },
+    ]),
+  );
 }
 const browser = await launchChromium();
 const samples: Record<string, { cpu: number[]; throttled: number[] }> = {};
@@ -47,7 +65,9 @@ try {
         of(folders[index]!).cpu.push(cpu('bench:click', 'bench:result')!);
       });
       await inFreshThrottledContext(browser, THROTTLE, async (page) => {
-        of(folders[index]!).throttled.push((await submitToResult(page, url, 'pay-widget', [AFTER_SUBMIT_FILE])).laidOut);
+        of(folders[index]!).throttled.push(
+          (await submitToResult(page, url, 'pay-widget', [AFTER_SUBMIT_FILE])).laidOut,
+        );
       });
     }
     const raw = `${servers[0]!.origin}/submit/raw`;
@@ -66,19 +86,28 @@ try {
 
 const median = (values: number[]) => spread(values).median;
 const raw = of('raw fetch');
-const figure = (values: number[], rawValues: number[]) => `${median(values).toFixed(1).padStart(6)} (+${(median(values) - median(rawValues)).toFixed(1)} over raw)`;
-console.log(`submit, click → dial code laid out, medians of ${SUBMITS}: main-thread CPU unthrottled, ms | wall, CPU ${THROTTLE}× throttled, ms`);
+const figure = (values: number[], rawValues: number[]) =>
+  `${median(values).toFixed(1).padStart(6)} (+${(median(values) - median(rawValues)).toFixed(1)} over raw)`;
+console.log(
+  `submit, click → dial code laid out, medians of ${SUBMITS}: main-thread CPU unthrottled, ms | wall, CPU ${THROTTLE}× throttled, ms`,
+);
 for (const folder of folders) {
   const { cpu, throttled } = of(folder);
   console.log(`${basename(folder).padEnd(24)} ${figure(cpu, raw.cpu)} | ${figure(throttled, raw.throttled)}`);
 }
-console.log(`${'raw fetch'.padEnd(24)} ${median(raw.cpu).toFixed(1).padStart(6)} | ${median(raw.throttled).toFixed(1).padStart(6)}`);
+console.log(
+  `${'raw fetch'.padEnd(24)} ${median(raw.cpu).toFixed(1).padStart(6)} | ${median(raw.throttled).toFixed(1).padStart(6)}`,
+);
 // Builds measured in the same round meet the same moment of the machine: the median of their
 // per-round differences is steadier than the difference of their medians.
 const differences = (values: number[], from: number[]) => spread(values.map((value, round) => value - from[round]!));
 const signed = (value: number) => value.toFixed(1).replace(/^(?!-)/, '+');
 const [first, ...others] = folders;
 for (const folder of others) {
-  const [cpu, throttled] = (['cpu', 'throttled'] as const).map((figure) => differences(of(folder)[figure], of(first!)[figure]));
-  console.log(`${basename(folder)} − ${basename(first!)}, median of per-round differences (interquartile range): CPU ${signed(cpu!.median)} (${signed(cpu!.q1)} to ${signed(cpu!.q3)}) | throttled ${signed(throttled!.median)} (${signed(throttled!.q1)} to ${signed(throttled!.q3)})`);
+  const [cpu, throttled] = (['cpu', 'throttled'] as const).map((figure) =>
+    differences(of(folder)[figure], of(first!)[figure]),
+  );
+  console.log(
+    `${basename(folder)} − ${basename(first!)}, median of per-round differences (interquartile range): CPU ${signed(cpu!.median)} (${signed(cpu!.q1)} to ${signed(cpu!.q3)}) | throttled ${signed(throttled!.median)} (${signed(throttled!.q1)} to ${signed(throttled!.q3)})`,
+  );
 }

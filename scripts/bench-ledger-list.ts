@@ -17,7 +17,9 @@ const made = createSqliteStores(file);
 await made.payments.get('nothing'); // the tables are made on first use
 made.close();
 const db = new Database(file);
-const insert = db.prepare('INSERT INTO pay_widget_payments (reference, idempotency_key, version, state, due_at, expires_at, payment) VALUES (?, ?, 1, ?, ?, NULL, ?)');
+const insert = db.prepare(
+  'INSERT INTO pay_widget_payments (reference, idempotency_key, version, state, due_at, expires_at, payment) VALUES (?, ?, 1, ?, ?, NULL, ?)',
+);
 const start = Date.UTC(2026, 0, 1);
 db.exec('BEGIN');
 for (let i = 0; i < count; i += 1) {
@@ -40,7 +42,13 @@ db.exec('COMMIT');
 db.close();
 
 const silent = { out: () => {}, err: (line: string) => console.error(line) };
-for (const args of [['list'], ['list', '--needs-attention'], ['list', '--search', '0803004217'], ['list', '--search', 'customer 99999'], ['list', '--since', '2026-02-01', '--until', '2026-02-02']]) {
+for (const args of [
+  ['list'],
+  ['list', '--needs-attention'],
+  ['list', '--search', '0803004217'],
+  ['list', '--search', 'customer 99999'],
+  ['list', '--since', '2026-02-01', '--until', '2026-02-02'],
+]) {
   const times: number[] = [];
   for (let run = 0; run < 5; run += 1) {
     const began = performance.now();
@@ -49,6 +57,8 @@ for (const args of [['list'], ['list', '--needs-attention'], ['list', '--search'
     if (code !== 0) throw new Error(`exit ${code}`);
   }
   times.sort((a, b) => a - b);
-  console.log(`${count} entries  ledger ${args.join(' ').padEnd(48)} median ${times[2]!.toFixed(0)} ms  (min ${times[0]!.toFixed(0)}, max ${times[4]!.toFixed(0)})`);
+  console.log(
+    `${count} entries  ledger ${args.join(' ').padEnd(48)} median ${times[2]!.toFixed(0)} ms  (min ${times[0]!.toFixed(0)}, max ${times[4]!.toFixed(0)})`,
+  );
 }
 if (process.argv[3] === undefined) rmSync(file, { force: true });

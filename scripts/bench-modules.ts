@@ -41,7 +41,12 @@ mkdirSync(entries, { recursive: true });
 
 async function scriptFor(name: string, specifier: string | undefined): Promise<string> {
   const entry = join(entries, `${name.replace(/\W+/g, '_')}.ts`);
-  writeFileSync(entry, specifier ? `import * as module from '${specifier}';\n(window as unknown as { module: unknown }).module = module;\n` : 'export {};\n');
+  writeFileSync(
+    entry,
+    specifier
+      ? `import * as module from '${specifier}';\n(window as unknown as { module: unknown }).module = module;\n`
+      : 'export {};\n',
+  );
   const result = await build({
     configFile: join(root, 'vite.config.ts'),
     mode: 'script-tag',
@@ -65,7 +70,9 @@ const names = [...scripts.keys()];
 const server = createServer((request, response) => {
   const code = scripts.get(names[Number((request.url ?? '/').slice(1))] ?? '') ?? '';
   response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-  response.end(`<!doctype html><body><script>performance.mark('bench:before')</script><script>${code}\n;performance.mark('bench:after')</script>`);
+  response.end(
+    `<!doctype html><body><script>performance.mark('bench:before')</script><script>${code}\n;performance.mark('bench:after')</script>`,
+  );
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -90,10 +97,14 @@ try {
 }
 
 const empty = spread(samples.get('(empty script)')!).median;
-console.log(`\nCompile + top-level run, main-thread CPU, median (IQR) of ${LOADS} loads; "over empty" subtracts the empty script\n`);
+console.log(
+  `\nCompile + top-level run, main-thread CPU, median (IQR) of ${LOADS} loads; "over empty" subtracts the empty script\n`,
+);
 console.log(`${'module (with what it imports)'.padEnd(32)} ${'bytes'.padStart(7)}  ${'CPU ms'.padEnd(20)} over empty`);
 for (const name of names) {
   const s = spread(samples.get(name)!);
   const range = `${s.median.toFixed(2)} (${s.q1.toFixed(2)}–${s.q3.toFixed(2)})`;
-  console.log(`${name.padEnd(32)} ${String(scripts.get(name)!.length).padStart(7)}  ${range.padEnd(20)} ${(s.median - empty).toFixed(2)}`);
+  console.log(
+    `${name.padEnd(32)} ${String(scripts.get(name)!.length).padStart(7)}  ${range.padEnd(20)} ${(s.median - empty).toFixed(2)}`,
+  );
 }

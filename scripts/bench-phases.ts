@@ -16,11 +16,21 @@ import { buildContenders } from '../bench/lib/build.js';
 import { inFreshThrottledContext, launchChromium, submitToResult } from '../bench/lib/browser.js';
 import { startServer } from '../bench/lib/server.js';
 
-const { values: args } = parseArgs({ options: { submits: { type: 'string', default: '12' }, throttle: { type: 'string', default: '4' } } });
+const { values: args } = parseArgs({
+  options: { submits: { type: 'string', default: '12' }, throttle: { type: 'string', default: '4' } },
+});
 const SUBMITS = Math.max(1, Number(args.submits));
 const THROTTLE = Math.max(1, Number(args.throttle));
 
-type TraceEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { data?: { functionName?: string } } };
+type TraceEvent = {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { data?: { functionName?: string } };
+};
 
 const widget = (await buildContenders()).find((contender) => contender.id === 'widget')!;
 const server = await startServer([widget]);
@@ -38,13 +48,21 @@ try {
       const [click, result] = [mark('bench:click'), mark('bench:result')];
       const main = events.filter((event) => event.pid === click.pid && event.tid === click.tid && event.ph === 'X');
       // The task a mark fell in: the longest event around it.
-      const taskAround = (at: TraceEvent) => main.filter((e) => e.dur && e.ts <= at.ts && e.ts + e.dur >= at.ts).sort((a, b) => b.dur! - a.dur!)[0]!;
-      const inside = (task: TraceEvent) => main.filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + task.dur!);
-      const total = (list: TraceEvent[], name: string) => list.filter((e) => e.name === name).reduce((sum, e) => sum + e.dur!, 0) / 1000;
+      const taskAround = (at: TraceEvent) =>
+        main.filter((e) => e.dur && e.ts <= at.ts && e.ts + e.dur >= at.ts).sort((a, b) => b.dur! - a.dur!)[0]!;
+      const inside = (task: TraceEvent) =>
+        main.filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + task.dur!);
+      const total = (list: TraceEvent[], name: string) =>
+        list.filter((e) => e.name === name).reduce((sum, e) => sum + e.dur!, 0) / 1000;
       const [clickTask, resultTask] = [taskAround(click), taskAround(result)];
       const [inClick, inResult] = [inside(clickTask), inside(resultTask)];
       record('click → result laid out', (result.ts - click.ts) / 1000);
-      record('click: submit handler', inClick.filter((e) => e.name === 'FunctionCall' && e.args?.data?.functionName === 'handleEvent').reduce((sum, e) => sum + e.dur!, 0) / 1000);
+      record(
+        'click: submit handler',
+        inClick
+          .filter((e) => e.name === 'FunctionCall' && e.args?.data?.functionName === 'handleEvent')
+          .reduce((sum, e) => sum + e.dur!, 0) / 1000,
+      );
       record('click: the update after it', total(inClick, 'RunMicrotasks'));
       const firstStyle = inResult.find((e) => e.name === 'UpdateLayoutTree' || e.name === 'Layout');
       record('result: script before style', ((firstStyle?.ts ?? result.ts) - resultTask.ts) / 1000);
@@ -61,5 +79,7 @@ try {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 console.log(`CPU ${THROTTLE}× throttled, ${SUBMITS} submits, ms: median  [each submit]`);
 for (const [phase, values] of Object.entries(phases)) {
-  console.log(`${phase.padEnd(30)} ${median(values).toFixed(2).padStart(7)}  [${values.map((v) => v.toFixed(1)).join(' ')}]`);
+  console.log(
+    `${phase.padEnd(30)} ${median(values).toFixed(2).padStart(7)}  [${values.map((v) => v.toFixed(1)).join(' ')}]`,
+  );
 }

@@ -58,12 +58,16 @@ async function moduleOf(contender: Contender): Promise<(url: string, line: numbe
   const inlineOffset = page.slice(0, page.indexOf(contender.code)).split('\n').length - 1;
   return (url, line) => {
     if (url.endsWith(`/js/${contender.id}.js`)) return map(line);
-    if (url.endsWith(`/first-render/${contender.id}`)) return line >= inlineOffset ? map(line - inlineOffset) : '(page)';
+    if (url.endsWith(`/first-render/${contender.id}`))
+      return line >= inlineOffset ? map(line - inlineOffset) : '(page)';
     return url.replace(server.origin, '');
   };
 }
 
-async function traced(page: Page, run: () => Promise<unknown>): Promise<{ traceEvents: Parameters<typeof summarize>[0] }> {
+async function traced(
+  page: Page,
+  run: () => Promise<unknown>,
+): Promise<{ traceEvents: Parameters<typeof summarize>[0] }> {
   await page.tracing.start({ categories: CATEGORIES });
   await run();
   const buffer = await page.tracing.stop();
@@ -89,13 +93,23 @@ try {
       const url = (path: string) => `${server.origin}${path}/${contender.id}`;
       const modules = await moduleOf(contender);
       if (ONLY.has('first-render')) {
-        const trace = await inFreshThrottledContext(browser, THROTTLE, (page) => traced(page, () => firstRender(page, url('/first-render'))));
-        collect(contender.id, 'script (compile, top-level run, define)', () => summarize(trace.traceEvents, 'bench:start', 'bench:script-end', modules));
-        collect(contender.id, 'first update (script end → form)', () => summarize(trace.traceEvents, 'bench:script-end', 'bench:form', modules));
+        const trace = await inFreshThrottledContext(browser, THROTTLE, (page) =>
+          traced(page, () => firstRender(page, url('/first-render'))),
+        );
+        collect(contender.id, 'script (compile, top-level run, define)', () =>
+          summarize(trace.traceEvents, 'bench:start', 'bench:script-end', modules),
+        );
+        collect(contender.id, 'first update (script end → form)', () =>
+          summarize(trace.traceEvents, 'bench:script-end', 'bench:form', modules),
+        );
       }
       if (ONLY.has('submit')) {
-        const trace = await inFreshThrottledContext(browser, THROTTLE, (page) => traced(page, () => submitToResult(page, url('/submit'), contender.tag, Object.keys(contender.beside ?? {}))));
-        collect(contender.id, 'submit → dial code laid out', () => summarize(trace.traceEvents, 'bench:click', 'bench:result', modules));
+        const trace = await inFreshThrottledContext(browser, THROTTLE, (page) =>
+          traced(page, () => submitToResult(page, url('/submit'), contender.tag, Object.keys(contender.beside ?? {}))),
+        );
+        collect(contender.id, 'submit → dial code laid out', () =>
+          summarize(trace.traceEvents, 'bench:click', 'bench:result', modules),
+        );
       }
     }
   }
@@ -115,9 +129,13 @@ for (const [key, summaries] of Object.entries(collected)) {
     console.log(`    ${ms(t)} ms  ×${count.toFixed(1).padEnd(5)} ${name}`);
   }
   console.log('  sampled self time by module:');
-  for (const [name, t] of Object.entries(s.modules).sort((a, b) => b[1] - a[1])) console.log(`    ${ms(t)} ms  ${name}`);
+  for (const [name, t] of Object.entries(s.modules).sort((a, b) => b[1] - a[1]))
+    console.log(`    ${ms(t)} ms  ${name}`);
   console.log(`  top ${TOP} functions by sampled self time:`);
-  for (const [name, t] of Object.entries(s.functions).sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`    ${ms(t)} ms  ${name}`);
+  for (const [name, t] of Object.entries(s.functions)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP))
+    console.log(`    ${ms(t)} ms  ${name}`);
 }
 if (incomplete) console.log(`\n${incomplete} traced loads left out: a mark was missing from the trace`);
 writeFileSync(join(cacheDir, 'profile.json'), JSON.stringify({ loads: LOADS, report }, null, 2));

@@ -110,7 +110,12 @@ function percentile(sorted: number[], p: number): number {
 
 function summarize(result: Result) {
   const sorted = [...result.latencies].sort((a, b) => a - b);
-  return { rps: result.count / result.seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99), count: result.count };
+  return {
+    rps: result.count / result.seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    count: result.count,
+  };
 }
 
 async function listen(fetchHandler: (request: Request) => Promise<Response>): Promise<string> {
@@ -130,7 +135,11 @@ function spawnServer(args: string[]): Promise<{ url: string; child: ChildProcess
 }
 
 function postJson(url: string, body: unknown, headers: Record<string, string>): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 type Summary = ReturnType<typeof summarize>;
@@ -139,7 +148,8 @@ type Summary = ReturnType<typeof summarize>;
 async function measure(sides: Record<string, Send>, concurrency: number): Promise<Record<string, Summary>> {
   const parts: Record<string, Result[]> = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [name, send] of Object.entries(sides)) parts[name]!.push(await run(name, REQUESTS / ROUNDS, send, concurrency));
+    for (const [name, send] of Object.entries(sides))
+      parts[name]!.push(await run(name, REQUESTS / ROUNDS, send, concurrency));
   }
   const merge = (results: Result[]): Result => ({
     name: results[0]!.name,
@@ -151,7 +161,8 @@ async function measure(sides: Record<string, Send>, concurrency: number): Promis
 }
 
 /** A phase the time limit left without requests has no figures: '—', not a crash that loses the others. */
-const ms = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) ? `${value.toFixed(3)} ms` : '—');
+const ms = (value: number | null | undefined) =>
+  typeof value === 'number' && Number.isFinite(value) ? `${value.toFixed(3)} ms` : '—';
 function row(name: string, s: Summary) {
   return `  ${name.padEnd(36)} ${String(s.count).padStart(6)} req ${s.rps.toFixed(0).padStart(7)} req/s   p50 ${ms(s.p50)}   p99 ${ms(s.p99)}`;
 }
@@ -169,7 +180,11 @@ if (values.serve) {
   // A server child never outlives the bench, even when the bench itself is killed.
   process.on('disconnect', () => process.exit(0));
   const app =
-    values.serve === 'sandbox' ? createSandboxGateway() : values.serve === 'proxy' ? passThrough(values.gateway!) : await measuredHandler();
+    values.serve === 'sandbox'
+      ? createSandboxGateway()
+      : values.serve === 'proxy'
+        ? passThrough(values.gateway!)
+        : await measuredHandler();
   process.send!(await listen(app));
 } else {
   await main();
@@ -228,7 +243,13 @@ async function measuredHandler(): Promise<(request: Request) => Promise<Response
       const upstreamSorted = [...upstreamAll].sort((a, b) => a - b);
       const trips = roundTrips?.();
       const perPayment = trips === undefined || handled === 0 ? {} : { roundTripsPerPayment: trips / handled };
-      process.send!({ p50: percentile(sorted, 50), p99: percentile(sorted, 99), count: sorted.length, gatewayP50: percentile(upstreamSorted, 50), ...perPayment });
+      process.send!({
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        count: sorted.length,
+        gatewayP50: percentile(upstreamSorted, 50),
+        ...perPayment,
+      });
     }
     roundTrips?.();
     handled = 0;
@@ -260,7 +281,11 @@ async function measuredHandler(): Promise<(request: Request) => Promise<Response
  */
 async function handlerStores() {
   if (values.redis) {
-    const counted = countRoundTrips(await createClient({ url: values.redis }).on('error', () => {}).connect());
+    const counted = countRoundTrips(
+      await createClient({ url: values.redis })
+        .on('error', () => {})
+        .connect(),
+    );
     return { stores: createRedisStores(counted.client), roundTrips: counted.take };
   }
   if (values.postgres) {
@@ -284,7 +309,9 @@ function handlerStats(child: ChildProcess): Promise<HandlerStats> {
 type Row = { side: string; inFlight: number } & Summary;
 
 async function main() {
-  console.log(`node ${process.version}, ${REQUESTS} requests per side and phase, warm-up ${WARMUP}; p50/p99 are client-side latencies`);
+  console.log(
+    `node ${process.version}, ${REQUESTS} requests per side and phase, warm-up ${WARMUP}; p50/p99 are client-side latencies`,
+  );
   let redis: RedisServer | undefined;
   let postgres: PostgresServer | undefined;
   const rows: Row[] = [];
@@ -307,15 +334,21 @@ async function main() {
       'sandbox directly': (i) => postJson(`${gateway.url}/api/v2/payments/initiates`, gatewayRequest(i), auth),
       'pass-through fetch proxy': (i) => postJson(`${proxy.url}/api/v2/payments/initiates`, gatewayRequest(i), auth),
       ...Object.fromEntries(
-        Object.entries(merchants).map(([name, merchant]) => [name, (i: number) => postJson(`${merchant.url}/session`, widgetRequest(i), idempotency())]),
+        Object.entries(merchants).map(([name, merchant]) => [
+          name,
+          (i: number) => postJson(`${merchant.url}/session`, widgetRequest(i), idempotency()),
+        ]),
       ),
     };
     for (const send of Object.values(sides)) await run('warm-up', WARMUP, send, CONCURRENCY);
-    console.log('\nOver loopback HTTP (client → server → sandbox), each server its own process; the session handler with its memory stores, then with Redis, PostgreSQL, SQLite:');
+    console.log(
+      '\nOver loopback HTTP (client → server → sandbox), each server its own process; the session handler with its memory stores, then with Redis, PostgreSQL, SQLite:',
+    );
     for (const concurrency of [1, CONCURRENCY]) {
       for (const merchant of Object.values(merchants)) await handlerStats(merchant.child);
       const s = await measure(sides, concurrency);
-      for (const [name, merchant] of Object.entries(merchants)) own[`${name}, ${concurrency} in flight`] = await handlerStats(merchant.child);
+      for (const [name, merchant] of Object.entries(merchants))
+        own[`${name}, ${concurrency} in flight`] = await handlerStats(merchant.child);
       console.log(`${concurrency} in flight`);
       for (const [side, summary] of Object.entries(s)) {
         rows.push({ side, inFlight: concurrency, ...summary });
@@ -323,21 +356,34 @@ async function main() {
       }
       const proxied = s['pass-through fetch proxy']!;
       for (const name of Object.keys(merchants)) {
-        console.log(`    ${name}: above the proxy's floor p50 +${ms(s[name]!.p50 - proxied.p50)}, throughput ×${(s[name]!.rps / proxied.rps).toFixed(2)} of the proxy's`);
+        console.log(
+          `    ${name}: above the proxy's floor p50 +${ms(s[name]!.p50 - proxied.p50)}, throughput ×${(s[name]!.rps / proxied.rps).toFixed(2)} of the proxy's`,
+        );
       }
     }
     console.log('\nSummary (req/s, p50, p99 over a socket):');
     console.log(table(rows));
     console.log('\nInside the handler: own work (total − gateway round trip)');
     for (const [name, stats] of Object.entries(own)) {
-      const trips = stats.roundTripsPerPayment === undefined ? '' : `   ${stats.roundTripsPerPayment.toFixed(2)} Redis round trips per payment`;
+      const trips =
+        stats.roundTripsPerPayment === undefined
+          ? ''
+          : `   ${stats.roundTripsPerPayment.toFixed(2)} Redis round trips per payment`;
       console.log(`  ${name.padEnd(50)} p50 ${ms(stats.p50)}   p99 ${ms(stats.p99)}${trips}`);
     }
 
     const sandbox = createSandboxGateway();
-    const inProcess = createSessionHandler({ ...sessionOptions, baseUrl: 'https://sandbox.invalid', fetch: sandbox.fetch });
+    const inProcess = createSessionHandler({
+      ...sessionOptions,
+      baseUrl: 'https://sandbox.invalid',
+      fetch: sandbox.fetch,
+    });
     const request = (url: string, body: unknown, headers: Record<string, string>) =>
-      new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      new Request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
     const local: Record<string, Send> = {
       direct: (i) => sandbox(request('https://sandbox.invalid/api/v2/payments/initiates', gatewayRequest(i), auth)),
       handler: (i) => inProcess(request('https://shop.test/session', widgetRequest(i), idempotency())),
@@ -356,11 +402,24 @@ async function main() {
       date: new Date().toISOString(),
       requestsPerSide: REQUESTS,
       stoppedEarly: stopped,
-      overSocket: rows.map(({ side, inFlight, rps, p50, p99, count }) => ({ side, inFlight, rps: round(rps), p50Ms: round(p50), p99Ms: round(p99), count })),
+      overSocket: rows.map(({ side, inFlight, rps, p50, p99, count }) => ({
+        side,
+        inFlight,
+        rps: round(rps),
+        p50Ms: round(p50),
+        p99Ms: round(p99),
+        count,
+      })),
       handlerOwnWork: Object.fromEntries(
         Object.entries(own).map(([name, stats]) => [
           name,
-          { p50Ms: round(stats.p50), p99Ms: round(stats.p99), ...(stats.roundTripsPerPayment === undefined ? {} : { redisRoundTripsPerPayment: round(stats.roundTripsPerPayment) }) },
+          {
+            p50Ms: round(stats.p50),
+            p99Ms: round(stats.p99),
+            ...(stats.roundTripsPerPayment === undefined
+              ? {}
+              : { redisRoundTripsPerPayment: round(stats.roundTripsPerPayment) }),
+          },
         ]),
       ),
       inProcess: { sandbox: roundAll(s.direct!), handler: roundAll(s.handler!) },

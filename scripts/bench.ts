@@ -16,7 +16,8 @@
  *      first Intl.NumberFormat, which loads ICU data for every contender alike, is made and timed
  *      before the mark (bench/lib/server.ts);
  *    - page load: the mark just before `<script src>` → the form;
- *    - submit (on a touch screen: a phone's USSD screen): a mouse click on pay → the dial code laid out, against a session endpoint on
+ *    - - submit (on a touch screen: a phone's USSD screen): a mouse click on pay → the dial code laid out, against a
+ *      session endpoint on
  *      127.0.0.1 that answers at once, the script tag's second file already fetched (the page
  *      prefetches it when idle); beside a raw `fetch` + `JSON.parse` of the same request;
  *      and the part of it beside the network (the session request's resource timing: click → its
@@ -170,7 +171,9 @@ function tasks(server: BenchServer): Task[] {
       rounds: SUBMITS,
       run: (browser) =>
         inFreshContext(browser, async (page) => {
-          const { result, cpu } = await withCpuClock(page, () => submitToResult(page, url(`/submit/${c.id}`), c.tag, Object.keys(c.beside ?? {})));
+          const { result, cpu } = await withCpuClock(page, () =>
+            submitToResult(page, url(`/submit/${c.id}`), c.tag, Object.keys(c.beside ?? {})),
+          );
           push(samples.submit, c.id, result.laidOut);
           push(samples.submitFrame, c.id, result.nextFrame);
           push(samples.submitBesideNetwork, c.id, result.besideNetwork);
@@ -243,7 +246,10 @@ function throttledTasks(url: (path: string) => string): Task[] {
   ];
 }
 
-const loadAverage = os.loadavg().map((n) => n.toFixed(1)).join(' ');
+const loadAverage = os
+  .loadavg()
+  .map((n) => n.toFixed(1))
+  .join(' ');
 const server = await startServer(contenders);
 const browser = await launchChromium();
 const chromium = await browser.version();
@@ -271,7 +277,9 @@ try {
 }
 
 const sessionRequests = server.sessionRequests();
-const mismatched = sessionRequests.filter((request) => JSON.stringify(request) !== JSON.stringify(sessionRequests.at(-1)));
+const mismatched = sessionRequests.filter(
+  (request) => JSON.stringify(request) !== JSON.stringify(sessionRequests.at(-1)),
+);
 
 let serverBench: { output: string; figures: ServerFigures | undefined } | undefined;
 let reconcilerBench: { output: string } | undefined;
@@ -305,8 +313,10 @@ const figures = {
 };
 
 const ms = (s: Spread | undefined): Cell => (s ? `${s.median.toFixed(1)} (${s.q1.toFixed(1)}–${s.q3.toFixed(1)})` : '');
-const kib = (s: Spread | undefined): Cell => (s ? `${(s.median / 1024).toFixed(1)} (${(s.q1 / 1024).toFixed(1)}–${(s.q3 / 1024).toFixed(1)})` : '');
-const timesLit = (of: Record<string, Spread>) => (of.widget && of.lit ? `${(of.widget.median / of.lit.median).toFixed(2)}× Lit` : '');
+const kib = (s: Spread | undefined): Cell =>
+  s ? `${(s.median / 1024).toFixed(1)} (${(s.q1 / 1024).toFixed(1)}–${(s.q3 / 1024).toFixed(1)})` : '';
+const timesLit = (of: Record<string, Spread>) =>
+  of.widget && of.lit ? `${(of.widget.median / of.lit.median).toFixed(2)}× Lit` : '';
 const overRaw = (of: Record<string, Spread>) =>
   of.widget && of.raw ? `${(of.widget.median - of.raw.median).toFixed(1).replace(/^(?!-)/, '+')} ms over raw` : '';
 const bytes = (n: number) => n.toLocaleString('en');
@@ -315,13 +325,43 @@ const contenderSize = (id: string) => sizeOfCode(contenders.find((c) => c.id ===
 const npmIndex = own.npmEntries.index;
 
 const rows: Cell[][] = [
-  ['first render: script evaluation → form in the shadow root, ms', ...ids.map((id) => ms(figures.firstRender[id])), '', timesLit(figures.firstRender)],
-  ['  the same, main-thread CPU time, ms', ...ids.map((id) => ms(figures.firstRenderCpu[id])), '', timesLit(figures.firstRenderCpu)],
-  ['  of which compile + top-level run + define, ms', ...ids.map((id) => ms(figures.scriptRun[id])), '', timesLit(figures.scriptRun)],
-  ['  of which compile + top-level run + define, CPU, ms', ...ids.map((id) => ms(figures.scriptRunCpu[id])), '', timesLit(figures.scriptRunCpu)],
+  [
+    'first render: script evaluation → form in the shadow root, ms',
+    ...ids.map((id) => ms(figures.firstRender[id])),
+    '',
+    timesLit(figures.firstRender),
+  ],
+  [
+    '  the same, main-thread CPU time, ms',
+    ...ids.map((id) => ms(figures.firstRenderCpu[id])),
+    '',
+    timesLit(figures.firstRenderCpu),
+  ],
+  [
+    '  of which compile + top-level run + define, ms',
+    ...ids.map((id) => ms(figures.scriptRun[id])),
+    '',
+    timesLit(figures.scriptRun),
+  ],
+  [
+    '  of which compile + top-level run + define, CPU, ms',
+    ...ids.map((id) => ms(figures.scriptRunCpu[id])),
+    '',
+    timesLit(figures.scriptRunCpu),
+  ],
   ['  not counted, before the mark: first Intl.NumberFormat, ms', ...ids.map((id) => ms(figures.intl[id])), '', ''],
-  ['page load: mark before <script src> → form, ms', ...ids.map((id) => ms(figures.pageLoad[id])), '', timesLit(figures.pageLoad)],
-  ['  the same, main-thread CPU time, ms', ...ids.map((id) => ms(figures.pageLoadCpu[id])), '', timesLit(figures.pageLoadCpu)],
+  [
+    'page load: mark before <script src> → form, ms',
+    ...ids.map((id) => ms(figures.pageLoad[id])),
+    '',
+    timesLit(figures.pageLoad),
+  ],
+  [
+    '  the same, main-thread CPU time, ms',
+    ...ids.map((id) => ms(figures.pageLoadCpu[id])),
+    '',
+    timesLit(figures.pageLoadCpu),
+  ],
   [
     'submit: click → dial code laid out, ms',
     ...ids.map((id) => ms(figures.submit[id])),
@@ -340,8 +380,18 @@ const rows: Cell[][] = [
     figures.submitBesideNetwork.raw ? `raw: ${ms(figures.submitBesideNetwork.raw)}` : '',
     overRaw(figures.submitBesideNetwork),
   ],
-  ['  click → next animation frame, ms', ...ids.map((id) => ms(figures.submitFrame[id])), figures.submitFrame.raw ? `raw: ${ms(figures.submitFrame.raw)}` : '', ''],
-  [`page load, CPU ${THROTTLE}× throttled, ms`, ...ids.map((id) => ms(figures.pageLoadThrottled[id])), '', timesLit(figures.pageLoadThrottled)],
+  [
+    '  click → next animation frame, ms',
+    ...ids.map((id) => ms(figures.submitFrame[id])),
+    figures.submitFrame.raw ? `raw: ${ms(figures.submitFrame.raw)}` : '',
+    '',
+  ],
+  [
+    `page load, CPU ${THROTTLE}× throttled, ms`,
+    ...ids.map((id) => ms(figures.pageLoadThrottled[id])),
+    '',
+    timesLit(figures.pageLoadThrottled),
+  ],
   [
     `submit, CPU ${THROTTLE}× throttled, ms`,
     ...ids.map((id) => ms(figures.submitThrottled[id])),
@@ -379,11 +429,29 @@ const rows: Cell[][] = [
   ...serverRows(),
 ];
 
-console.log(`\n${chromium} (headless), ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, node ${process.version}, load average ${loadAverage}`);
-console.log(`median (interquartile range); ${LOADS} loads, ${SUBMITS} submits, ${HEAP_SAMPLES} heap samples per contender, each in a fresh browser context\n`);
+console.log(
+  `\n${chromium} (headless), ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, node ${process.version}, load average ${loadAverage}`,
+);
+console.log(
+  `median (interquartile range); ${LOADS} loads, ${SUBMITS} submits, ${HEAP_SAMPLES} heap samples per contender, each in a fresh browser context\n`,
+);
 const measured = rows.filter((row) => row.slice(1).some((cell) => cell !== ''));
-printTable(['figure', '<pay-widget> script tag', '<pay-widget> npm build', 'same form, plain Lit', 'same form, hand-written', 'reference', 'widget vs'], measured);
-if (mismatched.length > 0) console.log(`\nnote: ${mismatched.length} session requests differed from the last one (the contenders did not all send the same body)`);
+printTable(
+  [
+    'figure',
+    '<pay-widget> script tag',
+    '<pay-widget> npm build',
+    'same form, plain Lit',
+    'same form, hand-written',
+    'reference',
+    'widget vs',
+  ],
+  measured,
+);
+if (mismatched.length > 0)
+  console.log(
+    `\nnote: ${mismatched.length} session requests differed from the last one (the contenders did not all send the same body)`,
+  );
 for (const other of others.filter((o) => o.size)) console.log(`${other.name}: ${other.what}`);
 
 writeFileSync(
@@ -391,7 +459,14 @@ writeFileSync(
   `${JSON.stringify(
     {
       date: new Date().toISOString(),
-      machine: { loadAverageAtStart: os.loadavg(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), node: process.version, chromium, flags: BENCH_CHROMIUM_FLAGS },
+      machine: {
+        loadAverageAtStart: os.loadavg(),
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model.trim(),
+        node: process.version,
+        chromium,
+        flags: BENCH_CHROMIUM_FLAGS,
+      },
       settings: { loads: LOADS, submits: SUBMITS, heapSamples: HEAP_SAMPLES, elementsPerHeapSample: 50 },
       contenders: contenders.map(({ id, label, tag }) => ({ id, label, tag })),
       figures,
@@ -401,7 +476,10 @@ writeFileSync(
         afterSubmit: own.afterSubmit,
         scriptTagBudgetGzip: SCRIPT_TAG_BUDGET_BYTES,
         onePaymentBudgetGzip: ONE_PAYMENT_BUDGET_BYTES,
-        npmEntries: own.npmEntries, contenders: Object.fromEntries(contenders.map((c) => [c.id, sizeOfCode(c.code)])), others },
+        npmEntries: own.npmEntries,
+        contenders: Object.fromEntries(contenders.map((c) => [c.id, sizeOfCode(c.code)])),
+        others,
+      },
       sessionRequests: { count: sessionRequests.length, differing: mismatched.length, example: sessionRequests.at(-1) },
       server: serverBench ?? { skipped: '--no-server' },
       reconciler: reconcilerBench ?? { skipped: '--no-server' },
@@ -423,7 +501,8 @@ function scriptTagGzip(): string {
 function serverRows(): Cell[][] {
   if (!serverBench) return [['session handler (scripts/bench-server.ts)', '', '', '', '', 'skipped (--no-server)', '']];
   const f = serverBench.figures;
-  if (!f) return [['session handler (scripts/bench-server.ts)', '', '', '', '', 'its output changed shape; see above', '']];
+  if (!f)
+    return [['session handler (scripts/bench-server.ts)', '', '', '', '', 'its output changed shape; see above', '']];
   return f.rows.map((row): Cell[] => [
     `session handler, ${row.phase}`,
     '',
@@ -436,9 +515,15 @@ function serverRows(): Cell[][] {
 }
 
 /** A server bench script as it is, its output passed through; the session handler's figures read from it when it keeps its shape. */
-function runServerBench(script: 'bench-server.ts' | 'bench-reconciler.ts'): Promise<{ output: string; figures: ServerFigures | undefined }> {
+function runServerBench(
+  script: 'bench-server.ts' | 'bench-reconciler.ts',
+): Promise<{ output: string; figures: ServerFigures | undefined }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', script)], { cwd: root, env: startEnvironment, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', script)], {
+      cwd: root,
+      env: startEnvironment,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {

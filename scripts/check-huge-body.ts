@@ -18,10 +18,27 @@ const total = Number(values.mb) * 1024 * 1024;
 const CHUNK = 64 * 1024;
 
 const port = await freePort();
-const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/pay-widget.ts', 'check', '--session-url', 'http://127.0.0.1:9/never', '--gateway-port', String(port), '--wait', '600'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise<void>((resolve) => child.stdout!.on('data', (text: Buffer) => String(text).includes('listens at') && resolve()));
+const child = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    'src/cli/pay-widget.ts',
+    'check',
+    '--session-url',
+    'http://127.0.0.1:9/never',
+    '--gateway-port',
+    String(port),
+    '--wait',
+    '600',
+  ],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+await new Promise<void>((resolve) =>
+  child.stdout!.on('data', (text: Buffer) => String(text).includes('listens at') && resolve()),
+);
 
 const peakMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
 const before = peakMb();
@@ -49,7 +66,9 @@ const answer = await new Promise<{ status: number; body: string; sent: number }>
   more();
 });
 
-console.log(`${values.mb} MB offered, ${(answer.sent / 1024 / 1024).toFixed(1)} MB written to the socket before the answer`);
+console.log(
+  `${values.mb} MB offered, ${(answer.sent / 1024 / 1024).toFixed(1)} MB written to the socket before the answer`,
+);
 console.log(`answer: HTTP ${answer.status} ${answer.body}`);
 console.log(`peak RSS of pay-widget check: ${before.toFixed(0)} MB before, ${peakMb().toFixed(0)} MB after`);
 child.kill();

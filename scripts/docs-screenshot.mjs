@@ -24,7 +24,9 @@ const server = createServer(async (request, response) => {
   if (path === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end(page);
   try {
     const body = await readFile(join(root, path.replace(/\.\.+/g, '')));
-    response.writeHead(200, { 'content-type': extname(path) === '.js' ? 'text/javascript' : 'application/octet-stream' }).end(body);
+    response
+      .writeHead(200, { 'content-type': extname(path) === '.js' ? 'text/javascript' : 'application/octet-stream' })
+      .end(body);
   } catch {
     response.writeHead(404).end();
   }
@@ -40,7 +42,12 @@ try {
   await tab.goto(`http://127.0.0.1:${port}/`);
   await tab.evaluate(async () => {
     await customElements.whenDefined('pay-widget');
-    const payments = { paymentReference: 'ORD-1001', linkingReference: 'LNK-77881', providerreference: 'PRV-55210', ussdDailCode: '*737*000*4412#' };
+    const payments = {
+      paymentReference: 'ORD-1001',
+      linkingReference: 'LNK-77881',
+      providerreference: 'PRV-55210',
+      ussdDailCode: '*737*000*4412#',
+    };
     for (const el of document.querySelectorAll('pay-widget')) {
       el.initiate = async () => ({
         status: 'SUCCESS',
@@ -60,7 +67,12 @@ try {
     await result.updateComplete;
   });
   await new Promise((resolve) => setTimeout(resolve, 300));
-  const height = await tab.evaluate(() => Math.ceil(Math.max(...[...document.querySelectorAll('pay-widget')].map((el) => el.getBoundingClientRect().bottom))) + 24);
+  const height = await tab.evaluate(
+    () =>
+      Math.ceil(
+        Math.max(...[...document.querySelectorAll('pay-widget')].map((el) => el.getBoundingClientRect().bottom)),
+      ) + 24,
+  );
   await tab.screenshot({ path: output, clip: { x: 0, y: 0, width: 752, height } });
   console.log(`wrote ${output}`);
 } finally {

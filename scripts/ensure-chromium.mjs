@@ -90,7 +90,14 @@ export function requireChromium() {
  * (root on Debian). Returns the path, or undefined when there is still none.
  */
 export function ensureChromium({ log = console.log } = {}) {
-  return ensureProgram({ name: 'ensure-chromium', find: findChromium, envVar: 'CHROME_PATH', aptPackage: 'chromium', what: 'Chrome/Chromium', log });
+  return ensureProgram({
+    name: 'ensure-chromium',
+    find: findChromium,
+    envVar: 'CHROME_PATH',
+    aptPackage: 'chromium',
+    what: 'Chrome/Chromium',
+    log,
+  });
 }
 
 runWhenMain(import.meta.url, { name: 'ensure-chromium', ensure: ensureChromium, missing: missingChromiumMessage });

@@ -28,13 +28,21 @@ export function findPhp() {
 
 /** One line that tells a person what to do. */
 export function missingPhpMessage() {
-  if (process.env.PHP_BINARY?.trim()) return `PHP_BINARY=${process.env.PHP_BINARY} is not an executable file; point it at php.`;
+  if (process.env.PHP_BINARY?.trim())
+    return `PHP_BINARY=${process.env.PHP_BINARY} is not an executable file; point it at php.`;
   return 'No php found: install PHP 8 (Debian/Ubuntu: sudo apt-get install php-cli; macOS: brew install php) or set PHP_BINARY to its executable.';
 }
 
 /** findPhp(), installing Debian's `php-cli` with apt-get first when none is found and we may. */
 export function ensurePhp({ log = console.log } = {}) {
-  return ensureProgram({ name: 'ensure-php', find: findPhp, envVar: 'PHP_BINARY', aptPackage: 'php-cli', what: 'php', log });
+  return ensureProgram({
+    name: 'ensure-php',
+    find: findPhp,
+    envVar: 'PHP_BINARY',
+    aptPackage: 'php-cli',
+    what: 'php',
+    log,
+  });
 }
 
 runWhenMain(import.meta.url, { name: 'ensure-php', ensure: ensurePhp, missing: missingPhpMessage });

@@ -31,7 +31,12 @@ function debianBinFolders() {
 
 const hasAll = (bin) => PROGRAMS.every((name) => isExecutable(join(bin, name)));
 
-const programsIn = (bin) => ({ bin, initdb: join(bin, 'initdb'), pgCtl: join(bin, 'pg_ctl'), postgres: join(bin, 'postgres') });
+const programsIn = (bin) => ({
+  bin,
+  initdb: join(bin, 'initdb'),
+  pgCtl: join(bin, 'pg_ctl'),
+  postgres: join(bin, 'postgres'),
+});
 
 /**
  * The folder holding `initdb`, `pg_ctl` and `postgres`: `POSTGRES_BIN` if set (it must hold all
@@ -61,7 +66,18 @@ export function missingPostgresMessage() {
 
 /** findPostgres(), installing Debian's `postgresql` with apt-get first when none is found and we may. */
 export function ensurePostgres({ log = console.log } = {}) {
-  return ensureProgram({ name: 'ensure-postgres', find: findPostgres, envVar: 'POSTGRES_BIN', aptPackage: 'postgresql', what: 'PostgreSQL server', log });
+  return ensureProgram({
+    name: 'ensure-postgres',
+    find: findPostgres,
+    envVar: 'POSTGRES_BIN',
+    aptPackage: 'postgresql',
+    what: 'PostgreSQL server',
+    log,
+  });
 }
 
-runWhenMain(import.meta.url, { name: 'ensure-postgres', ensure: () => ensurePostgres()?.bin, missing: missingPostgresMessage });
+runWhenMain(import.meta.url, {
+  name: 'ensure-postgres',
+  ensure: () => ensurePostgres()?.bin,
+  missing: missingPostgresMessage,
+});

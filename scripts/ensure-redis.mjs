@@ -13,7 +13,12 @@
  */
 import { ensureProgram, isExecutable, onPath, runWhenMain } from './system-program.mjs';
 
-const KNOWN_PATHS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/opt/homebrew/bin/redis-server', '/usr/sbin/redis-server'];
+const KNOWN_PATHS = [
+  '/usr/bin/redis-server',
+  '/usr/local/bin/redis-server',
+  '/opt/homebrew/bin/redis-server',
+  '/usr/sbin/redis-server',
+];
 
 /**
  * The redis-server to use: `REDIS_SERVER` if set (it must exist), else the usual install paths, else
@@ -39,7 +44,14 @@ export function missingRedisMessage() {
 
 /** findRedisServer(), installing Debian's `redis-server` with apt-get first when none is found and we may. */
 export function ensureRedisServer({ log = console.log } = {}) {
-  return ensureProgram({ name: 'ensure-redis', find: findRedisServer, envVar: 'REDIS_SERVER', aptPackage: 'redis-server', what: 'redis-server', log });
+  return ensureProgram({
+    name: 'ensure-redis',
+    find: findRedisServer,
+    envVar: 'REDIS_SERVER',
+    aptPackage: 'redis-server',
+    what: 'redis-server',
+    log,
+  });
 }
 
 runWhenMain(import.meta.url, { name: 'ensure-redis', ensure: ensureRedisServer, missing: missingRedisMessage });

@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { createGateway, createReconciler, createSessionHandler } from '../src/server/internal.js';
 import { createSqliteStores } from '../src/server/stores/sqlite/index.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, queryAnswer } from '../test/node/gateway-fixtures.js';
-import { ORDER, post, transferEnvelope, TRANSFER_REQUEST, ussdEnvelope, USSD_REQUEST } from '../test/node/server-fixtures.js';
+import {
+  ORDER,
+  post,
+  transferEnvelope,
+  TRANSFER_REQUEST,
+  ussdEnvelope,
+  USSD_REQUEST,
+} from '../test/node/server-fixtures.js';
 const T0 = 1_800_000_000_000;
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -22,15 +29,29 @@ async function scenario(name: string, request: object, days: string | undefined,
   const up = fakeGateway(async (r) => {
     if (r.path.endsWith('/initiates')) {
       const body = JSON.parse(r.body) as { paymentType: string; paymentReference: string };
-      return Response.json(body.paymentType === 'USSD' ? ussdEnvelope(body.paymentReference) : transferEnvelope(body.paymentReference));
+      return Response.json(
+        body.paymentType === 'USSD' ? ussdEnvelope(body.paymentReference) : transferEnvelope(body.paymentReference),
+      );
     }
     return queryAnswer(paid ? '00' : 'S20', { amount: 2500 }, decodeURIComponent(r.path.split('/').pop()!));
   });
   const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, accessToken: 't', fetch: up.fetch });
-  const handler = createSessionHandler({ gateway, payments: stores.payments, now, order: () => ORDER, ...(days ? { walletDaysActive: days } : {}) });
+  const handler = createSessionHandler({
+    gateway,
+    payments: stores.payments,
+    now,
+    order: () => ORDER,
+    ...(days ? { walletDaysActive: days } : {}),
+  });
   let foundAt: number | undefined;
   const onPaid = () => void (foundAt ??= clock.time);
-  const rec = createReconciler({ gateway, payments: stores.payments, now, onPaid, sleep: async (ms) => void (clock.time += ms) });
+  const rec = createReconciler({
+    gateway,
+    payments: stores.payments,
+    now,
+    onPaid,
+    sleep: async (ms) => void (clock.time += ms),
+  });
   await handler(post(request));
   for (let t = T0 + MIN; t <= T0 + 10 * DAY; t += MIN) {
     clock.time = Math.max(clock.time, t);
@@ -38,7 +59,12 @@ async function scenario(name: string, request: object, days: string | undefined,
     await rec.run();
   }
   const queries = up.seen.filter((r) => r.method === 'GET').length;
-  const found = paidAt === undefined ? '' : foundAt === undefined ? '; never found' : `; found at ${((foundAt - T0) / HOUR).toFixed(1)} h`;
+  const found =
+    paidAt === undefined
+      ? ''
+      : foundAt === undefined
+        ? '; never found'
+        : `; found at ${((foundAt - T0) / HOUR).toFixed(1)} h`;
   console.log(`${name}: ${queries} queries over ten days${found}`);
   stores.close();
 }

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
- * `npm start`: the demo, as a shop ships one. The script tag's files are built first when they are
- * missing or older than src/ (dist/, about 15 s), then demo/ is served, built for production, on
- * http://127.0.0.1:5173/ (the next free port when that one is taken; PORT=… to choose) with the
- * widget's files at /pay-widget/ and the session, status, webhook and simulate endpoints on the same server, backed by the offline sandbox gateway, whose webhooks come back to it: the
- * whole payment loop, offline. PAY_BASE_URL + PAY_PUBLIC_KEY + PAY_SECRET_KEY point it at a real
- * gateway instead; REDIS_URL keeps its stores in Redis. Otherwise the ledger is a SQLite file in
- * .pay-widget/ (with the sandbox's payments beside it), so a payment outlives a restart. The wiring
- * is demo/server.ts (TypeScript, loaded through tsx), which the e2e test uses too.
+ * `npm start`: the demo, as a shop ships one. The script tag's files are built first when they are missing or older
+ * than src/ (dist/, about 15 s), then demo/ is served, built for production, on http://127.0.0.1:5173/ (the next free
+ * port when that one is taken; PORT=… to choose) with the widget's files at /pay-widget/ and the session, status,
+ * webhook and simulate endpoints on the same server, backed by the offline sandbox gateway, whose webhooks come back to
+ * it: the whole payment loop, offline. PAY_BASE_URL + PAY_PUBLIC_KEY + PAY_SECRET_KEY point it at a real gateway
+ * instead; REDIS_URL keeps its stores in Redis. Otherwise the ledger is a SQLite file in .pay-widget/ (with the
+ * sandbox's payments beside it), so a payment outlives a restart. The wiring is demo/server.ts (TypeScript, loaded
+ * through tsx), which the e2e test uses too.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -23,4 +23,3 @@ export const PayWidget = createComponent({
   },
   displayName: 'PayWidget',
 });
-

@@ -45,7 +45,11 @@ class LitForm extends LitElement {
 
   private renderForm() {
     const amount = formatAmount(this.amount, 'NGN');
-    const values: Record<string, string> = { fullName: this.fullName, email: this.email, mobileNumber: this.mobileNumber };
+    const values: Record<string, string> = {
+      fullName: this.fullName,
+      email: this.email,
+      mobileNumber: this.mobileNumber,
+    };
     return html`
       <form part="form" novalidate @submit=${this.onSubmit} aria-busy=${this.busy}>
         ${amount ? html`<p><span class="muted">${m.amountDue}</span><br /><span class="amount">${amount}</span></p>` : nothing}

@@ -27,7 +27,12 @@ export function formatAmount(amount: string, currency: string): string {
 export type Result = { dialCode: string; paymentReference: string; bankName: string; amount: string };
 
 /** Posts the form as the widget's session request and reads the dial code from the envelope. */
-export async function pay(url: string, form: HTMLFormElement, paymentType: PaymentType, amount: string): Promise<Result> {
+export async function pay(
+  url: string,
+  form: HTMLFormElement,
+  paymentType: PaymentType,
+  amount: string,
+): Promise<Result> {
   const data = new FormData(form);
   const text = (name: string) => String(data.get(name) ?? '').trim();
   const request: Record<string, string> = {

@@ -96,7 +96,8 @@ class VanillaForm extends HTMLElement {
     // Busy as the widget shows it, once the form's values are read (a disabled control is not sent).
     form.setAttribute('aria-busy', 'true');
     form.querySelector('fieldset')!.disabled = true;
-    form.querySelector('button[type=submit]')!.innerHTML = html`<span class="spinner" aria-hidden="true"></span>${m.submitting}`;
+    form.querySelector('button[type=submit]')!.innerHTML =
+      html`<span class="spinner" aria-hidden="true"></span>${m.submitting}`;
     const result = await pending;
     form.replaceWith(this.resultSection(result));
     this.shadowRoot!.querySelector('[role=status]')!.textContent = `${m.ussdTitle}: ${result.dialCode}`;

@@ -21,7 +21,12 @@ export const BENCH_CHROMIUM_FLAGS = [
 export async function launchChromium(): Promise<Browser> {
   const executablePath = findChromium();
   if (!executablePath) throw new Error(missingChromiumMessage());
-  return puppeteer.launch({ executablePath, headless: true, args: BENCH_CHROMIUM_FLAGS, defaultViewport: { width: 800, height: 1400 } });
+  return puppeteer.launch({
+    executablePath,
+    headless: true,
+    args: BENCH_CHROMIUM_FLAGS,
+    defaultViewport: { width: 800, height: 1400 },
+  });
 }
 
 /** Runs `use` on a new page in a new browser context, and closes the context afterwards. */
@@ -48,7 +53,10 @@ export async function inFreshContext<T>(browser: Browser, use: (page: Page) => P
  */
 async function captureOneStackFrame(page: Page): Promise<void> {
   const session = (page as unknown as { _client?: () => CDPSession })._client?.();
-  if (!session) throw new Error('bench: Puppeteer no longer offers page._client(); see captureOneStackFrame in bench/lib/browser.ts');
+  if (!session)
+    throw new Error(
+      'bench: Puppeteer no longer offers page._client(); see captureOneStackFrame in bench/lib/browser.ts',
+    );
   await session.send('Runtime.setMaxCallStackSizeToCapture', { size: 1 });
 }
 
@@ -56,7 +64,11 @@ async function captureOneStackFrame(page: Page): Promise<void> {
  * As `inFreshContext`, with the page's main thread slowed `rate` times, as on a low-end Android
  * phone (Puppeteer's `emulateCPUThrottling`, i.e. CDP `Emulation.setCPUThrottlingRate`).
  */
-export function inFreshThrottledContext<T>(browser: Browser, rate: number, use: (page: Page) => Promise<T>): Promise<T> {
+export function inFreshThrottledContext<T>(
+  browser: Browser,
+  rate: number,
+  use: (page: Page) => Promise<T>,
+): Promise<T> {
   return inFreshContext(browser, async (page) => {
     await page.emulateCPUThrottling(rate);
     return use(page);
@@ -69,7 +81,10 @@ export function inFreshThrottledContext<T>(browser: Browser, rate: number, use: 
  * CPU time the page's main thread spent, which, unlike the wall clock, does not grow while the
  * thread waits for a core on a busy machine.
  */
-export async function withCpuClock<T>(page: Page, measure: () => Promise<T>): Promise<{ result: T; cpu: (from: string, to: string) => number | undefined }> {
+export async function withCpuClock<T>(
+  page: Page,
+  measure: () => Promise<T>,
+): Promise<{ result: T; cpu: (from: string, to: string) => number | undefined }> {
   await page.tracing.start({ categories: ['blink.user_timing'] });
   let trace: Uint8Array | undefined;
   let result: T;
@@ -98,7 +113,9 @@ export async function firstRender(page: Page, url: string): Promise<FirstRender>
   await page.waitForFunction(() => performance.getEntriesByName('bench:form').length > 0, { timeout: 10_000 });
   // No named functions inside evaluate(): tsx would wrap them in a helper the page does not have.
   const [start, scriptEnd, form, intl] = await page.evaluate(() => [
-    ...['bench:start', 'bench:script-end', 'bench:form'].map((name) => performance.getEntriesByName(name)[0]?.startTime),
+    ...['bench:start', 'bench:script-end', 'bench:form'].map(
+      (name) => performance.getEntriesByName(name)[0]?.startTime,
+    ),
     performance.getEntriesByName('bench:intl')[0]?.duration,
   ]);
   return { render: form! - start!, script: scriptEnd === undefined ? undefined : scriptEnd - start!, intl };
@@ -125,43 +142,51 @@ export async function submitToResult(page: Page, url: string, tag: string, prefe
   await page.waitForFunction((tag) => document.querySelector(tag)?.shadowRoot?.querySelector('form'), {}, tag);
   await page.waitForFunction(
     (files: string[]) =>
-      files.every((file) => performance.getEntriesByType('resource').some((entry) => entry.name.endsWith(`/${file}`) && (entry as PerformanceResourceTiming).responseEnd > 0)),
+      files.every((file) =>
+        performance
+          .getEntriesByType('resource')
+          .some((entry) => entry.name.endsWith(`/${file}`) && (entry as PerformanceResourceTiming).responseEnd > 0),
+      ),
     { timeout: 10_000 },
     prefetched,
   );
-  const box = await page.evaluate(async (tag, bankCode) => {
-    const root = document.querySelector(tag)!.shadowRoot!;
-    const select = root.querySelector('select')!;
-    select.value = bankCode;
-    select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    // A customer takes seconds to fill the form: the page has been idle before Pay, which is when the
-    // widget prepares its result screen (a throttled page may still be evaluating the second file).
-    await new Promise((resolve) => requestIdleCallback(resolve));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    (window as unknown as { benchDone: Promise<void> }).benchDone = new Promise((resolve) => {
-      const observer = new MutationObserver(() => {
-        const code = root.querySelector('[part~="dial-code"]');
-        if (!code) return;
-        observer.disconnect();
-        code.getBoundingClientRect();
-        performance.mark('bench:result');
-        requestAnimationFrame(() => {
-          performance.mark('bench:frame');
-          resolve();
+  const box = await page.evaluate(
+    async (tag, bankCode) => {
+      const root = document.querySelector(tag)!.shadowRoot!;
+      const select = root.querySelector('select')!;
+      select.value = bankCode;
+      select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      // A customer takes seconds to fill the form: the page has been idle before Pay, which is when the
+      // widget prepares its result screen (a throttled page may still be evaluating the second file).
+      await new Promise((resolve) => requestIdleCallback(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      (window as unknown as { benchDone: Promise<void> }).benchDone = new Promise((resolve) => {
+        const observer = new MutationObserver(() => {
+          const code = root.querySelector('[part~="dial-code"]');
+          if (!code) return;
+          observer.disconnect();
+          code.getBoundingClientRect();
+          performance.mark('bench:result');
+          requestAnimationFrame(() => {
+            performance.mark('bench:frame');
+            resolve();
+          });
         });
+        observer.observe(root, { childList: true, subtree: true, characterData: true });
+        // One harmless mutation now: the callback above runs (no dial code yet) and is compiled before
+        // the click, so that its first compile (about 1 ms of CPU, 4 ms throttled) is not counted as
+        // the widget's (rawFetch does the same for the raw page's).
+        root.append(document.createComment(''));
+        root.lastChild!.remove();
       });
-      observer.observe(root, { childList: true, subtree: true, characterData: true });
-      // One harmless mutation now: the callback above runs (no dial code yet) and is compiled before
-      // the click, so that its first compile (about 1 ms of CPU, 4 ms throttled) is not counted as
-      // the widget's (rawFetch does the same for the raw page's).
-      root.append(document.createComment(''));
-      root.lastChild!.remove();
-    });
-    await new Promise((resolve) => setTimeout(resolve));
-    const rect = root.querySelector('button[type=submit]')!.getBoundingClientRect();
-    return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
-  }, tag, CUSTOMER.bankCode);
+      await new Promise((resolve) => setTimeout(resolve));
+      const rect = root.querySelector('button[type=submit]')!.getBoundingClientRect();
+      return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+    },
+    tag,
+    CUSTOMER.bankCode,
+  );
   return clickAndTime(page, box, 'bench:result');
 }
 
@@ -207,13 +232,18 @@ export async function rawFetch(page: Page, url: string): Promise<Submit> {
  * session request's resource timing.
  */
 async function clickAndTime(page: Page, box: { x: number; y: number }, end: string): Promise<Submit> {
-  await page.evaluate(() => addEventListener('click', () => performance.mark('bench:click'), { capture: true, once: true }));
+  await page.evaluate(() =>
+    addEventListener('click', () => performance.mark('bench:click'), { capture: true, once: true }),
+  );
   await page.mouse.click(box.x, box.y);
   await page.evaluate(() => (window as unknown as { benchDone: Promise<void> }).benchDone);
   // No named functions inside evaluate(): tsx would wrap them in a helper the page does not have.
   return page.evaluate((end) => {
-    const [click, done, frame] = ['bench:click', end, 'bench:frame'].map((name) => performance.getEntriesByName(name)[0]!.startTime) as [number, number, number];
-    const request = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/session')) as PerformanceResourceTiming | undefined;
+    const [click, done, frame] = ['bench:click', end, 'bench:frame'].map(
+      (name) => performance.getEntriesByName(name)[0]!.startTime,
+    ) as [number, number, number];
+    const request = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/session')) as
+      PerformanceResourceTiming | undefined;
     const besideNetwork = request ? request.startTime - click + (done - request.responseEnd) : undefined;
     return { laidOut: done - click, nextFrame: frame - click, besideNetwork };
   }, end);
@@ -245,7 +275,8 @@ export async function heapPerElement(page: Page, url: string, tag: string, count
         });
         await Promise.all(made.map((element) => (element as { updateComplete?: Promise<unknown> }).updateComplete));
         await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-        if (made.some((element) => !element.shadowRoot?.querySelector('form'))) throw new Error(`${tag}: no form rendered`);
+        if (made.some((element) => !element.shadowRoot?.querySelector('form')))
+          throw new Error(`${tag}: no form rendered`);
       },
       tag,
       n,

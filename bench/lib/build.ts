@@ -33,7 +33,13 @@ function minifyContenderLiterals(): Plugin {
       const { minifyHTMLLiterals } = await import('minify-literals');
       const result = await minifyHTMLLiterals(code, {
         fileName: id,
-        minifyOptions: { collapseWhitespace: true, conservativeCollapse: true, decodeEntities: false, removeEmptyAttributes: false, minifyJS: false },
+        minifyOptions: {
+          collapseWhitespace: true,
+          conservativeCollapse: true,
+          decodeEntities: false,
+          removeEmptyAttributes: false,
+          minifyJS: false,
+        },
       });
       return result ? { code: result.code, map: result.map?.toString() } : null;
     },
@@ -52,7 +58,10 @@ async function bundle(config: InlineConfig): Promise<string> {
  * An entry built with vite.config.ts's script-tag settings. Unminified (`minify: false`) for
  * profiling: names kept, and a comment naming each module before its code.
  */
-function asScriptTag(entry: string, { css = '', minify = true }: { css?: string; minify?: boolean } = {}): Promise<string> {
+function asScriptTag(
+  entry: string,
+  { css = '', minify = true }: { css?: string; minify?: boolean } = {},
+): Promise<string> {
   return bundle({
     configFile: join(root, 'vite.config.ts'),
     mode: 'script-tag',
@@ -101,19 +110,37 @@ export async function buildContenders(): Promise<Contender[]> {
       beside: { [AFTER_SUBMIT_FILE]: readFileSync(join(root, 'dist', AFTER_SUBMIT_FILE), 'utf8') },
     },
     { id: 'widget-npm', label: '<pay-widget> npm build', tag: 'pay-widget', code: await npmBundle() },
-    { id: 'lit', label: 'same form, plain Lit', tag: 'lit-form', code: await asScriptTag('bench/contenders/lit-form.ts') },
-    { id: 'vanilla', label: 'same form, hand-written', tag: 'vanilla-form', code: await asScriptTag('bench/contenders/vanilla-form.ts', { css }) },
+    {
+      id: 'lit',
+      label: 'same form, plain Lit',
+      tag: 'lit-form',
+      code: await asScriptTag('bench/contenders/lit-form.ts'),
+    },
+    {
+      id: 'vanilla',
+      label: 'same form, hand-written',
+      tag: 'vanilla-form',
+      code: await asScriptTag('bench/contenders/vanilla-form.ts', { css }),
+    },
   ];
 }
 
 /** The script tag's second file as vite.config.ts builds it, unminified (no Terser pass, no Oxc minification). */
 function afterSubmitUnminified(): Promise<string> {
-  const plugins = (afterSubmitBuild.plugins as Plugin[]).filter((plugin) => plugin.name !== 'pay-widget:terser-before-oxc');
+  const plugins = (afterSubmitBuild.plugins as Plugin[]).filter(
+    (plugin) => plugin.name !== 'pay-widget:terser-before-oxc',
+  );
   const { build: options } = afterSubmitBuild;
   return bundle({
     ...afterSubmitBuild,
     plugins,
-    build: { ...options, write: false, sourcemap: false, minify: false, rolldownOptions: { ...options!.rolldownOptions, output: { ...options!.rolldownOptions!.output, minify: false } } },
+    build: {
+      ...options,
+      write: false,
+      sourcemap: false,
+      minify: false,
+      rolldownOptions: { ...options!.rolldownOptions, output: { ...options!.rolldownOptions!.output, minify: false } },
+    },
   });
 }
 
@@ -128,6 +155,11 @@ export async function buildForProfile(): Promise<Contender[]> {
       beside: { [AFTER_SUBMIT_FILE]: await afterSubmitUnminified() },
     },
     { id: 'widget-npm', label: '<pay-widget> npm build, unminified', tag: 'pay-widget', code: await npmBundle(false) },
-    { id: 'lit', label: 'same form, plain Lit, unminified', tag: 'lit-form', code: await asScriptTag('bench/contenders/lit-form.ts', { minify: false }) },
+    {
+      id: 'lit',
+      label: 'same form, plain Lit, unminified',
+      tag: 'lit-form',
+      code: await asScriptTag('bench/contenders/lit-form.ts', { minify: false }),
+    },
   ];
 }

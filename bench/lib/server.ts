@@ -80,7 +80,8 @@ const page = (body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>bench</title></head><body>${body}</body></html>`;
 
 function firstRenderPage(contender: Contender): string {
-  if (/<\/script/i.test(contender.code)) throw new Error(`${contender.id}: the script contains "</script" and cannot be inlined`);
+  if (/<\/script/i.test(contender.code))
+    throw new Error(`${contender.id}: the script contains "</script" and cannot be inlined`);
   return page(
     `<${contender.tag} ${attributes()}></${contender.tag}>` +
       `<script>${FORM_PROBE}${INTL_WARM_UP}performance.mark('bench:start')</script>` +
@@ -97,7 +98,9 @@ function pageLoadPage(contender: Contender): string {
 }
 
 function submitPage(contender: Contender): string {
-  return page(`<${contender.tag} ${attributes(prefilled)}></${contender.tag}><script src="/js/${contender.id}.js"></script>`);
+  return page(
+    `<${contender.tag} ${attributes(prefilled)}></${contender.tag}><script src="/js/${contender.id}.js"></script>`,
+  );
 }
 
 const RAW_SUBMIT_PAGE = page(`<button id="pay" type="button" style="min-height:44px">Pay</button><script>
@@ -147,7 +150,8 @@ export async function startServer(contenders: Contender[]): Promise<BenchServer>
     if (kind === 'first-render') return send(response, 200, 'text/html', firstRenderPage(contender));
     if (kind === 'page-load') return send(response, 200, 'text/html', pageLoadPage(contender));
     if (kind === 'submit') return send(response, 200, 'text/html', submitPage(contender));
-    if (kind === 'heap') return send(response, 200, 'text/html', page(`<script src="/js/${contender.id}.js"></script>`));
+    if (kind === 'heap')
+      return send(response, 200, 'text/html', page(`<script src="/js/${contender.id}.js"></script>`));
     return send(response, 404, 'text/plain', 'not found');
   }
 

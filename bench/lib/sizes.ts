@@ -14,7 +14,6 @@ import { cacheDir, root } from './paths.js';
 
 export type Size = { raw: number; min: number; gzip: number; brotli: number; files: string[] };
 
-
 const gzip = (code: string) => gzipSync(code, { level: 9 }).length;
 const brotli = (code: string) =>
   brotliCompressSync(code, {
@@ -112,11 +111,15 @@ function packed(name: string): { dir: string; version: string } | { skipped: str
   const find = () => readdirSync(npmDir).find((file) => file.startsWith(prefix) && file.endsWith('.tgz'));
   let tarball = find();
   if (!tarball) {
-    const result = spawnSync('npm', ['pack', name, '--pack-destination', npmDir, '--loglevel=error'], { encoding: 'utf8', timeout: 120_000 });
+    const result = spawnSync('npm', ['pack', name, '--pack-destination', npmDir, '--loglevel=error'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     tarball = find();
     if (result.status !== 0 || !tarball) {
       const lines = (result.stderr ?? '').split('\n').filter((line) => line.startsWith('npm error'));
-      const why = lines.find((line) => / code /.test(line)) ?? lines[0] ?? result.error?.message ?? `exit ${result.status}`;
+      const why =
+        lines.find((line) => / code /.test(line)) ?? lines[0] ?? result.error?.message ?? `exit ${result.status}`;
       return { skipped: `npm pack ${name} failed (registry not reachable?): ${why}` };
     }
   }
@@ -136,7 +139,8 @@ export function otherSizes(): OtherSize[] {
     if ('skipped' in pack) return { name, what, skipped: pack.skipped };
     const paths = files.map((file) => join(pack.dir, file));
     const missing = paths.filter((path) => !existsSync(path));
-    if (missing.length > 0) return { name, version: pack.version, what, skipped: `not in ${pack.version}: ${files.join(', ')}` };
+    if (missing.length > 0)
+      return { name, version: pack.version, what, skipped: `not in ${pack.version}: ${files.join(', ')}` };
     return { name, version: pack.version, what, size: sizeOfFiles(paths, { minified: false, module: false }) };
   });
 }

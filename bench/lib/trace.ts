@@ -79,7 +79,12 @@ export function moduleMap(code: string): (line: number) => string {
   };
 }
 
-export function summarize(events: TraceEvent[], from: string, to: string, moduleOf: (url: string, line: number) => string): TraceSummary {
+export function summarize(
+  events: TraceEvent[],
+  from: string,
+  to: string,
+  moduleOf: (url: string, line: number) => string,
+): TraceSummary {
   const mark = (name: string) => events.find((event) => event.name === name && event.cat.includes('blink.user_timing'));
   const start = mark(from);
   const end = mark(to);
@@ -101,7 +106,9 @@ export function summarize(events: TraceEvent[], from: string, to: string, module
   const modules: Record<string, number> = {};
   const profiles = events.filter((event) => event.name === 'Profile' && event.pid === pid);
   for (const profile of profiles) {
-    const chunks = events.filter((event) => event.name === 'ProfileChunk' && event.pid === pid && event.id === profile.id);
+    const chunks = events.filter(
+      (event) => event.name === 'ProfileChunk' && event.pid === pid && event.id === profile.id,
+    );
     const nodes = new Map<number, ProfileNode>();
     let time = Number((profile.args?.data as { startTime?: number } | undefined)?.startTime ?? 0);
     const samples: { node: number; ts: number; line: number | undefined }[] = [];

@@ -2,7 +2,12 @@
 // variables), the stores (a SQLite file in the data folder, Redis with REDIS_URL, or memory when
 // given no folder, as in tests), the loop log, the routes, the reconciler sweeping the ledger, and
 // (with the sandbox) the "webhook lost" switch.
-import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY, type SandboxStorage } from '../../src/sandbox/index.js';
+import {
+  createSandboxGateway,
+  SANDBOX_PUBLIC_KEY,
+  SANDBOX_SECRET_KEY,
+  type SandboxStorage,
+} from '../../src/sandbox/index.js';
 import { createGateway, createMemoryIdempotencyStore, createMemoryPaymentStore } from '../../src/server/internal.js';
 import { createLoopLog, type LoopLog, type LoopStep } from '../loop-log.js';
 import { readDemoConfig, safeOrigin, type Env, type Log } from './config.js';
@@ -51,7 +56,11 @@ const SANDBOX_WEBHOOK_URL = `http://demo.invalid${DEMO_PATHS.webhook}`;
  * Reads the PAY_* variables (all set → the real gateway, otherwise the in-process sandbox) and
  * REDIS_URL (set → both stores in Redis, else in the data folder's SQLite file, or in memory).
  */
-export async function createDemoBackend(env: Env = process.env, log: Log = console, options: DemoBackendOptions = {}): Promise<DemoBackend> {
+export async function createDemoBackend(
+  env: Env = process.env,
+  log: Log = console,
+  options: DemoBackendOptions = {},
+): Promise<DemoBackend> {
   const config = readDemoConfig(env, log);
   const real = config.gateway;
   let listeningOrigin: string | undefined;
@@ -60,7 +69,12 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
   const stores = await demoStores(config.redisUrl, options.dataFolder);
   const sandbox = webhookLost && demoSandbox(() => listeningOrigin, loop, webhookLost, stores.sandboxStorage);
   const gateway = createGateway(
-    real ?? { baseUrl: 'https://sandbox.pay-widget.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox!.fetch },
+    real ?? {
+      baseUrl: 'https://sandbox.pay-widget.invalid',
+      publicKey: SANDBOX_PUBLIC_KEY,
+      secretKey: SANDBOX_SECRET_KEY,
+      fetch: sandbox!.fetch,
+    },
   );
   const { payments } = stores;
   const { routes, close: stopPayments } = createDemoRoutes({
@@ -105,7 +119,12 @@ export async function createDemoBackend(env: Env = process.env, log: Log = conso
 }
 
 /** The in-process sandbox, its webhooks posted over the socket to this very server, as a gateway would. */
-function demoSandbox(listeningOrigin: () => string | undefined, loop: LoopLog, webhookLost: WebhookLost, storage: SandboxStorage | undefined) {
+function demoSandbox(
+  listeningOrigin: () => string | undefined,
+  loop: LoopLog,
+  webhookLost: WebhookLost,
+  storage: SandboxStorage | undefined,
+) {
   return createSandboxGateway({
     storage,
     merchantName: 'Ada Books',
@@ -147,12 +166,24 @@ async function demoStores(redisUrl: string | undefined, dataFolder: string | und
       close: async () => data.stores.close(),
     };
   }
-  return { kind: 'memory', where: 'stores in memory', idempotency: createMemoryIdempotencyStore(), payments: createMemoryPaymentStore(), close: async () => {} };
+  return {
+    kind: 'memory',
+    where: 'stores in memory',
+    idempotency: createMemoryIdempotencyStore(),
+    payments: createMemoryPaymentStore(),
+    close: async () => {},
+  };
 }
 
 /** REDIS_URL's stores, through the optional `redis` package, imported only when it is set. */
 async function redisStores(url: string) {
-  const [{ createClient }, { createRedisStores }] = await Promise.all([import('redis'), import('../../src/server/stores/redis/index.js')]);
+  const [{ createClient }, { createRedisStores }] = await Promise.all([
+    import('redis'),
+    import('../../src/server/stores/redis/index.js'),
+  ]);
   const client = await createClient({ url }).connect();
-  return { ...createRedisStores(client, { prefix: 'pay-widget-demo:' }), close: async () => void (await client.quit()) };
+  return {
+    ...createRedisStores(client, { prefix: 'pay-widget-demo:' }),
+    close: async () => void (await client.quit()),
+  };
 }

@@ -33,8 +33,15 @@ export function readDemoConfig(env: Env, log: Log): DemoConfig {
     publicOrigin: publicOriginFrom(env.PAY_PUBLIC_ORIGIN, log),
     redisUrl: env.REDIS_URL?.trim() || undefined,
     statusSecret: env.PAY_STATUS_SECRET?.trim() || crypto.getRandomValues(new Uint8Array(32)),
-    reconcileIntervalMs: milliseconds(env, 'PAY_RECONCILE_INTERVAL_MS', log, `sweeping every ${DEFAULT_RECONCILE_INTERVAL_MS / 1000} s`) ?? DEFAULT_RECONCILE_INTERVAL_MS,
-    transferValidityMs: milliseconds(env, 'PAY_TRANSFER_VALIDITY_MS', log, 'a transfer stays valid for the default 30 minutes'),
+    reconcileIntervalMs:
+      milliseconds(env, 'PAY_RECONCILE_INTERVAL_MS', log, `sweeping every ${DEFAULT_RECONCILE_INTERVAL_MS / 1000} s`) ??
+      DEFAULT_RECONCILE_INTERVAL_MS,
+    transferValidityMs: milliseconds(
+      env,
+      'PAY_TRANSFER_VALIDITY_MS',
+      log,
+      'a transfer stays valid for the default 30 minutes',
+    ),
   };
 }
 
@@ -54,9 +61,16 @@ function gatewaySettings(env: Env, log: Log): GatewaySettings | undefined {
   const publicKey = value('PAY_PUBLIC_KEY');
   const secretKey = value('PAY_SECRET_KEY');
   const accessToken = value('PAY_ACCESS_TOKEN');
-  const given = { PAY_BASE_URL: baseUrl, PAY_PUBLIC_KEY: publicKey, 'PAY_SECRET_KEY (or PAY_ACCESS_TOKEN)': secretKey ?? accessToken };
-  const missing = Object.entries(given).filter(([, set]) => !set).map(([name]) => name);
-  if (missing.length === 0) return { baseUrl: baseUrl!, publicKey: publicKey!, ...(secretKey ? { secretKey } : { accessToken: accessToken! }) };
+  const given = {
+    PAY_BASE_URL: baseUrl,
+    PAY_PUBLIC_KEY: publicKey,
+    'PAY_SECRET_KEY (or PAY_ACCESS_TOKEN)': secretKey ?? accessToken,
+  };
+  const missing = Object.entries(given)
+    .filter(([, set]) => !set)
+    .map(([name]) => name);
+  if (missing.length === 0)
+    return { baseUrl: baseUrl!, publicKey: publicKey!, ...(secretKey ? { secretKey } : { accessToken: accessToken! }) };
   if (missing.length < 3) log.warn(`pay-widget demo: ${missing.join(', ')} not set; using the offline sandbox.`);
   return undefined;
 }

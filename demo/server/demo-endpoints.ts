@@ -25,7 +25,11 @@ export function simulateEndpoint(sandbox: SandboxGateway | undefined, loop: Loop
     const refused = sameOriginPost(request);
     if (refused) return refused;
     if (!sandbox) {
-      return demoError(409, 'not_available', 'This demo is talking to a real gateway: a payment can only be completed by paying it.');
+      return demoError(
+        409,
+        'not_available',
+        'This demo is talking to a real gateway: a payment can only be completed by paying it.',
+      );
     }
     const read = await readJsonBody(request, { maxBytes: MAX_SIMULATE_BYTES });
     if (!read.ok) return problemError(read.problem);
@@ -35,10 +39,12 @@ export function simulateEndpoint(sandbox: SandboxGateway | undefined, loop: Loop
       fields.paymentReference = 'Give the paymentReference from pay-initiated.';
     }
     if (wanted !== 'SUCCESS' && wanted !== 'FAILED') fields.status = 'Use SUCCESS or FAILED.';
-    if (Object.keys(fields).length > 0) return demoError(400, 'validation', 'Some fields are missing or invalid.', fields);
+    if (Object.keys(fields).length > 0)
+      return demoError(400, 'validation', 'Some fields are missing or invalid.', fields);
     const reference = paymentReference as string;
     const outcome = wanted as 'SUCCESS' | 'FAILED';
-    if (!sandbox.lookup(reference)) return demoError(404, 'not_found', 'The sandbox has no payment with this reference.');
+    if (!sandbox.lookup(reference))
+      return demoError(404, 'not_found', 'The sandbox has no payment with this reference.');
     loop.customer(reference, outcome);
     sandbox.setStatus(reference, outcome, SIMULATED_MESSAGES[outcome]);
     log.info(`pay-widget demo: simulated ${outcome} for ${reference}`);
@@ -63,11 +69,17 @@ export function webhookLostEndpoint(webhookLost: WebhookLost | undefined, log: L
     if (request.method === 'GET') return demoJson(200, { lost: webhookLost?.on ?? false });
     const refused = sameOriginPost(request);
     if (refused) return refused;
-    if (!webhookLost) return demoError(409, 'not_available', 'This demo is talking to a real gateway: its webhooks are not the demo’s to drop.');
+    if (!webhookLost)
+      return demoError(
+        409,
+        'not_available',
+        'This demo is talking to a real gateway: its webhooks are not the demo’s to drop.',
+      );
     const read = await readJsonBody(request, { maxBytes: MAX_SIMULATE_BYTES });
     if (!read.ok) return problemError(read.problem);
     const { lost } = (read.json ?? {}) as { lost?: unknown };
-    if (typeof lost !== 'boolean') return demoError(400, 'validation', 'Some fields are missing or invalid.', { lost: 'Use true or false.' });
+    if (typeof lost !== 'boolean')
+      return demoError(400, 'validation', 'Some fields are missing or invalid.', { lost: 'Use true or false.' });
     webhookLost.set(lost);
     log.info(`pay-widget demo: webhooks of new payments ${lost ? 'are lost' : 'are delivered'}`);
     return demoJson(200, { lost });
@@ -101,7 +113,13 @@ function demoJson(status: number, body: unknown, headers: Record<string, string>
 }
 
 /** The session-endpoint contract's error shape, which the page already reads. */
-function demoError(status: number, code: string, message: string, fields?: Record<string, string>, headers?: Record<string, string>): Response {
+function demoError(
+  status: number,
+  code: string,
+  message: string,
+  fields?: Record<string, string>,
+  headers?: Record<string, string>,
+): Response {
   return demoJson(status, { status: 'ERROR', error: { code, message, ...(fields ? { fields } : {}) } }, headers);
 }
 

@@ -31,12 +31,26 @@ export type DemoFolders = {
   script: string;
 };
 
-export function demoListener(backend: DemoBackend, folders: DemoFolders, listening: () => string | undefined): RequestListener {
+export function demoListener(
+  backend: DemoBackend,
+  folders: DemoFolders,
+  listening: () => string | undefined,
+): RequestListener {
   // Not overriding the global Request/Response: the sandbox and the page's server share this process.
-  const routes = new Map(Object.entries(backend.routes).map(([path, handler]) => [path, getRequestListener(handler, { overrideGlobalObjects: false })]));
+  const routes = new Map(
+    Object.entries(backend.routes).map(([path, handler]) => [
+      path,
+      getRequestListener(handler, { overrideGlobalObjects: false }),
+    ]),
+  );
   const gzipped = new Map<string, Buffer>();
 
-  async function sendFile(request: IncomingMessage, response: ServerResponse, file: string, body?: string): Promise<void> {
+  async function sendFile(
+    request: IncomingMessage,
+    response: ServerResponse,
+    file: string,
+    body?: string,
+  ): Promise<void> {
     let content: Buffer;
     try {
       content = body === undefined ? await readFile(file) : Buffer.from(body);
@@ -59,7 +73,12 @@ export function demoListener(backend: DemoBackend, folders: DemoFolders, listeni
 
   async function sendPage(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const html = await readFile(join(folders.page, 'index.html'), 'utf8');
-    await sendFile(request, response, join(folders.page, 'index.html'), html.replace('</head>', `${headTags(backend)}</head>`));
+    await sendFile(
+      request,
+      response,
+      join(folders.page, 'index.html'),
+      html.replace('</head>', `${headTags(backend)}</head>`),
+    );
   }
 
   return (request, response) => {
@@ -84,7 +103,11 @@ export function demoListener(backend: DemoBackend, folders: DemoFolders, listeni
     if (path === '/' || path === '/index.html') return void sendPage(request, response);
     const [, folder, name = ''] = /^\/(pay-widget|assets)\/([^/]+)$/.exec(path) ?? [];
     if (!folder || !FILE_NAME.test(name)) return notFound(response);
-    void sendFile(request, response, folder === 'pay-widget' ? join(folders.script, name) : join(folders.page, 'assets', name));
+    void sendFile(
+      request,
+      response,
+      folder === 'pay-widget' ? join(folders.script, name) : join(folders.page, 'assets', name),
+    );
   };
 }
 

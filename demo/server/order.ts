@@ -28,9 +28,12 @@ export function createDemoOrder(publicOrigin: () => string | undefined): OrderRe
     }
     const amount = Number(request.amount ?? DEMO_ORDER.defaultAmount);
     if (!(amount >= DEMO_ORDER.minAmount && amount <= DEMO_ORDER.maxAmount)) {
-      throw new OrderError(`This demo accepts amounts from ₦${DEMO_ORDER.minAmount} to ₦${DEMO_ORDER.maxAmount.toLocaleString('en')}.`, {
-        fields: { amount: `Choose an amount between ${DEMO_ORDER.minAmount} and ${DEMO_ORDER.maxAmount}.` },
-      });
+      throw new OrderError(
+        `This demo accepts amounts from ₦${DEMO_ORDER.minAmount} to ₦${DEMO_ORDER.maxAmount.toLocaleString('en')}.`,
+        {
+          fields: { amount: `Choose an amount between ${DEMO_ORDER.minAmount} and ${DEMO_ORDER.maxAmount}.` },
+        },
+      );
     }
     const origin = publicOrigin();
     if (!origin) throw new Error('pay-widget demo: the public origin is not known yet (the server is not listening)');

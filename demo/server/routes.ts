@@ -57,7 +57,10 @@ type DemoRouteOptions = {
 export type DemoRoutes = { routes: Record<string, Handler>; close(): Promise<void> };
 
 /** The merchant's side: `onPaid` ships the order (here: says so in the loop's log and the terminal). */
-function demoHooks(loop: LoopLog, log: Log): { onPaid: (payment: Payment) => void; onFailed: (payment: Payment) => void } {
+function demoHooks(
+  loop: LoopLog,
+  log: Log,
+): { onPaid: (payment: Payment) => void; onFailed: (payment: Payment) => void } {
   return {
     onPaid: (payment) => {
       loop.onPaid(payment);
@@ -83,7 +86,8 @@ export function createDemoRoutes(options: DemoRouteOptions): DemoRoutes {
     onEvent: (event, { endpoint }) => {
       toLoop(loop, webhookLost, event, endpoint);
       if (event.type === 'internal-error') log.warn(`pay-widget demo: ${endpoint} ${JSON.stringify(event)}`);
-      if (event.type === 'stale') log.warn(`pay-widget demo: ${event.paymentReference} is stale: look at it in the gateway's dashboard`);
+      if (event.type === 'stale')
+        log.warn(`pay-widget demo: ${event.paymentReference} is stale: look at it in the gateway's dashboard`);
     },
   });
   loop.reconcilerStarted(options.reconcileIntervalMs);
@@ -117,7 +121,12 @@ export function createDemoRoutes(options: DemoRouteOptions): DemoRoutes {
 }
 
 /** Each event into the loop's log, under the endpoint (or the reconciler) it came from. */
-function toLoop(loop: LoopLog, webhookLost: WebhookLost | undefined, event: PaymentsEvent, endpoint: PaymentsEventSource['endpoint']): void {
+function toLoop(
+  loop: LoopLog,
+  webhookLost: WebhookLost | undefined,
+  event: PaymentsEvent,
+  endpoint: PaymentsEventSource['endpoint'],
+): void {
   if (endpoint === 'session') {
     if (event.type === 'initiated') webhookLost?.started(event.paymentReference);
     return loop.session(event as Parameters<LoopLog['session']>[0]);

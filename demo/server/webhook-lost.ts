@@ -37,7 +37,8 @@ export function createWebhookLost(): WebhookLost {
     has: (paymentReference) => marked.has(paymentReference),
     dropping: (deliver) => (input, init) => {
       const reference = notifiedReference(init?.body);
-      if (reference !== undefined && marked.has(reference)) return Promise.reject(new Error('pay-widget demo: webhook lost (the demo’s switch)'));
+      if (reference !== undefined && marked.has(reference))
+        return Promise.reject(new Error('pay-widget demo: webhook lost (the demo’s switch)'));
       return deliver(input, init);
     },
   };
@@ -47,7 +48,9 @@ export function createWebhookLost(): WebhookLost {
 function notifiedReference(body: unknown): string | undefined {
   if (typeof body !== 'string') return undefined;
   try {
-    const parsed = JSON.parse(body) as { notificationItems?: { notificationRequestItem?: { data?: { reference?: unknown } } }[] };
+    const parsed = JSON.parse(body) as {
+      notificationItems?: { notificationRequestItem?: { data?: { reference?: unknown } } }[];
+    };
     const reference = parsed.notificationItems?.[0]?.notificationRequestItem?.data?.reference;
     return typeof reference === 'string' ? reference : undefined;
   } catch {

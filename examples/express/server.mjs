@@ -21,11 +21,20 @@ const GATEWAY_VARIABLES = ['PAY_BASE_URL', 'PAY_PUBLIC_KEY', 'PAY_SECRET_KEY'];
 function gatewayMode(env) {
   const missing = GATEWAY_VARIABLES.filter((name) => !env[name]);
   const sandboxAsked = env.PAY_SANDBOX === '1' || env.npm_lifecycle_event === 'sandbox';
-  if (missing.length === 0 && sandboxAsked) return { error: 'PAY_SANDBOX=1 (or npm run sandbox) with the gateway variables set: choose one, unset PAY_SANDBOX or the three PAY_ variables' };
+  if (missing.length === 0 && sandboxAsked)
+    return {
+      error:
+        'PAY_SANDBOX=1 (or npm run sandbox) with the gateway variables set: choose one, unset PAY_SANDBOX or the three PAY_ variables',
+    };
   if (missing.length === 0) return { mode: 'gateway' };
-  if (missing.length < GATEWAY_VARIABLES.length) return { error: `${missing.join(' and ')} not set: the real gateway needs ${GATEWAY_VARIABLES.join(', ')} (or unset them all and run npm run sandbox)` };
+  if (missing.length < GATEWAY_VARIABLES.length)
+    return {
+      error: `${missing.join(' and ')} not set: the real gateway needs ${GATEWAY_VARIABLES.join(', ')} (or unset them all and run npm run sandbox)`,
+    };
   if (sandboxAsked) return { mode: 'sandbox' };
-  return { error: `no gateway: set ${GATEWAY_VARIABLES.join(', ')} for the real one, or run npm run sandbox (PAY_SANDBOX=1) for the offline sandbox` };
+  return {
+    error: `no gateway: set ${GATEWAY_VARIABLES.join(', ')} for the real one, or run npm run sandbox (PAY_SANDBOX=1) for the offline sandbox`,
+  };
 }
 
 const { mode, error } = gatewayMode(process.env);
@@ -41,9 +50,17 @@ const host = process.env.HOST ?? '127.0.0.1';
 const publicOrigin = process.env.PAY_PUBLIC_ORIGIN ?? `http://${host}:${port}`;
 
 // Sandbox mode: the gateway runs in this process and posts its webhooks to our own /pay/webhook.
-const sandbox = mode === 'sandbox' ? createSandboxGateway({ webhookUrl: `${publicOrigin}/pay/webhook`, allowInProduction: true }) : undefined;
+const sandbox =
+  mode === 'sandbox'
+    ? createSandboxGateway({ webhookUrl: `${publicOrigin}/pay/webhook`, allowInProduction: true })
+    : undefined;
 const gateway = sandbox
-  ? createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch })
+  ? createGateway({
+      baseUrl: 'https://sandbox.invalid',
+      publicKey: SANDBOX_PUBLIC_KEY,
+      secretKey: SANDBOX_SECRET_KEY,
+      fetch: sandbox.fetch,
+    })
   : createGateway({ baseUrl: PAY_BASE_URL, publicKey: PAY_PUBLIC_KEY, secretKey: PAY_SECRET_KEY });
 
 // The ledger (one entry per payment, written before the gateway is asked) and the idempotency
@@ -75,7 +92,11 @@ app.all('/pay/*splat', toNodeHandler(payments));
 // The payments for the shop's staff (search, history, recheck, resolve, CSV), behind HTTP Basic
 // auth as "admin" with PAY_ADMIN_PASSWORD; not served at all without it.
 if (process.env.PAY_ADMIN_PASSWORD) {
-  const ledger = createLedgerPage({ stores, gateway, authorize: (request) => signedIn(request, 'admin', process.env.PAY_ADMIN_PASSWORD) });
+  const ledger = createLedgerPage({
+    stores,
+    gateway,
+    authorize: (request) => signedIn(request, 'admin', process.env.PAY_ADMIN_PASSWORD),
+  });
   app.all('/admin/payments', toNodeHandler({ handler: async (request) => askToSignIn(await ledger(request)) }));
 }
 
@@ -100,5 +121,7 @@ app.use('/pay-widget', express.static(widgetFolder));
 app.use(express.static(join(appFolder, 'public')));
 
 app.listen(port, host, () => {
-  console.log(`listening on http://${host}:${port} (${sandbox ? 'sandbox gateway' : `gateway ${new URL(PAY_BASE_URL).origin}`})`);
+  console.log(
+    `listening on http://${host}:${port} (${sandbox ? 'sandbox gateway' : `gateway ${new URL(PAY_BASE_URL).origin}`})`,
+  );
 });

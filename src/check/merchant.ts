@@ -65,9 +65,16 @@ export function createMerchantClient(urls: MerchantUrls, timeoutMs: number, extr
     try {
       const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
       const { text, cut } = await readTextCut(response, MAX_ANSWER_BYTES);
-      reply = { status: response.status, headers: response.headers, text, json: cut ? undefined : jsonOrUndefined(text), ...(cut ? { cut } : {}) };
+      reply = {
+        status: response.status,
+        headers: response.headers,
+        text,
+        json: cut ? undefined : jsonOrUndefined(text),
+        ...(cut ? { cut } : {}),
+      };
     } catch (error) {
-      const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describe(error);
+      const reason =
+        error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describe(error);
       reply = { status: 0, headers: new Headers(), text: '', json: undefined, error: reason };
     }
     replies.push(reply);
@@ -78,7 +85,10 @@ export function createMerchantClient(urls: MerchantUrls, timeoutMs: number, extr
     urls,
     send,
     session(body, call) {
-      const headers: Record<string, string> = { 'content-type': call.contentType ?? 'application/json', ...call.headers };
+      const headers: Record<string, string> = {
+        'content-type': call.contentType ?? 'application/json',
+        ...call.headers,
+      };
       if (call.key !== null) headers['idempotency-key'] = call.key;
       const json = call.raw ?? JSON.stringify({ ...body, ...extras.sessionFields });
       return send(urls.sessionUrl, { method: 'POST', headers: withPageHeaders(headers), body: json });
@@ -118,5 +128,7 @@ function describe(error: unknown): string {
 /** `HTTP 404`, or why there was no answer: for failure messages. */
 export function answered(reply: Reply): string {
   if (reply.status === 0) return `no answer (${reply.error})`;
-  return reply.cut ? `HTTP ${reply.status} with an answer over ${MAX_ANSWER_BYTES / 1024 / 1024} MB (read no further)` : `HTTP ${reply.status}`;
+  return reply.cut
+    ? `HTTP ${reply.status} with an answer over ${MAX_ANSWER_BYTES / 1024 / 1024} MB (read no further)`
+    : `HTTP ${reply.status}`;
 }

@@ -3,13 +3,24 @@
 // it bought) and two switches the checks throw: drop the answer to the next initiation after the
 // sandbox created the payment (a gateway time-out whose payment exists), or answer it with a
 // gateway error whose text must not reach the customer.
-import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY, type SandboxGateway } from '../sandbox/index.js';
+import {
+  createSandboxGateway,
+  SANDBOX_ACCESS_TOKEN,
+  SANDBOX_PUBLIC_KEY,
+  SANDBOX_SECRET_KEY,
+  type SandboxGateway,
+} from '../sandbox/index.js';
 import { INITIATE_PATH, QUERY_PATH_PATTERN, TOKEN_PATH } from '../contract/gateway-paths.js';
 import { jsonOrUndefined, readBodyWithin } from '../contract/bounded-body.js';
 import { MAX_BODY_BYTES } from '../sandbox/routes/route.js';
 
 /** One initiation request as the sandbox received it. */
-export type SeenInitiation = { paymentReference: string; amount: string; retry: boolean; httpStatus: number | 'dropped' };
+export type SeenInitiation = {
+  paymentReference: string;
+  amount: string;
+  retry: boolean;
+  httpStatus: number | 'dropped';
+};
 
 /** What the handler answers: a response, or `'drop'` to close the connection without one. */
 export type ObservedAnswer = Response | 'drop';
@@ -18,7 +29,13 @@ export type ObservedAnswer = Response | 'drop';
 export type Secret = { label: string; value: string };
 
 /** One webhook delivery attempt of the sandbox, with how long after `setStatus` it was answered. */
-export type SeenDelivery = { paymentReference: string; httpStatus?: number; acknowledged: boolean; answerCut?: true; afterMs: number };
+export type SeenDelivery = {
+  paymentReference: string;
+  httpStatus?: number;
+  acknowledged: boolean;
+  answerCut?: true;
+  afterMs: number;
+};
 
 export type ObservedSandbox = {
   sandbox: SandboxGateway;
@@ -54,7 +71,13 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
     webhookRetryDelaysMs: [],
     onWebhook: ({ paymentReference, httpStatus, acknowledged, answerCut }) => {
       const afterMs = Date.now() - (paidAt.get(paymentReference) ?? Date.now());
-      delivered.push({ paymentReference, ...(httpStatus === undefined ? {} : { httpStatus }), acknowledged, ...(answerCut ? { answerCut } : {}), afterMs });
+      delivered.push({
+        paymentReference,
+        ...(httpStatus === undefined ? {} : { httpStatus }),
+        acknowledged,
+        ...(answerCut ? { answerCut } : {}),
+        afterMs,
+      });
     },
   });
   const seen: SeenInitiation[] = [];
@@ -80,7 +103,8 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
       return Response.json({ message: planned.fail, error: 'PROCESSING' }, { status: 500 });
     }
     const response = await sandbox(request);
-    if (response.status === 403) refused ??= `the sandbox refused the initiation's publicKey: set PAY_PUBLIC_KEY=${SANDBOX_PUBLIC_KEY}`;
+    if (response.status === 403)
+      refused ??= `the sandbox refused the initiation's publicKey: set PAY_PUBLIC_KEY=${SANDBOX_PUBLIC_KEY}`;
     record.httpStatus = planned ? 'dropped' : response.status;
     return planned ? 'drop' : response;
   }
@@ -89,7 +113,8 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
     const sent = (await jsonWithin(request.clone())) as { key?: unknown } | undefined;
     const response = await sandbox(request);
     if (response.status === 400) refused ??= refusedKeys(sent?.key);
-    const body = (await jsonWithin(response.clone())) as { data?: { EncryptedSecKey?: { encryptedKey?: unknown } } } | undefined;
+    const body = (await jsonWithin(response.clone())) as
+      { data?: { EncryptedSecKey?: { encryptedKey?: unknown } } } | undefined;
     const token = body?.data?.EncryptedSecKey?.encryptedKey;
     if (typeof token === 'string') tokens.add(token);
     return response;
@@ -135,7 +160,8 @@ export function createObservedSandbox(options: { webhookUrl?: string }): Observe
  * public key, both, or the two swapped. The keys sent are never repeated (they may be real ones).
  */
 function refusedKeys(key: unknown): string {
-  const [secret, publicKey] = typeof key === 'string' ? [key.slice(0, key.indexOf('.')), key.slice(key.indexOf('.') + 1)] : [];
+  const [secret, publicKey] =
+    typeof key === 'string' ? [key.slice(0, key.indexOf('.')), key.slice(key.indexOf('.') + 1)] : [];
   const wrong =
     secret === SANDBOX_PUBLIC_KEY && publicKey === SANDBOX_SECRET_KEY
       ? 'PAY_SECRET_KEY and PAY_PUBLIC_KEY are swapped'

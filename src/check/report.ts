@@ -6,7 +6,9 @@ import type { CheckResult } from './types.js';
 
 export function resultLines(result: CheckResult): string[] {
   const head = result.status === 'ok' ? 'ok  ' : result.status === 'skip' ? 'skip' : 'FAIL';
-  const lines = [`${head} ${result.name}: ${result.title}${result.status === 'skip' ? ` (${printable(result.notes[0] ?? '')})` : ''}`];
+  const lines = [
+    `${head} ${result.name}: ${result.title}${result.status === 'skip' ? ` (${printable(result.notes[0] ?? '')})` : ''}`,
+  ];
   for (const problem of result.problems) lines.push(`       FAIL ${printable(problem)}`);
   if (result.status !== 'skip') for (const note of result.notes) lines.push(`       note ${printable(note)}`);
   return lines;

@@ -43,7 +43,13 @@ export async function runCheck(options: CheckOptions): Promise<{ gatewayUrl: str
     for (const line of settingsLines(served.url)) log(`  ${line}`);
     const merchant = createMerchantClient(options, options.timeoutMs ?? 15_000, pageExtras(options));
     const problem = await waitForBackEnd(merchant, gateway, options.waitMs ?? 120_000, log);
-    if (problem) return { gatewayUrl: served.url, results: [{ name: 'setup', title: 'the back end reaches the sandbox', status: 'fail', problems: [problem], notes: [] }] };
+    if (problem)
+      return {
+        gatewayUrl: served.url,
+        results: [
+          { name: 'setup', title: 'the back end reaches the sandbox', status: 'fail', problems: [problem], notes: [] },
+        ],
+      };
     const context: CheckContext = { merchant, gateway, origin: options.origin };
     const results: CheckResult[] = [];
     for (const check of CHECKS.filter((check) => !options.only || options.only.includes(check.name))) {
@@ -59,13 +65,19 @@ export async function runCheck(options: CheckOptions): Promise<{ gatewayUrl: str
 }
 
 function pageExtras({ headers, reference, bodyExtra }: CheckOptions): PageExtras {
-  return { headers: headers ?? [], sessionFields: { ...(reference === undefined ? {} : { paymentReference: reference }), ...bodyExtra } };
+  return {
+    headers: headers ?? [],
+    sessionFields: { ...(reference === undefined ? {} : { paymentReference: reference }), ...bodyExtra },
+  };
 }
 
 async function runOne(check: Check, context: CheckContext): Promise<CheckResult> {
   const result: CheckResult = { name: check.name, title: check.title, status: 'ok', problems: [], notes: [] };
   try {
-    await check.run(context, { fail: (text) => void result.problems.push(text), note: (text) => void result.notes.push(text) });
+    await check.run(context, {
+      fail: (text) => void result.problems.push(text),
+      note: (text) => void result.notes.push(text),
+    });
   } catch (error) {
     if (error instanceof SkipCheck) return { ...result, status: 'skip', notes: [error.message] };
     result.problems.push(`the check itself failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -14,7 +14,10 @@ export type ServedHandler = { url: string; close(): Promise<void> };
 /** How much of a request body waits in the stream before the socket is paused. */
 const BODY_BUFFER_BYTES = 64 * 1024;
 
-export async function serveOnLoopback(handler: (request: Request) => Promise<ObservedAnswer>, port = 0): Promise<ServedHandler> {
+export async function serveOnLoopback(
+  handler: (request: Request) => Promise<ObservedAnswer>,
+  port = 0,
+): Promise<ServedHandler> {
   const server = createServer((incoming, outgoing) => {
     answer(handler, incoming, outgoing).catch(() => outgoing.destroy());
   });
@@ -33,7 +36,11 @@ export async function serveOnLoopback(handler: (request: Request) => Promise<Obs
   };
 }
 
-async function answer(handler: (request: Request) => Promise<ObservedAnswer>, incoming: IncomingMessage, outgoing: ServerResponse) {
+async function answer(
+  handler: (request: Request) => Promise<ObservedAnswer>,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+) {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);

@@ -11,7 +11,12 @@ import { newKey, ussdRequest } from './requests.js';
 const RETRY_EVERY_MS = 2_000;
 
 /** Resolves once the back end used the sandbox; otherwise to the one line that says what to fix. */
-export async function waitForBackEnd(merchant: MerchantClient, gateway: ObservedSandbox, waitMs: number, log: (line: string) => void): Promise<string | undefined> {
+export async function waitForBackEnd(
+  merchant: MerchantClient,
+  gateway: ObservedSandbox,
+  waitMs: number,
+  log: (line: string) => void,
+): Promise<string | undefined> {
   const deadline = Date.now() + waitMs;
   let told = false;
   for (;;) {
@@ -41,8 +46,10 @@ function mistakeShownBy(reply: Reply): string | undefined {
   const code = body?.error?.code;
   if (typeof code !== 'string') return undefined;
   const answer = `the session endpoint answered ${answered(reply)} ${code}${errorText(reply)} before asking the gateway`;
-  if (code === 'config') return `${answer}: a body parser read the request first, so mount the handler before body parsers (express.json()); if it is mounted first, its order's callbackUrl and redirectUrl must be https`;
+  if (code === 'config')
+    return `${answer}: a body parser read the request first, so mount the handler before body parsers (express.json()); if it is mounted first, its order's callbackUrl and redirectUrl must be https`;
   if (code === 'order_refused') return `${answer}: ${ORDER_REFUSED}`;
-  if (code === 'internal') return `${answer}: the order resolver (order) threw, or beforeInitiate did; your server's onEvent has the error (internal-error, where: "order")`;
+  if (code === 'internal')
+    return `${answer}: the order resolver (order) threw, or beforeInitiate did; your server's onEvent has the error (internal-error, where: "order")`;
   return `${answer}: if it is not using this sandbox (another gateway, or none), restart it with the settings above; stopped so that no payment starts elsewhere`;
 }

@@ -54,7 +54,11 @@ export async function checkCommand(args: readonly string[], io: Io): Promise<num
   }
   const progress = options.json ? io.err : io.out;
   try {
-    const { gatewayUrl, results } = await runCheck({ ...options, log: progress, onResult: (result) => resultLines(result).forEach((line) => progress(line)) });
+    const { gatewayUrl, results } = await runCheck({
+      ...options,
+      log: progress,
+      onResult: (result) => resultLines(result).forEach((line) => progress(line)),
+    });
     const setup = results.find((result) => result.name === 'setup');
     if (setup) progress(`FAIL ${printable(setup.problems[0] ?? '')}`);
     progress(summaryLine(results));
@@ -85,7 +89,10 @@ function readOptions(args: readonly string[]): CheckOptions & { json: boolean } 
     },
   });
   if (!values['session-url']) throw new UsageError('--session-url is required');
-  const options: CheckOptions & { json: boolean } = { sessionUrl: httpUrl('--session-url', values['session-url']), json: values.json ?? false };
+  const options: CheckOptions & { json: boolean } = {
+    sessionUrl: httpUrl('--session-url', values['session-url']),
+    json: values.json ?? false,
+  };
   if (values['status-url']) options.statusUrl = httpUrl('--status-url', values['status-url']);
   if (values['webhook-url']) options.webhookUrl = httpUrl('--webhook-url', values['webhook-url']);
   if (values.origin) options.origin = originOf(values.origin);
@@ -99,18 +106,25 @@ function readOptions(args: readonly string[]): CheckOptions & { json: boolean } 
 
 function httpUrl(name: string, text: string): string {
   const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (!url || !['http:', 'https:'].includes(url.protocol)) throw new UsageError(`${name} must be an http(s) URL, like http://127.0.0.1:8000/pay/session (got ${JSON.stringify(text)})`);
+  if (!url || !['http:', 'https:'].includes(url.protocol))
+    throw new UsageError(
+      `${name} must be an http(s) URL, like http://127.0.0.1:8000/pay/session (got ${JSON.stringify(text)})`,
+    );
   return url.href;
 }
 
 function originOf(text: string): string {
   const url = new URL(httpUrl('--origin', text));
-  if (url.origin !== text.replace(/\/$/, '')) throw new UsageError(`--origin must be an origin, scheme://host[:port] with no path (got ${JSON.stringify(text)}; did you mean ${url.origin}?)`);
+  if (url.origin !== text.replace(/\/$/, ''))
+    throw new UsageError(
+      `--origin must be an origin, scheme://host[:port] with no path (got ${JSON.stringify(text)}; did you mean ${url.origin}?)`,
+    );
   return url.origin;
 }
 
 function wholeNumber(name: string, text: string, max: number): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value > max) throw new UsageError(`${name} must be a whole number from 0 to ${max} (got ${JSON.stringify(text)})`);
+  if (!/^\d+$/.test(text) || value > max)
+    throw new UsageError(`${name} must be a whole number from 0 to ${max} (got ${JSON.stringify(text)})`);
   return value;
 }

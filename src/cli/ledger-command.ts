@@ -1,9 +1,8 @@
 // `pay-widget ledger`: the ledger for a person at the shop, over the server's own store. `list`
 // (what needs a person, a state, a time window, a search), `show` (an entry and its history),
-// `recheck` (the gateway asked now), `retry` (an owed onPaid made due now, for the server to run), `resolve` (a review or a stale
-// entry closed with a note), `export --csv`. Exit code 0 when done, 2 for bad input (an unknown
-// reference, a malformed date, a database that is not a ledger: one line, nothing written), 1
-// when the store could not be reached.
+// `recheck` (the gateway asked now), `retry` (an owed onPaid made due now, for the server to run), `resolve` (a review
+// or a stale entry closed with a note), `export --csv`. Exit code 0 when done, 2 for bad input (an unknown reference, a
+// malformed date, a database that is not a ledger: one line, nothing written), 1 when the store could not be reached.
 import { parseArgs } from 'node:util';
 import { resolveEntry, retryFulfilment, type ActionResult } from '../server/ledger/actions.js';
 import { historyOf } from '../server/ledger/history.js';
@@ -78,7 +77,10 @@ export async function ledgerCommand(
     const { values, positionals } = readArgs(args);
     const [command, reference, ...extra] = positionals;
     const run = commands[command ?? ''];
-    if (!run) throw new LedgerUsageError(`unknown command ${JSON.stringify(command ?? '')}: list, show, recheck, retry, resolve or export`);
+    if (!run)
+      throw new LedgerUsageError(
+        `unknown command ${JSON.stringify(command ?? '')}: list, show, recheck, retry, resolve or export`,
+      );
     if (extra.length > 0) throw new LedgerUsageError(`unexpected ${JSON.stringify(extra[0])}`);
     const query = readQuery(values);
     ledger = await openLedger({ sqlite: values.sqlite, postgres: values.postgres, redis: values.redis });
@@ -167,14 +169,16 @@ function readQuery(values: Values): LedgerQuery {
   if (values['needs-attention']) query.needsAttention = true;
   if (values.state !== undefined) {
     const state = values.state.toUpperCase() as PaymentState;
-    if (!STATES.includes(state)) throw new LedgerUsageError(`--state must be PENDING, SUCCESS or FAILED (got ${JSON.stringify(values.state)})`);
+    if (!STATES.includes(state))
+      throw new LedgerUsageError(`--state must be PENDING, SUCCESS or FAILED (got ${JSON.stringify(values.state)})`);
     query.state = state;
   }
   if (values.since !== undefined) query.since = date('--since', values.since, parseLedgerDate);
   if (values.until !== undefined) query.until = date('--until', values.until, parseLedgerUntil);
   if (values.search !== undefined) query.search = values.search;
   if (values.limit !== undefined) {
-    if (!/^\d{1,7}$/.test(values.limit)) throw new LedgerUsageError(`--limit must be a whole number (got ${JSON.stringify(values.limit)})`);
+    if (!/^\d{1,7}$/.test(values.limit))
+      throw new LedgerUsageError(`--limit must be a whole number (got ${JSON.stringify(values.limit)})`);
     query.limit = Number(values.limit);
   }
   return query;
@@ -182,6 +186,9 @@ function readQuery(values: Values): LedgerQuery {
 
 function date(name: string, text: string, parse: (text: string) => number | undefined): number {
   const time = parse(text);
-  if (time === undefined) throw new LedgerUsageError(`${name} must be a date like 2026-11-28 or 2026-11-28T09:30Z (got ${JSON.stringify(text)})`);
+  if (time === undefined)
+    throw new LedgerUsageError(
+      `${name} must be a date like 2026-11-28 or 2026-11-28T09:30Z (got ${JSON.stringify(text)})`,
+    );
   return time;
 }

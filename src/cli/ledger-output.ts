@@ -6,7 +6,12 @@ import type { Payment } from '../server/stores/types.js';
 
 /** A time as people at the shop read it in a list: UTC, to the second. */
 export function when(ms: number | undefined): string {
-  return ms === undefined ? '' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return ms === undefined
+    ? ''
+    : new Date(ms)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z');
 }
 
 function fulfilled(payment: Payment): string {
@@ -34,10 +39,23 @@ export function listRow(payment: Payment) {
 
 /** Columns padded to their widest cell; control characters shown as `?` so a value cannot move the terminal. */
 export function table(payments: Payment[]): string[] {
-  const header = { reference: 'REFERENCE', created: 'CREATED', amount: 'AMOUNT', type: 'TYPE', state: 'STATE', fulfilled: 'FULFILLED', needs: 'NEEDS A PERSON' };
+  const header = {
+    reference: 'REFERENCE',
+    created: 'CREATED',
+    amount: 'AMOUNT',
+    type: 'TYPE',
+    state: 'STATE',
+    fulfilled: 'FULFILLED',
+    needs: 'NEEDS A PERSON',
+  };
   const rows = [header, ...payments.map(listRow)].map((row) => Object.values(row).map(printable));
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export function printable(text: string): string {
@@ -60,14 +78,22 @@ export function entryLines(payment: Payment, history: HistoryEvent[]): string[] 
     ['fulfilled', payment.fulfilledAt === undefined ? fulfilled(payment) : when(payment.fulfilledAt)],
     ['onPaid tries', payment.fulfilAttempts === undefined ? undefined : String(payment.fulfilAttempts)],
     ['next due', when(payment.dueAt) || undefined],
-    ['review', review && `${review.reason} since ${when(review.since)}${review.amountReceived ? `, ${review.amountReceived} ${review.currencyReceived ?? payment.currency} received` : ''}`],
+    [
+      'review',
+      review &&
+        `${review.reason} since ${when(review.since)}${review.amountReceived ? `, ${review.amountReceived} ${review.currencyReceived ?? payment.currency} received` : ''}`,
+    ],
     ['resolved', resolved && `${when(resolved.at)}: ${resolved.note}`],
     ['needs a person', attentionOf(payment)],
   ];
-  const lines = fields.filter(([, value]) => value !== undefined && value !== '').map(([name, value]) => `${`${name}:`.padEnd(16)}${printable(value!)}`);
+  const lines = fields
+    .filter(([, value]) => value !== undefined && value !== '')
+    .map(([name, value]) => `${`${name}:`.padEnd(16)}${printable(value!)}`);
   lines.push('', history.length === 0 ? 'history: none kept' : 'history:');
   for (const event of history) {
-    lines.push(`  ${when(event.at)}  ${event.what}${event.detail ? `  ${printable(event.detail)}` : ''}${event.by ? `  (by a ${event.by})` : ''}`);
+    lines.push(
+      `  ${when(event.at)}  ${event.what}${event.detail ? `  ${printable(event.detail)}` : ''}${event.by ? `  (by a ${event.by})` : ''}`,
+    );
   }
   return lines;
 }

@@ -8,10 +8,17 @@ import { LedgerUsageError } from './ledger-stores.js';
 
 export type GatewaySettings = { env: Record<string, string | undefined>; fetch?: typeof globalThis.fetch };
 
-export async function recheck(payments: PaymentStore, reference: string, settings: GatewaySettings, now: () => number): Promise<string> {
-  if (!(await payments.get(reference))) throw new LedgerUsageError(`no payment with reference ${JSON.stringify(reference)} in this ledger`);
+export async function recheck(
+  payments: PaymentStore,
+  reference: string,
+  settings: GatewaySettings,
+  now: () => number,
+): Promise<string> {
+  if (!(await payments.get(reference)))
+    throw new LedgerUsageError(`no payment with reference ${JSON.stringify(reference)} in this ledger`);
   const result = await recheckEntry(payments, reference, gatewayFrom(settings), now);
-  if (result.kind === 'unknown') throw new LedgerUsageError(`no payment with reference ${JSON.stringify(reference)} in this ledger`);
+  if (result.kind === 'unknown')
+    throw new LedgerUsageError(`no payment with reference ${JSON.stringify(reference)} in this ledger`);
   return recheckSentence(reference, result);
 }
 
@@ -21,7 +28,14 @@ function gatewayFrom({ env, fetch }: GatewaySettings) {
   const secretKey = env.PAY_SECRET_KEY;
   const accessToken = env.PAY_ACCESS_TOKEN;
   if (!baseUrl || !publicKey || !(secretKey || accessToken)) {
-    throw new LedgerUsageError("recheck asks the gateway with the server's settings: set PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_SECRET_KEY (or PAY_ACCESS_TOKEN)");
+    throw new LedgerUsageError(
+      "recheck asks the gateway with the server's settings: set PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_SECRET_KEY (or PAY_ACCESS_TOKEN)",
+    );
   }
-  return createGateway({ baseUrl, publicKey, ...(secretKey ? { secretKey } : { accessToken: accessToken! }), ...(fetch ? { fetch } : {}) });
+  return createGateway({
+    baseUrl,
+    publicKey,
+    ...(secretKey ? { secretKey } : { accessToken: accessToken! }),
+    ...(fetch ? { fetch } : {}),
+  });
 }

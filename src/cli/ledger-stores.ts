@@ -16,7 +16,8 @@ const load = createRequire(import.meta.url);
 
 export async function openLedger(source: LedgerSource): Promise<OpenLedger> {
   const given = Object.entries(source).filter(([, value]) => value !== undefined);
-  if (given.length !== 1) throw new LedgerUsageError('name the ledger with one of --sqlite FILE, --postgres URL or --redis URL');
+  if (given.length !== 1)
+    throw new LedgerUsageError('name the ledger with one of --sqlite FILE, --postgres URL or --redis URL');
   if (source.sqlite !== undefined) return openSqlite(source.sqlite);
   if (source.postgres !== undefined) return openPostgres(source.postgres);
   return openRedis(source.redis!);
@@ -24,7 +25,10 @@ export async function openLedger(source: LedgerSource): Promise<OpenLedger> {
 
 async function openSqlite(file: string): Promise<OpenLedger> {
   if (!existsSync(file)) throw new LedgerUsageError(`${file}: no such file`);
-  const Database = load('libsql') as new (file: string, options?: { readonly?: boolean }) => {
+  const Database = load('libsql') as new (
+    file: string,
+    options?: { readonly?: boolean },
+  ) => {
     prepare(sql: string): { get(...values: unknown[]): unknown };
     close(): void;
   };
@@ -32,7 +36,8 @@ async function openSqlite(file: string): Promise<OpenLedger> {
   try {
     const peek = new Database(file, { readonly: true });
     try {
-      if (!peek.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(TABLE)) throw notOurs(file);
+      if (!peek.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(TABLE))
+        throw notOurs(file);
     } finally {
       peek.close();
     }
@@ -66,7 +71,8 @@ async function openPostgres(url: string): Promise<OpenLedger> {
 }
 
 async function openRedis(url: string): Promise<OpenLedger> {
-  if (!URL.canParse(url) || !/^rediss?:$/.test(new URL(url).protocol)) throw new LedgerUsageError('--redis must be a URL like redis://127.0.0.1:6379');
+  if (!URL.canParse(url) || !/^rediss?:$/.test(new URL(url).protocol))
+    throw new LedgerUsageError('--redis must be a URL like redis://127.0.0.1:6379');
   const { createClient } = await import('redis');
   const client = createClient({ url, socket: { reconnectStrategy: false } });
   client.on('error', () => {});

@@ -14,6 +14,8 @@ if (command === 'check') {
 } else if (command === '--help' || command === '-h' || command === 'help') {
   io.out(CHECK_USAGE);
 } else {
-  io.err(command === undefined ? CHECK_USAGE : `pay-widget: unknown command ${JSON.stringify(command)}\n\n${CHECK_USAGE}`);
+  io.err(
+    command === undefined ? CHECK_USAGE : `pay-widget: unknown command ${JSON.stringify(command)}\n\n${CHECK_USAGE}`,
+  );
   process.exitCode = 2;
 }

@@ -2,9 +2,7 @@
 // sandbox and the check, is contract/bounded-body.ts).
 import { readBodyWithin } from './bounded-body.js';
 
-type BodyResult =
-  | { ok: true; text: string }
-  | { ok: false; reason: 'too-large' | 'unreadable' | 'timeout' };
+type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'unreadable' | 'timeout' };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

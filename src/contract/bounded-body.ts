@@ -15,7 +15,11 @@ export type BoundedBody =
  * Reads `stream` to its end, or to `maxBytes` and then cancels it. Still arriving after
  * `timeoutMs` (when given), it is abandoned: a sender trickling it byte by byte cannot hold the reader.
  */
-export async function readBounded(stream: ReadableStream<Uint8Array> | null, maxBytes: number, timeoutMs?: number): Promise<BoundedBody> {
+export async function readBounded(
+  stream: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  timeoutMs?: number,
+): Promise<BoundedBody> {
   if (!stream) return { ok: true, bytes: new Uint8Array(0) };
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
@@ -52,7 +56,11 @@ export async function readBounded(stream: ReadableStream<Uint8Array> | null, max
  * A request's (or an answer's) body within `maxBytes`, refused at once when its `Content-Length`
  * already says more: that header may be absent (a chunked upload) or lie, so bytes are counted too.
  */
-export function readBodyWithin(message: Request | Response, maxBytes: number, timeoutMs?: number): Promise<BoundedBody> {
+export function readBodyWithin(
+  message: Request | Response,
+  maxBytes: number,
+  timeoutMs?: number,
+): Promise<BoundedBody> {
   const declared = Number(message.headers.get('content-length') ?? 0);
   if (declared > maxBytes) return Promise.resolve({ ok: false, reason: 'too-large', head: new Uint8Array(0) });
   return readBounded(message.body, maxBytes, timeoutMs);
@@ -62,7 +70,10 @@ export function readBodyWithin(message: Request | Response, maxBytes: number, ti
  * An answer's text up to `maxBytes`, read for what it says: a longer one is `cut` there and the rest
  * is not read. Rejects as `response.text()` does when the stream fails (a time-out's abort included).
  */
-export async function readTextCut(message: Request | Response, maxBytes: number): Promise<{ text: string; cut: boolean }> {
+export async function readTextCut(
+  message: Request | Response,
+  maxBytes: number,
+): Promise<{ text: string; cut: boolean }> {
   const read = await readBounded(message.body, maxBytes);
   if (read.ok) return { text: decoder.decode(read.bytes), cut: false };
   if (read.reason === 'too-large') return { text: decoder.decode(read.head), cut: true };

@@ -40,7 +40,8 @@ export function optionChecks(factory: string): OptionChecks {
       if (typeof value !== 'function') fail(`${name} must be a function`);
     },
     absoluteUrl(name, value) {
-      if (value !== undefined && !(typeof value === 'string' && URL.canParse(value))) fail(`${name} must be an absolute URL`);
+      if (value !== undefined && !(typeof value === 'string' && URL.canParse(value)))
+        fail(`${name} must be an absolute URL`);
     },
   };
 }

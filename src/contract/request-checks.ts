@@ -1,7 +1,6 @@
-// The request checks every endpoint shares (ours, the sandbox's and the check's), in the order a request meets them: its method, its
-// content type, its body (size, read time, JSON). Each returns a `RequestProblem` or nothing;
-// the endpoint turns a problem into its own reply (our error body, or the gateway's in the sandbox)
-// and its own report.
+// The request checks every endpoint shares (ours, the sandbox's and the check's), in the order a request meets them:
+// its method, its content type, its body (size, read time, JSON). Each returns a `RequestProblem` or nothing; the
+// endpoint turns a problem into its own reply (our error body, or the gateway's in the sandbox) and its own report.
 import { isJsonContentType } from './json-content-type.js';
 import { readBodyText } from './body-text.js';
 import { parseJson } from './json.js';
@@ -45,13 +44,21 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
       body.reason === 'timeout'
         ? { code: 'request_timeout', message: `${what} took too long to arrive.`, reason: 'slow-body' }
         : body.reason === 'too-large'
-          ? { code: 'payload_too_large', message: `${what} is larger than ${limits.maxBytes} bytes.`, reason: 'too-large' }
+          ? {
+              code: 'payload_too_large',
+              message: `${what} is larger than ${limits.maxBytes} bytes.`,
+              reason: 'too-large',
+            }
           : { code: 'invalid_json', message: `${what} could not be read.`, reason: 'unreadable' };
     return { ok: false, problem };
   }
   const json = parseJson(body.text);
   if (json === undefined) {
-    const problem: RequestProblem = { code: 'invalid_json', message: `${what} is not valid JSON.`, reason: 'malformed' };
+    const problem: RequestProblem = {
+      code: 'invalid_json',
+      message: `${what} is not valid JSON.`,
+      reason: 'malformed',
+    };
     return { ok: false, problem: body.text === '' ? { ...problem, empty: true } : problem };
   }
   return { ok: true, json };

@@ -68,7 +68,11 @@ export const HINT_PATTERNS = {
 export type HintField = keyof typeof HINT_PATTERNS;
 
 // Marked pure so that a bundle which never reads it (the browser's) drops it.
-export const FIELD_PATTERNS: Record<CustomerField | HintField, RegExp> = /* @__PURE__ */ Object.assign({}, CUSTOMER_FIELD_PATTERNS, HINT_PATTERNS);
+export const FIELD_PATTERNS: Record<CustomerField | HintField, RegExp> = /* @__PURE__ */ Object.assign(
+  {},
+  CUSTOMER_FIELD_PATTERNS,
+  HINT_PATTERNS,
+);
 
 export function normalizeField(field: CustomerField | HintField, value: string): string {
   return field === 'mobileNumber' ? value.replace(PHONE_SEPARATORS, '') : value.trim();

@@ -22,7 +22,15 @@ import {
   type PaymentType,
 } from './rules.js';
 
-export { PAYMENT_STATUSES, PAYMENT_TYPES, STATUS_REASONS, type StatusReason, type CustomerField, type PaymentStatus, type PaymentType };
+export {
+  PAYMENT_STATUSES,
+  PAYMENT_TYPES,
+  STATUS_REASONS,
+  type StatusReason,
+  type CustomerField,
+  type PaymentStatus,
+  type PaymentType,
+};
 export const paymentTypeSchema = z.enum(PAYMENT_TYPES);
 
 /** A string field normalized and checked exactly as the browser does it (see rules.ts). */

@@ -5,7 +5,11 @@
 // makes them; test/node/after-submit-lit.test.ts compares them with Lit's own.
 import type { html as litHtml, nothing as litNothing } from 'lit';
 
-export const html = ((strings: TemplateStringsArray, ...values: unknown[]) => ({ _$litType$: 1, strings, values })) as typeof litHtml;
+export const html = ((strings: TemplateStringsArray, ...values: unknown[]) => ({
+  _$litType$: 1,
+  strings,
+  values,
+})) as typeof litHtml;
 
 export const nothing = Symbol.for('lit-nothing') as typeof litNothing;
 

@@ -12,11 +12,16 @@ const spoken = (title: string, ...values: string[]) => `${title}: ${values.filte
  * For `PaymentController.render`; `charged` formats what the server charges ('' when it did not say);
  * `closed`, whether the transfer account shown has run out: then it is no longer read out (issue 36).
  */
-export function announcements(m: Messages, charged: (order: Order | undefined) => string, closed: boolean): Screens<string> {
+export function announcements(
+  m: Messages,
+  charged: (order: Order | undefined) => string,
+  closed: boolean,
+): Screens<string> {
   return {
     form: (busy) => (busy ? m.submitting : ''),
     ussd: ({ instructions, order }) => spoken(m.ussdTitle, instructions.ussdDialCode, charged(order)),
-    transfer: ({ instructions: { accountNumber, bankName }, order }) => (closed ? m.accountClosed : spoken(m.transferTitle, accountNumber, bankName, charged(order))),
+    transfer: ({ instructions: { accountNumber, bankName }, order }) =>
+      closed ? m.accountClosed : spoken(m.transferTitle, accountNumber, bankName, charged(order)),
     complete: ({ status, review }) => m[`${review?.reason ?? (status as 'SUCCESS')}Title`],
     error: ({ failure }) => `${m.errorTitle}. ${failureText(m, failure)}`,
   };

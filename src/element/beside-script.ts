@@ -5,7 +5,8 @@
  * `document.currentScript` names the script only while it first runs, so its address is read now.
  * Without one (the code was not run by a script tag), `fileBesideScript` throws.
  */
-const scriptUrl = typeof document === 'undefined' ? undefined : (document.currentScript as HTMLScriptElement | null)?.src;
+const scriptUrl =
+  typeof document === 'undefined' ? undefined : (document.currentScript as HTMLScriptElement | null)?.src;
 
 /**
  * The address of `fileName` for the script tag loaded from `scriptUrl`: beside the script

@@ -2,8 +2,23 @@
 // comes out as one typed `PayFailure`, so the element has a single thing to show.
 import type { PayFailure } from './flow.js';
 import { envelopeMessage, readEnvelope } from '../contract/envelope.js';
-import { AMOUNT, matchesPatterns, ORDER_PATTERNS, PAYMENT_STATUSES, STATUS_REASONS, type StatusReview } from '../contract/rules.js';
-import type { ErrorBody, Instructions, Order, PaymentStatus, PaymentType, SessionRequest, StatusResponse } from '../contract/schemas.js';
+import {
+  AMOUNT,
+  matchesPatterns,
+  ORDER_PATTERNS,
+  PAYMENT_STATUSES,
+  STATUS_REASONS,
+  type StatusReview,
+} from '../contract/rules.js';
+import type {
+  ErrorBody,
+  Instructions,
+  Order,
+  PaymentStatus,
+  PaymentType,
+  SessionRequest,
+  StatusResponse,
+} from '../contract/schemas.js';
 import type { Messages } from './messages/index.js';
 
 export type InitiateOptions = { idempotencyKey: string; signal: AbortSignal };
@@ -116,7 +131,12 @@ function readOrder(body: unknown, { paymentReference }: Instructions): Order | u
  * `review` when the answer gave a `reason` the widget knows, with what was received when well formed;
  * `now`, the server's clock when it answered (ISO 8601), when it said.
  */
-export type StatusAnswer = { status: PaymentStatus; message: string | undefined; review?: StatusReview | undefined; now?: string | undefined };
+export type StatusAnswer = {
+  status: PaymentStatus;
+  message: string | undefined;
+  review?: StatusReview | undefined;
+  now?: string | undefined;
+};
 
 /** Which payment to ask about: its reference and, when the session's order gave one, its status token. */
 export type StatusQuery = { paymentReference: string; statusToken?: string | undefined };
@@ -137,13 +157,22 @@ export async function fetchStatus(
   if (recheck) url.searchParams.set('recheck', '1');
   const cutoff = abortAfter(signal, timeoutMs);
   try {
-    const response = await fetchWithCorsHint(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal: cutoff.signal });
+    const response = await fetchWithCorsHint(url, {
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+      signal: cutoff.signal,
+    });
     const body = (await readJson(response)) as Partial<StatusResponse> | undefined;
     const status = body?.status;
     if (!response.ok || !status || !PAYMENT_STATUSES.includes(status)) throw new Error(`status ${response.status}`);
     const review = readReview(body);
     const now = typeof body.now === 'string' ? { now: body.now } : {};
-    return { status, message: typeof body.message === 'string' ? body.message : undefined, ...(review ? { review } : {}), ...now };
+    return {
+      status,
+      message: typeof body.message === 'string' ? body.message : undefined,
+      ...(review ? { review } : {}),
+      ...now,
+    };
   } finally {
     cutoff.dispose();
   }
@@ -170,7 +199,9 @@ async function fetchWithCorsHint(url: string | URL, init: RequestInit): Promise<
     const { origin } = new URL(url, document.baseURI);
     if (error instanceof TypeError && origin !== location.origin && !corsHinted) {
       corsHinted = true;
-      console.warn(`<pay-widget>: no answer from ${origin}. Blocked by CORS? Add ${location.origin} to allowedOrigins there.`);
+      console.warn(
+        `<pay-widget>: no answer from ${origin}. Blocked by CORS? Add ${location.origin} to allowedOrigins there.`,
+      );
     }
     throw error;
   }
@@ -256,5 +287,10 @@ function readErrorBody(body: unknown): ErrorBody['error'] | undefined {
   if (status !== 'ERROR' || typeof error?.code !== 'string' || typeof error.message !== 'string') return undefined;
   const fields = Object.entries(error.fields ?? {}).filter(([, message]) => typeof message === 'string');
   const retryable = typeof error.retryable === 'boolean' ? { retryable: error.retryable } : {};
-  return { code: error.code, message: error.message, ...retryable, ...(fields.length ? { fields: Object.fromEntries(fields) } : {}) };
+  return {
+    code: error.code,
+    message: error.message,
+    ...retryable,
+    ...(fields.length ? { fields: Object.fromEntries(fields) } : {}),
+  };
 }

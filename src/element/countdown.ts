@@ -13,7 +13,9 @@ const MINUTE = 60_000;
 /** `ms` as a countdown shows it, rounded up to the second: `29:41`, `1:05:00`. */
 export function countdownText(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / SECOND));
-  const hms = [seconds / 3_600, (seconds / 60) % 60, seconds % 60].map((n) => String(Math.floor(n)).padStart(2, '0')).join(':');
+  const hms = [seconds / 3_600, (seconds / 60) % 60, seconds % 60]
+    .map((n) => String(Math.floor(n)).padStart(2, '0'))
+    .join(':');
   return hms.replace(/^(00:)?0?/, ''); // 00:29:41 → 29:41, 00:05:03 → 5:03, 01:05:00 → 1:05:00
 }
 
@@ -46,7 +48,9 @@ export function timeLeftOf(order: Order | undefined): number | undefined {
 
 /** A resumed transfer's order, its time left read against the server's `now` (a status answer's) instead of the phone's clock. */
 export function orderAt(order: Order | undefined, now: string): Order | undefined {
-  return order?.expiresAt ? { ...order, expiresInMs: Math.max(0, Date.parse(order.expiresAt) - Date.parse(now)) } : order;
+  return order?.expiresAt
+    ? { ...order, expiresInMs: Math.max(0, Date.parse(order.expiresAt) - Date.parse(now)) }
+    : order;
 }
 
 /** One widget's countdown: read from each new order (a new account, or a resumed one corrected by the server's clock). */

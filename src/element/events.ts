@@ -30,17 +30,21 @@ export type PayCopyDetail = PayEventBase & { field: string; value: string };
  * `amount-mismatch` (status PENDING, or FAILED: not paid, a person at the shop settles it) or
  * `after-expiry` (SUCCESS, paid after the time to pay had run out).
  */
-export type PayCompleteDetail = PayEventBase & PayAmount & Partial<StatusReview> & {
-  status: PaymentStatus;
-  message: string | undefined;
-};
+export type PayCompleteDetail = PayEventBase &
+  PayAmount &
+  Partial<StatusReview> & {
+    status: PaymentStatus;
+    message: string | undefined;
+  };
 export type PayErrorDetail = PayEventBase & { code: PayErrorCode; message: string; retryable: boolean };
 export type PayResetDetail = PayEventBase;
 /**
  * An attempt kept from before a reload shown again. `status` and `reason` are no longer set (issue 35): how it
  * ended, if it did, comes in `pay-complete` once `status-url` says.
  */
-export type PayResumedDetail = PayEventBase & PayAmount & Partial<StatusReview> & { paymentReference: string; status?: PaymentStatus };
+export type PayResumedDetail = PayEventBase &
+  PayAmount &
+  Partial<StatusReview> & { paymentReference: string; status?: PaymentStatus };
 
 export type PayEventMap = {
   'pay-ready': CustomEvent<PayReadyDetail>;

@@ -42,7 +42,12 @@ export type FlowState =
   | { kind: 'form' }
   | { kind: 'submitting'; request: SessionRequest }
   | { kind: 'ussd'; request: SessionRequest | KeptRequest; instructions: UssdInstructions; order: Order | undefined }
-  | { kind: 'transfer'; request: SessionRequest | KeptRequest; instructions: TransferInstructions; order: Order | undefined }
+  | {
+      kind: 'transfer';
+      request: SessionRequest | KeptRequest;
+      instructions: TransferInstructions;
+      order: Order | undefined;
+    }
   | {
       kind: 'complete';
       request: SessionRequest | KeptRequest;
@@ -83,18 +88,20 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
         ? { kind: 'ussd', request: state.request, instructions: event.instructions, order: event.order }
         : { kind: 'transfer', request: state.request, instructions: event.instructions, order: event.order };
     case 'failed':
-      return state.kind === 'submitting'
-        ? { kind: 'error', request: state.request, failure: event.failure }
-        : state;
+      return state.kind === 'submitting' ? { kind: 'error', request: state.request, failure: event.failure } : state;
     case 'retry':
-      return state.kind === 'error' && state.failure.retryable
-        ? { kind: 'submitting', request: state.request }
-        : state;
+      return state.kind === 'error' && state.failure.retryable ? { kind: 'submitting', request: state.request } : state;
     case 'edit':
       return state.kind === 'error' ? initialState : state;
     case 'completed':
       return state.kind === 'ussd' || state.kind === 'transfer'
-        ? { ...state, kind: 'complete', status: event.status, message: event.message, ...(event.review ? { review: event.review } : {}) }
+        ? {
+            ...state,
+            kind: 'complete',
+            status: event.status,
+            message: event.message,
+            ...(event.review ? { review: event.review } : {}),
+          }
         : state;
     case 'reset':
       return state.kind === 'form' ? state : initialState;

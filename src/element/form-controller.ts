@@ -42,7 +42,8 @@ export class FormController implements ReactiveController {
     const errors = this.errors();
     this.shown = {};
     for (const [field, error] of Object.entries(errors) as [CustomerField, string][]) {
-      const lionWouldShow = this.submitted || this.prefilled.has(field) || (this.touched.has(field) && this.dirty.has(field));
+      const lionWouldShow =
+        this.submitted || this.prefilled.has(field) || (this.touched.has(field) && this.dirty.has(field));
       if (lionWouldShow || this.serverErrors[field]) this.shown[field] = error;
     }
   }
@@ -97,7 +98,8 @@ export class FormController implements ReactiveController {
    * fields it `refused` show until the customer changes them.
    */
   backFrom(request: Partial<SessionRequest> = {}, refused: Partial<Record<string, string>> = {}): void {
-    for (const [field, value] of Object.entries(request)) if (this.values[field as CustomerField] === '') this.prefill(field as CustomerField, value);
+    for (const [field, value] of Object.entries(request))
+      if (this.values[field as CustomerField] === '') this.prefill(field as CustomerField, value);
     this.serverErrors = { ...refused };
   }
 

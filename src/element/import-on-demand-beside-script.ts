@@ -30,4 +30,5 @@ function importBeside<T>(fileName: string, attempt: number): Promise<T> {
 }
 
 export const importAfterSubmit = (attempt: number) => importBeside<typeof AfterSubmit>(AFTER_SUBMIT_FILE, attempt);
-export const importTransferScreen = (attempt: number) => importBeside<typeof TransferScreen>(TRANSFER_SCREEN_FILE, attempt);
+export const importTransferScreen = (attempt: number) =>
+  importBeside<typeof TransferScreen>(TRANSFER_SCREEN_FILE, attempt);

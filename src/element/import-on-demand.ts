@@ -6,4 +6,5 @@ import type * as TransferScreen from './transfer-screen.js';
 
 // `attempt` counts the loads tried before; a bundler's chunk has one address, so it is not used here.
 export const importAfterSubmit = (_attempt: number): Promise<typeof AfterSubmit> => import('./after-submit.js');
-export const importTransferScreen = (_attempt: number): Promise<typeof TransferScreen> => import('./transfer-screen.js');
+export const importTransferScreen = (_attempt: number): Promise<typeof TransferScreen> =>
+  import('./transfer-screen.js');

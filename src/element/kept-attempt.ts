@@ -30,14 +30,21 @@ const KEY = /^[\da-f]{32}$/;
 const MINUTE = 60_000;
 
 /** Keeps the attempt `state` shows under `name`, made with the idempotency key `key`. */
-export function keepAttempt(name: string, key: string, { request, instructions, order }: KeptScreen, keptAt = Date.now()): void {
-  const { paymentType, ussdDialCode, providerReference, ...same } = instructions as Instructions & Partial<UssdInstructions>;
+export function keepAttempt(
+  name: string,
+  key: string,
+  { request, instructions, order }: KeptScreen,
+  keptAt = Date.now(),
+): void {
+  const { paymentType, ussdDialCode, providerReference, ...same } = instructions as Instructions &
+    Partial<UssdInstructions>;
   const left = timeLeftOf(order);
   const record: KeptRecord = {
     v: 2,
     key,
     request: { paymentType, bankCode: (request as KeptRequest).bankCode },
-    // The session answer, its `payments` under the gateway's names (spec 2.3, typos included); the time left as when kept.
+    // The session answer, its `payments` under the gateway's names (spec 2.3, typos included); the time left as when
+    // kept.
     answer: {
       status: 'SUCCESS',
       data: { payments: { ...same, ussdDailCode: ussdDialCode, providerreference: providerReference } },
@@ -79,11 +86,24 @@ function readKept(kept: Partial<KeptRecord> | null, now: number): KeptAttempt | 
   const { key, request, answer, keptAt } = kept ?? {};
   const age = now - keptAt!;
   const { paymentType, bankCode } = request ?? ({} as Partial<KeptRequest>);
-  if (kept?.v !== 2 || typeof key !== 'string' || !KEY.test(key) || !(age >= 0) || !PAYMENT_TYPES.includes(paymentType!)) return undefined;
+  if (
+    kept?.v !== 2 ||
+    typeof key !== 'string' ||
+    !KEY.test(key) ||
+    !(age >= 0) ||
+    !PAYMENT_TYPES.includes(paymentType!)
+  )
+    return undefined;
   if (bankCode !== undefined && !(typeof bankCode === 'string' && BANK_CODE.test(bankCode))) return undefined;
   const { instructions, order } = readSessionAnswer(answer, paymentType!);
   // Long over: past the least time its status is polled (a USSD code has no expiry) and 30 minutes
   // past its account's expiry. Without an expiry, `undefined + …` is NaN: never more.
   if (age >= LEAST_POLLING_MS && !(age < timeLeftOf(order)! + 30 * MINUTE)) return undefined;
-  return { key, request: bankCode ? { paymentType: paymentType!, bankCode } : { paymentType: paymentType! }, instructions, order, keptAt: keptAt! };
+  return {
+    key,
+    request: bankCode ? { paymentType: paymentType!, bankCode } : { paymentType: paymentType! },
+    instructions,
+    order,
+    keptAt: keptAt!,
+  };
 }

@@ -30,7 +30,8 @@ function onDemand<T>(importer: (attempt: number) => Promise<T>): OnDemand<T> {
   let loading: Promise<T> | undefined;
   let attempts = 0;
   let arrive: (module: T) => void;
-  // A load that fails or hangs is forgotten. (Should one forgotten for hanging fail later, the load after it is forgotten too: one more import, no harm.)
+  // A load that fails or hangs is forgotten. (Should one forgotten for hanging fail later, the load after it is
+  // forgotten too: one more import, no harm.)
   const forget = () => (loading = undefined);
   return {
     arrived: new Promise<T>((resolve) => (arrive = resolve)),
@@ -69,7 +70,10 @@ export const loadTransferScreen = transferScreenFile.load;
  * out in the same task as the click), else a promise of it that rejects after `timeoutMs`; a load
  * that hangs is then forgotten, so that Try again asks for the file afresh.
  */
-export function loadForPayment(paymentType: PaymentType, timeoutMs: number): AfterSubmitModule | Promise<AfterSubmitModule> {
+export function loadForPayment(
+  paymentType: PaymentType,
+  timeoutMs: number,
+): AfterSubmitModule | Promise<AfterSubmitModule> {
   const ready = afterSubmit();
   if (ready && (paymentType !== 'TRANSFER' || transferScreen())) return ready;
   const loads = [afterSubmitFile.load(), paymentType === 'TRANSFER' && transferScreenFile.load()] as const;

@@ -25,7 +25,11 @@ const LANGUAGE_TAG = /^[a-z]{2,3}(-[a-z\d]{2,8})*$/i;
  */
 export function pageLanguage(node: Element): string {
   if (!(node as Partial<Element>).closest) return node.getAttribute('lang') ?? '';
-  for (let element: Element | undefined = node; element; element = (element.getRootNode() as Partial<ShadowRoot>).host) {
+  for (
+    let element: Element | undefined = node;
+    element;
+    element = (element.getRootNode() as Partial<ShadowRoot>).host
+  ) {
     const marked = element.closest('[lang]');
     if (marked) return marked.getAttribute('lang')!;
   }
@@ -64,7 +68,8 @@ export class LocaleController implements ReactiveController {
     const { locale, messages } = this.config();
     const wanted = wantedLocale(locale, pageLanguage(this.host), Object.keys(messages ?? {}).length > 0);
     const { lang, messages: strings } = this.follow(wanted);
-    // English for the result screens' newer lines comes with what runs after a submit (en-after-submit.ts), the transfer screen's with it (en-transfer.ts).
+    // English for the result screens' newer lines comes with what runs after a submit (en-after-submit.ts), the
+    // transfer screen's with it (en-transfer.ts).
     this.messages = { ...afterSubmit()?.enAfterSubmit, ...transferScreen()?.enTransfer, ...strings, ...messages };
     // `fr-CI` keeps its region once French has arrived; until then the text is English and says so.
     // A language we ship no file for is the page's own, written in its `messages`.

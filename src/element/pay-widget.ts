@@ -15,7 +15,13 @@ import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
 import { warmUpResultScreens } from './result-warm-up.js';
 import { styles } from './pay-widget.styles.js';
-import { HINT_PATTERNS, normalizeField, PAYMENT_TYPES, type CustomerField, type PaymentType } from '../contract/rules.js';
+import {
+  HINT_PATTERNS,
+  normalizeField,
+  PAYMENT_TYPES,
+  type CustomerField,
+  type PaymentType,
+} from '../contract/rules.js';
 import type { Order, SessionRequest } from '../contract/schemas.js';
 import { errorTemplate, failureText } from './templates/error.js';
 import { formTemplate, type FormActions } from './templates/form.js';
@@ -32,8 +38,11 @@ const text = (value: unknown): string => (value == null ? '' : String(value));
  * @fires {CustomEvent<PaySubmitDetail>} pay-submit - Before the request; cancelable.
  * @fires {CustomEvent<PayInitiatedDetail>} pay-initiated - The gateway returned the dial code or the account.
  * @fires {CustomEvent<PayCopyDetail>} pay-copy - A value was copied.
- * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED, or a reason to tell the customer.
- * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed; `detail.code`: validation, network, timeout, http, gateway, invalid-response, config, or setup (the script tag's second file is not served beside it: serve the whole dist/ folder).
+ * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED, or a reason to tell
+ * the customer.
+ * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed; `detail.code`: validation, network, timeout, http,
+ * gateway, invalid-response, config, or setup (the script tag's second file is not served beside it: serve the whole
+ * dist/ folder).
  * @fires {CustomEvent<PayResetDetail>} pay-reset - Back to the form.
  * @fires {CustomEvent<PayResumedDetail>} pay-resumed - An attempt kept from before a reload shows again (`resume`).
  *
@@ -126,19 +135,35 @@ export class PayWidget extends LitElement {
   private announcement?: string = ''; // the live region's; unset: the screen's own, in the language shown now
   private focusOnUpdate: 'heading' | 'invalid' | 'first' | undefined;
 
-  private readonly localization = new LocaleController(this, () => ({ locale: text(this.locale), messages: this.messages }));
+  private readonly localization = new LocaleController(this, () => ({
+    locale: text(this.locale),
+    messages: this.messages,
+  }));
   private readonly payment = new PaymentController(this, () => ({
     initiate: this.initiate,
     sessionUrl: this.sessionUrl || undefined,
     timeoutMs: Number(this.timeout) > 0 ? Number(this.timeout) : 30_000,
     statusUrl: this.statusUrl || undefined,
-    describe: (failure) => (failure.says ? undefined : failure.message) ?? failureText(this.localization.messages, failure),
+    describe: (failure) =>
+      (failure.says ? undefined : failure.message) ?? failureText(this.localization.messages, failure),
     onShow: () => this.onShow(),
-    keep: this.resume === 'off' ? undefined : `${this.sessionUrl} ${text(this.paymentReference)} ${text(this.amount)} ${text(this.currency)}`,
+    keep:
+      this.resume === 'off'
+        ? undefined
+        : `${this.sessionUrl} ${text(this.paymentReference)} ${text(this.amount)} ${text(this.currency)}`,
   }));
-  private readonly form = new FormController(this, () => ({ messages: this.localization.messages, fields: this.visibleFields() }));
+  private readonly form = new FormController(this, () => ({
+    messages: this.localization.messages,
+    fields: this.visibleFields(),
+  }));
   /** The copy buttons' state, the result screens' clock and the QR code: made with the first result screen, from what runs after a submit. */
-  private results: { copies: InstanceType<AfterSubmitModule['CopyController']>; wait: ResultView['wait']; qr: InstanceType<AfterSubmitModule['QrController']> } | undefined;
+  private results:
+    | {
+        copies: InstanceType<AfterSubmitModule['CopyController']>;
+        wait: ResultView['wait'];
+        qr: InstanceType<AfterSubmitModule['QrController']>;
+      }
+    | undefined;
 
   private readonly formActions: FormActions = {
     submit: (event) => (event.preventDefault(), this.submit()),
@@ -158,7 +183,9 @@ export class PayWidget extends LitElement {
   /** The payment types on offer (USSD first), unknown names ignored. */
   get offeredTypes(): PaymentType[] {
     const list = this.paymentTypes;
-    const wanted = (typeof list === 'string' ? list.split(/\s+/) : [...(list ?? [])]).map((type) => text(type).toUpperCase());
+    const wanted = (typeof list === 'string' ? list.split(/\s+/) : [...(list ?? [])]).map((type) =>
+      text(type).toUpperCase(),
+    );
     const offered = PAYMENT_TYPES.filter((type) => wanted.includes(type));
     return offered.length ? offered : [...PAYMENT_TYPES];
   }
@@ -176,7 +203,12 @@ export class PayWidget extends LitElement {
     if (invalid) {
       void this.announce(this.localization.messages.fixFields);
       this.focusOnUpdate = 'invalid';
-      emit(this, 'pay-error', { paymentType: this.selectedType, code: 'validation', message: invalid.message, retryable: false });
+      emit(this, 'pay-error', {
+        paymentType: this.selectedType,
+        code: 'validation',
+        message: invalid.message,
+        retryable: false,
+      });
       return;
     }
     this.payment.submit(this.buildRequest());
@@ -190,14 +222,19 @@ export class PayWidget extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    for (const field of ['fullName', 'email', 'mobileNumber'] as const) if (changed.has(field)) this.form.prefill(field, text(this[field]));
+    for (const field of ['fullName', 'email', 'mobileNumber'] as const)
+      if (changed.has(field)) this.form.prefill(field, text(this[field]));
     // Lit SSR runs willUpdate and render, not hostUpdate: else a server ignores `locale` and prefilled fields' errors.
     if (isServer) for (const controller of [this.localization, this.payment, this.form]) controller.hostUpdate();
   }
 
   protected override firstUpdated(): void {
     emit(this, 'pay-ready', { paymentType: this.selectedType });
-    warmUpResultScreens(this.renderRoot, () => (this.payment.state.kind === 'form' ? afterSubmit()!.screensToWarmUp(this.resultView(), transferScreen()) : undefined));
+    warmUpResultScreens(this.renderRoot, () =>
+      this.payment.state.kind === 'form'
+        ? afterSubmit()!.screensToWarmUp(this.resultView(), transferScreen())
+        : undefined,
+    );
   }
 
   protected override updated(): void {
@@ -220,7 +257,22 @@ export class PayWidget extends LitElement {
     const { values, shown: errors, bankQuery } = this.form;
     const amount = this.money(text(this.amount), text(this.currency));
     const screen = this.payment.render({
-      form: (busy) => formTemplate({ messages: m, amount, offered: this.offeredTypes, selected: this.selectedType, busy, disabled, values, errors, banks, bankQuery }, this.formActions),
+      form: (busy) =>
+        formTemplate(
+          {
+            messages: m,
+            amount,
+            offered: this.offeredTypes,
+            selected: this.selectedType,
+            busy,
+            disabled,
+            values,
+            errors,
+            banks,
+            bankQuery,
+          },
+          this.formActions,
+        ),
       // Past the form and the error screen, the initiation has loaded what runs after a submit.
       ussd: (state) => afterSubmit()!.ussdTemplate(this.resultView(), state),
       transfer: (state) => transferScreen()!.transferTemplate(this.resultView(), state),
@@ -241,8 +293,31 @@ export class PayWidget extends LitElement {
   private resultView(): ResultView {
     const flow = afterSubmit()!;
     const status = this.payment.polling ? 'waiting' : this.payment.asksStatus ? 'unconfirmed' : undefined;
-    const made = (this.results ??= { copies: new flow.CopyController(this), wait: new flow.WaitController(this, this.payment, this.localization, (text) => void this.announce(text), transferScreen), qr: new flow.QrController(this) });
-    return { messages: this.localization.messages, charged: this.charged, status, banks: this.banks, copy: (field, value) => void this.copy(field, value), poll: this.payment.poll, reset: () => this.reset(), announce: (text) => void this.announce(text), copies: made.copies.results, wait: made.wait, qrCode: (text) => made.qr.image(text), renew: () => (this.form.reset(), (this.paymentType = 'TRANSFER'), this.payment.renew()) };
+    const made = (this.results ??= {
+      copies: new flow.CopyController(this),
+      wait: new flow.WaitController(
+        this,
+        this.payment,
+        this.localization,
+        (text) => void this.announce(text),
+        transferScreen,
+      ),
+      qr: new flow.QrController(this),
+    });
+    return {
+      messages: this.localization.messages,
+      charged: this.charged,
+      status,
+      banks: this.banks,
+      copy: (field, value) => void this.copy(field, value),
+      poll: this.payment.poll,
+      reset: () => this.reset(),
+      announce: (text) => void this.announce(text),
+      copies: made.copies.results,
+      wait: made.wait,
+      qrCode: (text) => made.qr.image(text),
+      renew: () => (this.form.reset(), (this.paymentType = 'TRANSFER'), this.payment.renew()),
+    };
   }
 
   /** Another screen shows: it is announced, its copy buttons start fresh, and the focus follows. */
@@ -256,7 +331,8 @@ export class PayWidget extends LitElement {
       this.paymentType = state.request.paymentType; // Edit details: the type it was sent with, as its fields (a resumed attempt's too)
     }
     if (shown === 'form' && this.form.hasRefusals()) this.focusOnUpdate = 'invalid';
-    // The busy form disables its controls, which takes the focus off the focused one; leaving it first spares Chromium a synchronous style and layout pass (about 2 ms).
+    // The busy form disables its controls, which takes the focus off the focused one; leaving it first spares Chromium
+    // a synchronous style and layout pass (about 2 ms).
     if (shown === 'submitting') (this.shadowRoot?.activeElement as HTMLElement | null)?.blur();
   }
 
@@ -292,8 +368,10 @@ export class PayWidget extends LitElement {
   }
 
   /** What the server charges, formatted; '' when its answer did not say (never the page's guess). */
-  private readonly charged = (order: Order | undefined): string => (order ? this.money(order.amount, order.currency) : '');
+  private readonly charged = (order: Order | undefined): string =>
+    order ? this.money(order.amount, order.currency) : '';
 
   /** An amount in the widget's language and `country`. */
-  private readonly money = (amount: string, currency: string): string => formatAmount(amount, currency, this.localization.lang, text(this.country));
+  private readonly money = (amount: string, currency: string): string =>
+    formatAmount(amount, currency, this.localization.lang, text(this.country));
 }

@@ -8,8 +8,23 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Initiate } from './client.js';
 import { emit, type PayAmount } from './events.js';
-import { initialState, paymentReferenceOf, transition, type FlowEvent, type FlowState, type PayFailure, type StateOf } from './flow.js';
-import { afterSubmit, loadAfterSubmit, loadForPayment, loadTransferScreen, prefetchAfterSubmit, transferScreen } from './load-on-demand.js';
+import {
+  initialState,
+  paymentReferenceOf,
+  transition,
+  type FlowEvent,
+  type FlowState,
+  type PayFailure,
+  type StateOf,
+} from './flow.js';
+import {
+  afterSubmit,
+  loadAfterSubmit,
+  loadForPayment,
+  loadTransferScreen,
+  prefetchAfterSubmit,
+  transferScreen,
+} from './load-on-demand.js';
 import type { Instructions, Order, PaymentType, SessionRequest } from '../contract/schemas.js';
 import type { Poll, PollHandlers } from './status-poller.js';
 
@@ -45,7 +60,6 @@ const BUSY_AFTER_MS = 100;
 
 /** What a submit meets when the session endpoint, or the code that talks to it, cannot be reached. */
 const NETWORK_FAILURE: PayFailure = { code: 'network', message: undefined, retryable: true };
-
 
 /** 128 random bits as hex, a new one per payment attempt. Not `randomUUID()`, which is missing outside secure contexts. */
 export function newIdempotencyKey(): string {
@@ -180,7 +194,11 @@ export class PaymentController implements ReactiveController {
     if (!this.apply({ type: 'resumed', state })) return;
     this.attempt = { key, body: '' };
     const { instructions, order } = state;
-    emit(this.host, 'pay-resumed', { paymentType: instructions.paymentType, paymentReference: instructions.paymentReference, ...chargeOf(order) });
+    emit(this.host, 'pay-resumed', {
+      paymentType: instructions.paymentType,
+      paymentReference: instructions.paymentReference,
+      ...chargeOf(order),
+    });
     this.startPolling(instructions, order, true);
   }
 
@@ -197,7 +215,10 @@ export class PaymentController implements ReactiveController {
     } catch {
       return; // storage refused (or no page, on a server): no resume
     }
-    void loadAfterSubmit().then((flow) => flow.resumeKept(this, name, loadTransferScreen), () => {});
+    void loadAfterSubmit().then(
+      (flow) => flow.resumeKept(this, name, loadTransferScreen),
+      () => {},
+    );
   }
 
   /**
@@ -232,7 +253,8 @@ export class PaymentController implements ReactiveController {
     if (event.type === 'initiated') {
       // Kept and polling first, so that a listener calling reset() forgets and stops them.
       const name = this.keptName();
-      if (name && this.attempt) afterSubmit()?.keepAttempt(name, this.attempt.key, this.state as StateOf<'ussd' | 'transfer'>);
+      if (name && this.attempt)
+        afterSubmit()?.keepAttempt(name, this.attempt.key, this.state as StateOf<'ussd' | 'transfer'>);
       this.startPolling(event.instructions, event.order);
       emit(this.host, 'pay-initiated', { ...event.instructions, ...chargeOf(event.order) });
     } else if (event.type === 'failed') {
@@ -264,13 +286,21 @@ export class PaymentController implements ReactiveController {
         flow = await flow;
       } catch (error) {
         // `setup`: the shop's server does not serve a file beside the script, so trying again cannot help.
-        return failed((error as { code?: 'setup' }).code ? { code: 'setup', message: undefined, retryable: false } : NETWORK_FAILURE);
+        return failed(
+          (error as { code?: 'setup' }).code
+            ? { code: 'setup', message: undefined, retryable: false }
+            : NETWORK_FAILURE,
+        );
       }
       if (signal.aborted) return failed(NETWORK_FAILURE);
     }
     const transport: Initiate = initiate ?? ((body, options) => flow.postSession(sessionUrl!, body, options));
     try {
-      const initiated = await flow.initiatePayment(transport, request, { idempotencyKey: this.attempt!.key, signal, timeoutMs });
+      const initiated = await flow.initiatePayment(transport, request, {
+        idempotencyKey: this.attempt!.key,
+        signal,
+        timeoutMs,
+      });
       return { type: 'initiated', ...initiated };
     } catch (error) {
       return failed(error instanceof flow.PayFailureError ? error.failure : NETWORK_FAILURE);
@@ -278,7 +308,11 @@ export class PaymentController implements ReactiveController {
   }
 
   /** `resumed`: a kept attempt shown again, asked about at once, its countdown read against the server's clock. */
-  private startPolling({ paymentType, paymentReference }: Instructions, order: Order | undefined, resumed = false): void {
+  private startPolling(
+    { paymentType, paymentReference }: Instructions,
+    order: Order | undefined,
+    resumed = false,
+  ): void {
     const statusUrl = this.statusUrlOf(order);
     const flow = afterSubmit();
     if (!statusUrl || !flow) return;
@@ -286,7 +320,14 @@ export class PaymentController implements ReactiveController {
       final: ({ status, message, review }) => {
         this.stopPolling();
         if (this.apply({ type: 'completed', status, message, review })) {
-          emit(this.host, 'pay-complete', { paymentType, paymentReference, ...chargeOf(order), status, message, ...review });
+          emit(this.host, 'pay-complete', {
+            paymentType,
+            paymentReference,
+            ...chargeOf(order),
+            status,
+            message,
+            ...review,
+          });
         }
       },
       gaveUp: () => this.stopPolling(),
@@ -294,7 +335,13 @@ export class PaymentController implements ReactiveController {
       // Only a transfer's screen, whose file resumeKept() loaded first, takes the server's time.
       timed: resumed ? (now) => this.apply({ type: 'timed', order: transferScreen()?.orderAt(order, now) }) : undefined,
     };
-    this.poll = flow.pollStatus(statusUrl, { paymentReference, statusToken: order?.statusToken }, order, handlers, resumed);
+    this.poll = flow.pollStatus(
+      statusUrl,
+      { paymentReference, statusToken: order?.statusToken },
+      order,
+      handlers,
+      resumed,
+    );
   }
 
   /** Whether the shown payment's status can be asked: the page's `status-url`, or the session answer's `order.statusUrl`. */

@@ -25,7 +25,8 @@ export function isComputer({ userAgent, maxTouchPoints }: Device = navigator): b
   return !/Android|Mobi|iP(hone|od)/.test(userAgent) && !maxTouchPoints && !matchMedia('(any-pointer: coarse)').matches;
 }
 
-export const dialWay = (device: Device = navigator): DialWay => (isIOS(device) ? 'paste' : isComputer(device) ? 'scan' : 'link');
+export const dialWay = (device: Device = navigator): DialWay =>
+  isIOS(device) ? 'paste' : isComputer(device) ? 'scan' : 'link';
 
 /** A `tel:` link that dials `code` where the phone dials such links at all (Android): `#` written `%23`. */
 export const dialLink = (code: string): string => `tel:${code.replaceAll('#', '%23')}`;

@@ -15,10 +15,13 @@ export class QrController {
   image(text: string): TemplateResult | undefined {
     if (!this.asked) {
       this.asked = true;
-      importQrCode().then((module) => {
-        this.module = module;
-        this.host.requestUpdate();
-      }, () => {});
+      importQrCode().then(
+        (module) => {
+          this.module = module;
+          this.host.requestUpdate();
+        },
+        () => {},
+      );
     }
     // Encoded at each render (once a second while the screen waits): a short link takes well under a millisecond.
     return this.module?.qrCode(text);

@@ -9,18 +9,25 @@ import { render, type TemplateResult } from 'lit';
 import { afterSubmitArrived, transferScreenArrived } from './load-on-demand.js';
 
 /** `screens()`: what to draw, or undefined when it is too late (the form has gone); asked again once a transfer's screen has arrived. */
-export function warmUpResultScreens(root: HTMLElement | DocumentFragment, screens: () => TemplateResult[] | undefined): void {
-  for (const arrived of [afterSubmitArrived, transferScreenArrived]) void arrived.then(() => whenIdle(() => {
-    const drawn = screens();
-    if (!drawn) return;
-    const box = root.querySelector('[lang]')!.appendChild(document.createElement('div')); // beside the form (render() in pay-widget.ts)
-    try {
-      render(drawn, box);
-      box.getBoundingClientRect(); // style and layout now, not after Pay
-    } finally {
-      box.remove(); // never left to be painted: its made-up dial code is no customer's
-    }
-  }));
+export function warmUpResultScreens(
+  root: HTMLElement | DocumentFragment,
+  screens: () => TemplateResult[] | undefined,
+): void {
+  for (const arrived of [afterSubmitArrived, transferScreenArrived])
+    void arrived.then(() =>
+      whenIdle(() => {
+        const drawn = screens();
+        if (!drawn) return;
+        const box = root.querySelector('[lang]')!.appendChild(document.createElement('div')); // beside the form (render() in pay-widget.ts)
+        try {
+          render(drawn, box);
+          box.getBoundingClientRect(); // style and layout now, not after Pay
+        } finally {
+          box.remove(); // never left to be painted: its made-up dial code is no customer's
+        }
+      }),
+    );
 }
 
-const whenIdle = (task: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(task, { timeout: 1_000 }) : setTimeout(task, 50));
+const whenIdle = (task: () => void) =>
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(task, { timeout: 1_000 }) : setTimeout(task, 50);

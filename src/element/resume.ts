@@ -14,7 +14,12 @@ export type Resumable = { resumed(state: KeptScreen, key: string): void };
 export function resumedState({ request, instructions, order, keptAt }: KeptAttempt, now = Date.now()): KeptScreen {
   const left = timeLeftOf(order);
   const kind = instructions.paymentType === 'USSD' ? 'ussd' : 'transfer';
-  return { kind, request, instructions, order: left === undefined ? order : { ...order!, expiresInMs: Math.max(0, left - (now - keptAt)) } } as KeptScreen;
+  return {
+    kind,
+    request,
+    instructions,
+    order: left === undefined ? order : { ...order!, expiresInMs: Math.max(0, left - (now - keptAt)) },
+  } as KeptScreen;
 }
 
 /**
@@ -23,7 +28,11 @@ export function resumedState({ request, instructions, order, keptAt }: KeptAttem
  * stays until `loadTransferScreen` has brought it (and stays if it cannot), and the attempt is read
  * again then, in case a reset() forgot it meanwhile.
  */
-export async function resumeKept(payment: Resumable, name: string, loadTransferScreen: () => Promise<unknown>): Promise<void> {
+export async function resumeKept(
+  payment: Resumable,
+  name: string,
+  loadTransferScreen: () => Promise<unknown>,
+): Promise<void> {
   let kept = recallAttempt(name);
   if (kept?.instructions.paymentType === 'TRANSFER') {
     try {

@@ -57,7 +57,13 @@ export type Poll = {
  * Starts asking about the payment `order` charges (`atOnce`: the first look-up now, as for a resumed
  * payment); returns the handle that stops it or asks at once.
  */
-export function pollStatus(statusUrl: string, query: StatusQuery, order: Order | undefined, handlers: PollHandlers, atOnce = false): Poll {
+export function pollStatus(
+  statusUrl: string,
+  query: StatusQuery,
+  order: Order | undefined,
+  handlers: PollHandlers,
+  atOnce = false,
+): Poll {
   const started = Date.now();
   const giveUpAfter = pollingTime(order);
   const controller = new AbortController();
@@ -75,7 +81,11 @@ export function pollStatus(statusUrl: string, query: StatusQuery, order: Order |
     const mine = ++latest;
     let answer: StatusAnswer | undefined;
     try {
-      answer = await fetchStatus(statusUrl, query, { signal: controller.signal, timeoutMs: STATUS_TIMEOUT_MS, recheck });
+      answer = await fetchStatus(statusUrl, query, {
+        signal: controller.signal,
+        timeoutMs: STATUS_TIMEOUT_MS,
+        recheck,
+      });
     } catch {
       // A failed look-up is not an answer: keep asking until the schedule gives up.
     }

@@ -63,7 +63,8 @@ export class WaitController implements ReactiveController {
   hostUpdate(): void {
     this.now = clock.now(); // a new order's countdown is read from now
     const { state } = this.flow;
-    const waitingFor = state.kind === 'ussd' || state.kind === 'transfer' ? state.instructions.paymentReference : undefined;
+    const waitingFor =
+      state.kind === 'ussd' || state.kind === 'transfer' ? state.instructions.paymentReference : undefined;
     if (waitingFor === this.waitingFor) return;
     this.hostDisconnected();
     this.waitingFor = waitingFor;

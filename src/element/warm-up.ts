@@ -16,5 +16,7 @@ export function screensToWarmUp(view: ResultView, transfer: typeof TransferScree
   const shown: ResultView = { ...view, messages, status: 'waiting', wait: { remainingMs: 1, waitedLong: false } };
   const instructions = { paymentReference: '0', ussdDialCode: '*0#', accountNumber: '0', walletName: '-' };
   const state = { request: { paymentType: 'USSD' }, instructions, order } as StateOf<'ussd'> & StateOf<'transfer'>;
-  return transfer ? [ussdTemplate(shown, state), transfer.transferTemplate(shown, state)] : [ussdTemplate(shown, state)];
+  return transfer
+    ? [ussdTemplate(shown, state), transfer.transferTemplate(shown, state)]
+    : [ussdTemplate(shown, state)];
 }

@@ -58,7 +58,11 @@ export function duplicateReferenceEnvelope() {
 export function incompleteEnvelope(paymentType: PaymentType, paymentReference: string) {
   return {
     status: 'SUCCESS',
-    data: { code: paymentType === 'USSD' ? null : '00', message: 'Payment details unavailable', payments: { paymentReference } },
+    data: {
+      code: paymentType === 'USSD' ? null : '00',
+      message: 'Payment details unavailable',
+      payments: { paymentReference },
+    },
   };
 }
 
@@ -90,7 +94,11 @@ export type SandboxPaymentRecord = {
 
 /** The gateway's code for each state (§2): `00` paid, `S20` pending, `S12` failed. */
 const CODES = { SUCCESS: '00', PENDING: 'S20', FAILED: 'S12' } as const;
-const CODE_MESSAGES = { SUCCESS: 'Successful', PENDING: 'Transaction is pending', FAILED: 'Transaction Failed' } as const;
+const CODE_MESSAGES = {
+  SUCCESS: 'Successful',
+  PENDING: 'Transaction is pending',
+  FAILED: 'Transaction Failed',
+} as const;
 
 /** §2's query answer: the envelope says SUCCESS whatever the payment's state; `data.code` decides. */
 export function queryAnswerBody(payment: SandboxPaymentRecord) {

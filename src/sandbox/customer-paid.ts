@@ -56,10 +56,16 @@ export function customerPaidHandler(
   return async (request, env) => {
     if (request.method !== 'POST') return new Response('Use POST.', { status: 405, headers: { allow: 'POST' } });
     const refused = notFromThisMachine(request, env);
-    if (refused) return new Response(`The sandbox's "customer paid" answers only the person at this machine: ${refused}.`, { status: 403 });
+    if (refused)
+      return new Response(`The sandbox's "customer paid" answers only the person at this machine: ${refused}.`, {
+        status: 403,
+      });
     const body = await readBodyText(request, MAX_REFERENCE_BYTES);
     const reference = referenceIn(body.ok ? body.text : undefined, request.headers.get('content-type'));
-    if (!reference) return new Response('Send the payment reference as the body, or as JSON { "paymentReference": … }.', { status: 400 });
+    if (!reference)
+      return new Response('Send the payment reference as the body, or as JSON { "paymentReference": … }.', {
+        status: 400,
+      });
     return new Response(null, { status: setStatus(reference, 'SUCCESS') ? 204 : 404 });
   };
 }

@@ -32,9 +32,10 @@
  * Other answers: 403 `{ message: "Header Token Missing", error: "PERMISSION" }` (no Authorization
  * header, as the gateway answers), 401 (a bearer token it does not accept; the `Bearer` scheme in
  * any case), 403 (wrong `publicKey`), 400 (a body that is not a JSON object, USSD without `bankCode`, TRANSFER with one;
- * `data.code` `S12` "Invalid/Missing parameters = …" naming each field missing or out of form: an
- * amount not above zero, an email that is not an address, a callbackUrl or redirectUrl that is not
- * http(s), a mobile number, currency (`NGN`) or country (`NG`) that cannot be one), 415 (not `application/json`), 404 (other paths), 405 (other methods), 409 (a
+ * `data.code` `S12` "Invalid/Missing parameters = …" naming each field missing or out of form: an amount not above
+ * zero, an email that is not an address, a callbackUrl or redirectUrl that is not http(s), a mobile number, currency
+ * (`NGN`) or country (`NG`) that cannot be one), 415 (not `application/json`), 404 (other paths), 405 (other methods),
+ * 409 (a
  * `paymentReference` reused for a different payment; the same payment again gets its first answer
  * with `retry: true`, a duplicate `S18` without). `retry` is taken as a boolean (what our client
  * sends, as the gateway's iOS app does) or as the string `"true"`/`"false"` (every published

@@ -31,7 +31,8 @@ export function checkInitiation(raw: unknown, publicKey: string): CheckedInitiat
     ok: false,
     answer: failure(status, message, { code }),
   });
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return refuse(400, 'The body must be a JSON object.');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return refuse(400, 'The body must be a JSON object.');
   if ((raw as { publicKey?: unknown }).publicKey !== publicKey) return refuse(403, 'Invalid public key.');
   const parsed = gatewayRequestSchema.safeParse(withBooleanRetry(raw));
   const invalid = new Set(parsed.success ? [] : parsed.error.issues.map((issue) => String(issue.path[0] ?? 'body')));
@@ -39,7 +40,8 @@ export function checkInitiation(raw: unknown, publicKey: string): CheckedInitiat
     const value = (raw as Record<string, unknown>)[field];
     if (typeof value === 'string' && !valid(value)) invalid.add(field);
   }
-  if (!parsed.success || invalid.size > 0) return refuse(400, `Invalid/Missing parameters = ${[...invalid].join(', ')}`, 'S12');
+  if (!parsed.success || invalid.size > 0)
+    return refuse(400, `Invalid/Missing parameters = ${[...invalid].join(', ')}`, 'S12');
   const ruleBroken = checkTypeRules(parsed.data, raw);
   return ruleBroken ? refuse(400, ruleBroken) : { ok: true, body: parsed.data };
 }

@@ -178,9 +178,13 @@ function assertOptions(options: SandboxGatewayOptions): void {
   checks.nonNegativeMs('slowMs', options.slowMs);
   for (const name of ['random', 'now', 'fetch', 'onWebhook'] as const) checks.optionalFunction(name, options[name]);
   const max = options.maxPayments;
-  if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) checks.fail('maxPayments must be a positive whole number');
+  if (max !== undefined && !(Number.isSafeInteger(max) && max > 0))
+    checks.fail('maxPayments must be a positive whole number');
   const delays = options.webhookRetryDelaysMs;
-  if (delays !== undefined && !(Array.isArray(delays) && delays.every((ms) => typeof ms === 'number' && Number.isFinite(ms) && ms >= 0))) {
+  if (
+    delays !== undefined &&
+    !(Array.isArray(delays) && delays.every((ms) => typeof ms === 'number' && Number.isFinite(ms) && ms >= 0))
+  ) {
     checks.fail('webhookRetryDelaysMs must be a list of finite, non-negative numbers');
   }
 }

@@ -64,7 +64,10 @@ export function createWebhookSender(options: {
     });
   }
 
-  async function attempt(body: string, ack: string): Promise<Pick<WebhookAttempt, 'httpStatus' | 'acknowledged' | 'answerCut'>> {
+  async function attempt(
+    body: string,
+    ack: string,
+  ): Promise<Pick<WebhookAttempt, 'httpStatus' | 'acknowledged' | 'answerCut'>> {
     try {
       const response = await options.fetch(options.url, {
         method: 'POST',

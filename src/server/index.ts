@@ -9,7 +9,14 @@ export { createLedgerPage } from './ledger-page/page.js';
 export type { LedgerPageOptions } from './ledger-page/page.js';
 export type { HistoryEvent, HistoryWhat } from './ledger/history.js';
 export type { LedgerQuery } from './ledger/queries.js';
-export type { PaymentsEvent, PaymentsEventSource, PaymentsOptions, PaymentsOrder, PaymentsOrderResolver, PaymentsStores } from './payments-options.js';
+export type {
+  PaymentsEvent,
+  PaymentsEventSource,
+  PaymentsOptions,
+  PaymentsOrder,
+  PaymentsOrderResolver,
+  PaymentsStores,
+} from './payments-options.js';
 export type { AccessToken } from './session/options.js';
 export { addressHeader, forwardedFor } from './session/client-address.js';
 export type { ClientAddress, ForwardedForOptions } from './session/client-address.js';
@@ -30,7 +37,14 @@ export type { StatusSecret } from './status/tokens.js';
 export { createMemoryIdempotencyStore, createMemoryPaymentStore, createMemoryStores } from './stores/memory.js';
 export { isValidIdempotencyKey } from './stores/idempotency-types.js';
 export type { MemoryIdempotencyStoreOptions, MemoryLedgerEvent, MemoryPaymentStoreOptions } from './stores/memory.js';
-export type { FulfilmentLease, Initiation, Payment, PaymentReview, PaymentState, PaymentStore } from './stores/types.js';
+export type {
+  FulfilmentLease,
+  Initiation,
+  Payment,
+  PaymentReview,
+  PaymentState,
+  PaymentStore,
+} from './stores/types.js';
 export type { IdempotencyRecord, IdempotencyStore, StoredReply } from './stores/idempotency-types.js';
 export { ERROR_STATUS } from './http/reply.js';
 export type { AllowedOrigins, CorsOptions } from './http/cors.js';

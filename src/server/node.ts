@@ -21,7 +21,9 @@ type NodeRequest = IncomingMessage & { body?: unknown; rawBody?: Buffer };
  * the endpoints read only JSON, and never rely on its exact bytes (a notification is verified by
  * asking the gateway).
  */
-export function toNodeHandler(payments: Pick<Payments, 'handler'>): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+export function toNodeHandler(
+  payments: Pick<Payments, 'handler'>,
+): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const listener = getRequestListener((request, env) => payments.handler(request, env));
   return (request, response) => listener(withBodyRead(request as NodeRequest), response);
 }

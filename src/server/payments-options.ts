@@ -21,10 +21,14 @@ import type { SessionRequest } from '../contract/schemas.js';
 export type PaymentsStores = { payments: PaymentStore; idempotency: IdempotencyStore };
 
 /** The order, decided on the server; `callbackUrl` and `redirectUrl` default from `publicUrl`. */
-export type PaymentsOrder = Omit<Order, 'callbackUrl' | 'redirectUrl'> & Partial<Pick<Order, 'callbackUrl' | 'redirectUrl'>>;
+export type PaymentsOrder = Omit<Order, 'callbackUrl' | 'redirectUrl'> &
+  Partial<Pick<Order, 'callbackUrl' | 'redirectUrl'>>;
 
 /** Decides what a validated widget request is charged; throw an `OrderError` to refuse it. */
-export type PaymentsOrderResolver = (request: SessionRequest, context: OrderContext) => PaymentsOrder | Promise<PaymentsOrder>;
+export type PaymentsOrderResolver = (
+  request: SessionRequest,
+  context: OrderContext,
+) => PaymentsOrder | Promise<PaymentsOrder>;
 
 /** Every decision of every endpoint and the reconciler; never a token, a key or a customer detail. */
 export type PaymentsEvent = SessionEvent | StatusEvent | WebhookEvent | ReconcileEvent;
@@ -93,15 +97,28 @@ export function checkPaymentsOptions(options: PaymentsOptions): void {
   }
   if (!options.stores) check.fail('stores is required: createSqliteStores(file) on one machine');
   assertStore(options.stores.payments, PAYMENT_STORE_METHODS, 'createPayments: stores.payments');
-  assertStore(options.stores.idempotency, IDEMPOTENCY_STORE_METHODS, 'createPayments: stores.idempotency (it must claim keys atomically)');
+  assertStore(
+    options.stores.idempotency,
+    IDEMPOTENCY_STORE_METHODS,
+    'createPayments: stores.idempotency (it must claim keys atomically)',
+  );
   check.requiredFunction('order', options.order);
   check.requiredFunction('onPaid', options.onPaid);
-  for (const name of ['onFailed', 'onEvent', 'beforeInitiate', 'clientAddress', 'now'] as const) check.optionalFunction(name, options[name]);
-  if (typeof options.publicUrl !== 'string' || !/^https?:\/\//.test(options.publicUrl) || !URL.canParse(options.publicUrl)) {
-    check.fail('publicUrl must be the absolute http(s) URL the handler is reachable at, such as https://shop.example/pay');
+  for (const name of ['onFailed', 'onEvent', 'beforeInitiate', 'clientAddress', 'now'] as const)
+    check.optionalFunction(name, options[name]);
+  if (
+    typeof options.publicUrl !== 'string' ||
+    !/^https?:\/\//.test(options.publicUrl) ||
+    !URL.canParse(options.publicUrl)
+  ) {
+    check.fail(
+      'publicUrl must be the absolute http(s) URL the handler is reachable at, such as https://shop.example/pay',
+    );
   }
   if (LOOPBACK_HOST.test(new URL(options.publicUrl).hostname) && isLiveGateway(gateway)) {
-    check.fail(`publicUrl ${options.publicUrl} is this machine, which the gateway cannot reach with live keys: give the public https URL`);
+    check.fail(
+      `publicUrl ${options.publicUrl} is this machine, which the gateway cannot reach with live keys: give the public https URL`,
+    );
   }
   if (options.statusSecret === undefined && typeof options.stores.idempotency.keepSecret !== 'function') {
     check.fail('stores.idempotency cannot keep the status secret (no keepSecret()): pass statusSecret');
@@ -116,7 +133,10 @@ export function checkPaymentsOptions(options: PaymentsOptions): void {
 }
 
 /** The order with the URLs `publicUrl` gives when the resolver names none. */
-export function withDefaultUrls(resolve: PaymentsOrderResolver, publicUrl: string): (request: SessionRequest, context: OrderContext) => Promise<Order> {
+export function withDefaultUrls(
+  resolve: PaymentsOrderResolver,
+  publicUrl: string,
+): (request: SessionRequest, context: OrderContext) => Promise<Order> {
   const base = publicUrl.replace(/\/+$/, '');
   const callbackUrl = `${base}/webhook`;
   const redirectUrl = `${new URL(base).origin}/`;

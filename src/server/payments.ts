@@ -61,7 +61,13 @@ export function createPayments(options: PaymentsOptions): Payments {
     record(payment.paymentReference, { at: (now ?? Date.now)(), what: 'onPaid-started' });
     return options.onPaid(payment, context);
   };
-  const fulfilment = { onPaid, onFailed, leaseMs: options.fulfilment?.leaseMs, onPaidTimeoutMs: options.fulfilment?.onPaidTimeoutMs, now };
+  const fulfilment = {
+    onPaid,
+    onFailed,
+    leaseMs: options.fulfilment?.leaseMs,
+    onPaidTimeoutMs: options.fulfilment?.onPaidTimeoutMs,
+    now,
+  };
   const shared = { gateway, payments: stores.payments, ...fulfilment };
   const reconciler = createReconciler({ ...shared, onEvent: emitFrom('reconciler') });
   const cors = { allowedOrigins: options.allowedOrigins, allowedHeaders: options.allowedHeaders };
@@ -104,14 +110,20 @@ export function createPayments(options: PaymentsOptions): Payments {
     async handler(request, env) {
       const name = lastSegment(request.url);
       if (name !== 'session' && name !== 'status' && name !== 'webhook') {
-        return toResponse(errorReply('not_found', 'Nothing is served at this path: use …/session, …/status or …/webhook.'), {});
+        return toResponse(
+          errorReply('not_found', 'Nothing is served at this path: use …/session, …/status or …/webhook.'),
+          {},
+        );
       }
       let endpoint: Endpoint;
       try {
         endpoint = (await ready())[name];
       } catch (error) {
         emitFrom(name)({ type: 'internal-error', where: 'handler', detail: errorName(error) });
-        return toResponse(errorReply('server_busy', 'Payments are unavailable for a moment. Please try again.', { retryable: true }), {});
+        return toResponse(
+          errorReply('server_busy', 'Payments are unavailable for a moment. Please try again.', { retryable: true }),
+          {},
+        );
       }
       return endpoint(request, env);
     },
@@ -127,9 +139,13 @@ async function keptSecret(options: PaymentsOptions): Promise<StatusSecret> {
 }
 
 /** Starts the timed sweeps unless turned off or the runtime allows no timer outside a request (workerd). */
-function startReconciler(options: PaymentsOptions, start: (everyMs: number) => () => Promise<void>): (() => Promise<void>) | undefined {
+function startReconciler(
+  options: PaymentsOptions,
+  start: (everyMs: number) => () => Promise<void>,
+): (() => Promise<void>) | undefined {
   if (options.reconcile === false) return undefined;
-  if ((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers') return undefined;
+  if ((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers')
+    return undefined;
   return start(options.reconcile?.everyMs ?? DEFAULT_SWEEP_EVERY_MS);
 }
 

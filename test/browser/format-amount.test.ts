@@ -38,7 +38,10 @@ describe('<pay-widget> amount', () => {
   for (const locale of ['pcm', 'ha', 'yo', 'ig']) {
     it(`shows ₦5,000.00 in ${locale}`, async () => {
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000', locale });
-      await waitUntil(() => root(el).querySelector('[lang]')?.getAttribute('lang') === locale, `the ${locale} strings arrive`);
+      await waitUntil(
+        () => root(el).querySelector('[lang]')?.getAttribute('lang') === locale,
+        `the ${locale} strings arrive`,
+      );
       expect(root(el).querySelector('.amount')!.textContent).to.equal('₦5,000.00');
     });
   }

@@ -123,7 +123,8 @@ export function holdTimers(minMs = 1_000) {
     held.set(++nextId, { ms, callback: () => callback(...(args as [])) });
     return nextId;
   }) as typeof setTimeout;
-  window.clearTimeout = ((id: number) => (held.has(id) ? held.delete(id) : real.clearTimeout(id))) as typeof clearTimeout;
+  window.clearTimeout = ((id: number) =>
+    held.has(id) ? held.delete(id) : real.clearTimeout(id)) as typeof clearTimeout;
   return {
     /** How many held timers of `ms` (or of any delay) are still waiting to fire. */
     pending: (ms?: number) => [...held.values()].filter((timer) => ms === undefined || timer.ms === ms).length,
@@ -165,7 +166,13 @@ export type Order = { paymentReference: string; amount: string; currency: string
 
 /** The server's order for these payments: ₦7,250, which the page's `amount="5000"` never says. */
 export function orderFor(payments: { paymentReference?: unknown }, extra: Partial<Order> = {}): Order {
-  return { paymentReference: String(payments.paymentReference), amount: '7250', currency: 'NGN', statusToken: 'st.signed-token', ...extra };
+  return {
+    paymentReference: String(payments.paymentReference),
+    amount: '7250',
+    currency: 'NGN',
+    statusToken: 'st.signed-token',
+    ...extra,
+  };
 }
 
 /** A session success body: the spec's envelope plus the server's `order` (`null` for an endpoint that sends none). */
@@ -173,7 +180,10 @@ export function ussdEnvelope(payments: Record<string, unknown> = USSD_PAYMENTS, 
   return { status: 'SUCCESS', data: { code: null, message: null, payments: { ...payments } }, ...withOrder(order) };
 }
 
-export function transferEnvelope(payments: Record<string, unknown> = TRANSFER_PAYMENTS, order: unknown = orderFor(payments)) {
+export function transferEnvelope(
+  payments: Record<string, unknown> = TRANSFER_PAYMENTS,
+  order: unknown = orderFor(payments),
+) {
   return {
     status: 'SUCCESS',
     data: { code: '00', message: 'Account opened for this payment', payments: { ...payments } },
@@ -253,7 +263,11 @@ export const NORMALIZED_MOBILE = '08012345678';
 export const BANK_CODE = '058';
 
 /** Types `value` the way a browser reports it (`input`), then leaves the field (`blur`). */
-export async function typeInto(el: PayWidget, field: 'fullName' | 'email' | 'mobileNumber', value: string): Promise<void> {
+export async function typeInto(
+  el: PayWidget,
+  field: 'fullName' | 'email' | 'mobileNumber',
+  value: string,
+): Promise<void> {
   const input = control(el, field);
   input.value = value;
   input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
@@ -307,7 +321,11 @@ export function clickSubmit(el: PayWidget): void {
  * (BUSY_AFTER_MS in pay-widget.ts): a quick answer goes straight to its result.
  */
 export async function busyShown(el: PayWidget): Promise<void> {
-  await waitUntil(() => part(el, 'form')?.getAttribute('aria-busy') === 'true', 'the form never showed that it was busy', { timeout: 2_000 });
+  await waitUntil(
+    () => part(el, 'form')?.getAttribute('aria-busy') === 'true',
+    'the form never showed that it was busy',
+    { timeout: 2_000 },
+  );
   await el.updateComplete;
 }
 
@@ -359,19 +377,41 @@ export function restoreAll(): void {
 
 /** What platform.ts reads of a device: its user agent, platform and touch points. */
 export const DEVICES = {
-  android: ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36', 'Linux armv81', 5],
-  iphone: ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1', 'iPhone', 5],
+  android: [
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
+    'Linux armv81',
+    5,
+  ],
+  iphone: [
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+    'iPhone',
+    5,
+  ],
   /** iPadOS's Safari presents itself as a Mac, with a touch screen. */
-  ipad: ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15', 'MacIntel', 5],
-  mac: ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15', 'MacIntel', 0],
-  windows: ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', 'Win32', 0],
+  ipad: [
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
+    'MacIntel',
+    5,
+  ],
+  mac: [
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
+    'MacIntel',
+    0,
+  ],
+  windows: [
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+    'Win32',
+    0,
+  ],
 } as const;
 
 const DEVICE_PROPERTIES = ['userAgent', 'platform', 'maxTouchPoints'] as const;
 
 /** Makes `navigator` say it is `name` until `restoreDevice()` (or `restoreAll()`). */
 export function emulateDevice(name: keyof typeof DEVICES): void {
-  DEVICES[name].forEach((value, i) => Object.defineProperty(navigator, DEVICE_PROPERTIES[i]!, { value, configurable: true }));
+  DEVICES[name].forEach((value, i) =>
+    Object.defineProperty(navigator, DEVICE_PROPERTIES[i]!, { value, configurable: true }),
+  );
 }
 
 export function restoreDevice(): void {
@@ -417,14 +457,16 @@ export function spilledOut(el: PayWidget): string[] {
   for (const node of root(el).querySelectorAll<HTMLElement>('*')) {
     if (node.closest('.sr-only, style')) continue;
     const rect = node.getBoundingClientRect();
-    if (rect.width > 0 && rect.right > right) spilled.push(`${node.tagName.toLowerCase()}.${node.className} "${node.textContent?.trim().slice(0, 40)}"`);
+    if (rect.width > 0 && rect.right > right)
+      spilled.push(`${node.tagName.toLowerCase()}.${node.className} "${node.textContent?.trim().slice(0, 40)}"`);
   }
   const walker = document.createTreeWalker(root(el), NodeFilter.SHOW_TEXT);
   const range = document.createRange();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     if (node.parentElement?.closest('.sr-only, style')) continue;
     range.selectNodeContents(node);
-    if ([...range.getClientRects()].some((line) => line.width > 0 && line.right > right)) spilled.push(`text "${node.textContent!.trim().slice(0, 40)}"`);
+    if ([...range.getClientRects()].some((line) => line.width > 0 && line.right > right))
+      spilled.push(`text "${node.textContent!.trim().slice(0, 40)}"`);
   }
   return spilled;
 }
@@ -433,15 +475,26 @@ export function spilledOut(el: PayWidget): string[] {
 export async function screenshotOf(el: PayWidget, name: string): Promise<void> {
   const { executeServerCommand } = await import('@web/test-runner-commands');
   const box = el.getBoundingClientRect();
-  await executeServerCommand('screenshot', { name, clip: { x: box.x + scrollX, y: box.y + scrollY, width: box.width, height: box.height } });
+  await executeServerCommand('screenshot', {
+    name,
+    clip: { x: box.x + scrollX, y: box.y + scrollY, width: box.width, height: box.height },
+  });
 }
 
 /** The boxes of what a result screen shows, by a name that says which, to compare before and after. */
-export function layoutOf(el: PayWidget, selectors = 'h2, .value:not(.note), [part~="copy-button"], a.button, svg.qr, dl, [part~="status"], .actions, .actions > *'): Record<string, DOMRect> {
+export function layoutOf(
+  el: PayWidget,
+  selectors = 'h2, .value:not(.note), [part~="copy-button"], a.button, svg.qr, dl, [part~="status"], .actions, .actions > *',
+): Record<string, DOMRect> {
   const boxes: Record<string, DOMRect> = {};
   root(el)
     .querySelectorAll(selectors)
-    .forEach((node, i) => (boxes[`${i} ${node.tagName.toLowerCase()}.${node.getAttribute('class') ?? ''}${node.getAttribute('part') ? `[${node.getAttribute('part')}]` : ''}`] = node.getBoundingClientRect().toJSON()));
+    .forEach(
+      (node, i) =>
+        (boxes[
+          `${i} ${node.tagName.toLowerCase()}.${node.getAttribute('class') ?? ''}${node.getAttribute('part') ? `[${node.getAttribute('part')}]` : ''}`
+        ] = node.getBoundingClientRect().toJSON()),
+    );
   return boxes;
 }
 

@@ -120,7 +120,9 @@ describe('<pay-widget> locales', function () {
   }
 
   it('speaks the page’s language when locale is not set, loading it like any other', async () => {
-    const page = await fixture<HTMLDivElement>(`<div lang="ha-NG"><pay-widget session-url="${SESSION_URL}"></pay-widget></div>`);
+    const page = await fixture<HTMLDivElement>(
+      `<div lang="ha-NG"><pay-widget session-url="${SESSION_URL}"></pay-widget></div>`,
+    );
     const el = page.querySelector('pay-widget')!;
     await waitUntil(() => contentLang(el) === 'ha-NG', 'Hausa arrives');
     expect(legend(el)).to.equal(ha.chooseType);

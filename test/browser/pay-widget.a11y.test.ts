@@ -190,8 +190,13 @@ describe('<pay-widget>', () => {
       await expect(el).to.be.accessible(); // loads axe onto window
       const { axe } = window as unknown as { axe: { run: (context: Element, options: object) => Promise<AxeResults> } };
       const results = await axe.run(el, { runOnly: ['color-contrast'] });
-      const targets = (list: AxeResult[]) => list.flatMap((rule) => rule.nodes.map((node) => JSON.stringify(node.target)));
-      return { failed: targets(results.violations), passed: targets(results.passes), unsure: targets(results.incomplete) };
+      const targets = (list: AxeResult[]) =>
+        list.flatMap((rule) => rule.nodes.map((node) => JSON.stringify(node.target)));
+      return {
+        failed: targets(results.violations),
+        passed: targets(results.passes),
+        unsure: targets(results.incomplete),
+      };
     }
 
     // A light orange and a light green: as text on white, or under white text, both fail 4.5:1.
@@ -203,13 +208,19 @@ describe('<pay-widget>', () => {
 
         const form = await contrast(el);
         expect(form.failed, 'no contrast failure in the form').to.deep.equal([]);
-        expect(form.passed.some((target) => target.includes('[part=\\"submit\\"]') || target.includes('button')), 'axe measured the pay button').to.equal(true);
+        expect(
+          form.passed.some((target) => target.includes('[part=\\"submit\\"]') || target.includes('button')),
+          'axe measured the pay button',
+        ).to.equal(true);
 
         await fillTransfer(el);
         await submitUntil(el, 'pay-initiated');
         const result = await contrast(el);
         expect(result.failed, 'no contrast failure in the result').to.deep.equal([]);
-        expect(result.passed.some((target) => target.includes('copy-button')), 'axe measured the copy button').to.equal(true);
+        expect(
+          result.passed.some((target) => target.includes('copy-button')),
+          'axe measured the copy button',
+        ).to.equal(true);
       });
     }
 
@@ -241,7 +252,10 @@ describe('<pay-widget>', () => {
       const resting = getComputedStyle(pay).backgroundColor;
       pay.scrollIntoView({ block: 'center' });
       const box = pay.getBoundingClientRect();
-      await sendMouse({ type: 'move', position: [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)] });
+      await sendMouse({
+        type: 'move',
+        position: [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)],
+      });
       try {
         const hovered = getComputedStyle(pay);
         expect(hovered.backgroundColor, 'the hover shows').to.not.equal(resting);
@@ -389,7 +403,11 @@ describe('<pay-widget>', () => {
       await press('Enter');
       await initiated;
       await el.updateComplete;
-      expect(JSON.parse(calls[0]!.body!)).to.deep.include({ paymentType: 'USSD', bankCode: '057', mobileNumber: '08012345678' });
+      expect(JSON.parse(calls[0]!.body!)).to.deep.include({
+        paymentType: 'USSD',
+        bankCode: '057',
+        mobileNumber: '08012345678',
+      });
       expect(focused(el)).to.equal(heading(el));
       expect(heading(el)!.textContent).to.equal('Dial this code to pay');
     });
@@ -411,7 +429,10 @@ describe('<pay-widget>', () => {
 
     it('retries from the error screen with the keyboard, focus on each new heading', async () => {
       const calls = stubFetch(
-        route({ session: (_, index) => (index === 0 ? json(errorBody('busy', 'Try again shortly'), 503) : json(transferEnvelope())) }),
+        route({
+          session: (_, index) =>
+            index === 0 ? json(errorBody('busy', 'Try again shortly'), 503) : json(transferEnvelope()),
+        }),
       );
       const el = await widget({ 'session-url': SESSION_URL });
       await fillTransfer(el);

@@ -40,12 +40,27 @@ const MINUTE = 60_000;
 let clock: ReturnType<typeof controlledClock>;
 
 /** A result in `locale` once its strings have arrived: USSD or a transfer whose account is valid 30 minutes, both with a fee. */
-async function result(locale: string, type: 'USSD' | 'TRANSFER', status: () => Response | Promise<Response>): Promise<PayWidget> {
-  const order = (payments: { paymentReference: string }) => ({ ...orderFor(payments), fee: '107.5', expiresAt: new Date(Date.now() + 30 * MINUTE).toISOString(), expiresInMs: 30 * MINUTE });
-  const envelope = type === 'USSD' ? ussdEnvelope(USSD_PAYMENTS, order(USSD_PAYMENTS)) : transferEnvelope(TRANSFER_PAYMENTS, order(TRANSFER_PAYMENTS));
+async function result(
+  locale: string,
+  type: 'USSD' | 'TRANSFER',
+  status: () => Response | Promise<Response>,
+): Promise<PayWidget> {
+  const order = (payments: { paymentReference: string }) => ({
+    ...orderFor(payments),
+    fee: '107.5',
+    expiresAt: new Date(Date.now() + 30 * MINUTE).toISOString(),
+    expiresInMs: 30 * MINUTE,
+  });
+  const envelope =
+    type === 'USSD'
+      ? ussdEnvelope(USSD_PAYMENTS, order(USSD_PAYMENTS))
+      : transferEnvelope(TRANSFER_PAYMENTS, order(TRANSFER_PAYMENTS));
   stubFetch(route({ session: () => json(envelope), status }));
   const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL, locale });
-  await waitUntil(() => root(el).querySelector('[lang]')?.getAttribute('lang') === locale, `the ${locale} strings arrive`);
+  await waitUntil(
+    () => root(el).querySelector('[lang]')?.getAttribute('lang') === locale,
+    `the ${locale} strings arrive`,
+  );
   await (type === 'USSD' ? fillUssd(el) : fillTransfer(el));
   await submitUntil(el, 'pay-initiated');
   return el;
@@ -55,7 +70,10 @@ const pending = () => json({ status: 'PENDING' });
 const never = () => new Promise<Response>(() => {});
 
 /** Each new state: how to reach it in a language, and a string of that language it shows. */
-const STATES: Record<string, { reach: (locale: string, m: Messages) => Promise<PayWidget>; shows: (m: Messages) => string }> = {
+const STATES: Record<
+  string,
+  { reach: (locale: string, m: Messages) => Promise<PayWidget>; shows: (m: Messages) => string }
+> = {
   'transfer-countdown': { reach: (locale) => result(locale, 'TRANSFER', pending), shows: (m) => m.exactAmount },
   'transfer-expired': {
     async reach(locale) {

@@ -1,8 +1,8 @@
 /**
- * What a customer needs at the bank (issue 18): the transfer account's rules and countdown, a new
- * account once it has run out, "I've sent the money", the calm line after 10 minutes, and the fee
- * (dialling on each kind of device: pay-widget.dialling.test.ts). Time is a controlled clock (src/element/clock.ts) and the status schedule's
- * timers are held, so nothing here waits on the wall clock.
+ * What a customer needs at the bank (issue 18): the transfer account's rules and countdown, a new account once it has
+ * run out, "I've sent the money", the calm line after 10 minutes, and the fee (dialling on each kind of device:
+ * pay-widget.dialling.test.ts). Time is a controlled clock (src/element/clock.ts) and the status schedule's timers are
+ * held, so nothing here waits on the wall clock.
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { english as en } from '../strings.js';
@@ -42,9 +42,17 @@ const liveRegion = (el: PayWidget) => root(el).querySelector('[role="status"]')!
 const timer = (el: PayWidget) => root(el).querySelector('[role="timer"]');
 
 /** The session's order for a transfer: ₦7,250 with a ₦50 fee in it, the account valid for 30 minutes from now, as the server measured it. */
-const transferOrder = () => ({ ...orderFor(TRANSFER_PAYMENTS), fee: '50', expiresAt: new Date(Date.now() + 30 * MINUTE).toISOString(), expiresInMs: 30 * MINUTE });
+const transferOrder = () => ({
+  ...orderFor(TRANSFER_PAYMENTS),
+  fee: '50',
+  expiresAt: new Date(Date.now() + 30 * MINUTE).toISOString(),
+  expiresInMs: 30 * MINUTE,
+});
 
-async function transferResult(attributes: Record<string, string> = {}, status?: (call: FetchCall, index: number) => Response | Promise<Response>) {
+async function transferResult(
+  attributes: Record<string, string> = {},
+  status?: (call: FetchCall, index: number) => Response | Promise<Response>,
+) {
   const calls = stubFetch(route({ session: () => json(transferEnvelope(TRANSFER_PAYMENTS, transferOrder())), status }));
   const el = await widget({ 'session-url': SESSION_URL, ...attributes });
   await fillTransfer(el);
@@ -79,7 +87,9 @@ describe('<pay-widget> at the bank', () => {
       const { el } = await transferResult();
       expect(timer(el)!.textContent).to.equal('Valid for 30:00');
       const spoken: string[] = [];
-      const observer = new MutationObserver(() => liveRegion(el).textContent && spoken.push(liveRegion(el).textContent!));
+      const observer = new MutationObserver(
+        () => liveRegion(el).textContent && spoken.push(liveRegion(el).textContent!),
+      );
       observer.observe(liveRegion(el), { childList: true, characterData: true, subtree: true });
 
       clock.advance(19_000);
@@ -162,7 +172,9 @@ describe('<pay-widget> at the bank', () => {
       answer.resolve(json({ status: 'PENDING' }));
       await waitUntil(() => text(el).includes(en.notReceived), 'not received yet');
       expect(statuses()).to.have.length(1);
-      expect(part(el, 'status')!.textContent, 'the status line says so (its spinner still turns)').to.contain(en.notReceived);
+      expect(part(el, 'status')!.textContent, 'the status line says so (its spinner still turns)').to.contain(
+        en.notReceived,
+      );
       await waitUntil(() => liveRegion(el).textContent === en.notReceived, 'not received is spoken');
       expect(timers.pending(2_000), 'polling goes on').to.equal(1);
       await expect(el).to.be.accessible();
@@ -227,7 +239,9 @@ describe('<pay-widget> at the bank', () => {
 
   describe('the fee', () => {
     it("shows under the amount on the USSD screen, in the language's currency format", async () => {
-      stubFetch(route({ session: () => json(ussdEnvelope(USSD_PAYMENTS, { ...orderFor(USSD_PAYMENTS), fee: '107.5' })) }));
+      stubFetch(
+        route({ session: () => json(ussdEnvelope(USSD_PAYMENTS, { ...orderFor(USSD_PAYMENTS), fee: '107.5' })) }),
+      );
       const el = await widget({ 'session-url': SESSION_URL, locale: 'fr' });
       await waitUntil(() => root(el).querySelector('[lang]')?.getAttribute('lang') === 'fr', 'French arrives');
       await fillUssd(el);
@@ -239,7 +253,9 @@ describe('<pay-widget> at the bank', () => {
     });
 
     it('is left out when the order gives none, or one that is not part of the amount', async () => {
-      stubFetch(route({ session: () => json(ussdEnvelope(USSD_PAYMENTS, { ...orderFor(USSD_PAYMENTS), fee: '9000' })) }));
+      stubFetch(
+        route({ session: () => json(ussdEnvelope(USSD_PAYMENTS, { ...orderFor(USSD_PAYMENTS), fee: '9000' })) }),
+      );
       const el = await widget();
       await fillUssd(el);
       await submitUntil(el, 'pay-initiated');

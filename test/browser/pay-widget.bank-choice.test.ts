@@ -47,7 +47,10 @@ async function searchFor(el: PayWidget, query: string): Promise<void> {
 async function ussdForm(locale = 'en') {
   const calls = stubFetch(route({ session: () => json(ussdEnvelope()) }));
   const el = await widget({ 'session-url': SESSION_URL, locale });
-  await waitUntil(() => root(el).querySelector('[lang]')?.getAttribute('lang') === locale, `the ${locale} strings arrive`);
+  await waitUntil(
+    () => root(el).querySelector('[lang]')?.getAttribute('lang') === locale,
+    `the ${locale} strings arrive`,
+  );
   await chooseType(el, 'USSD');
   await fillCustomer(el);
   return { el, sessions: () => calls.filter((call) => call.url.pathname === SESSION_URL) };
@@ -115,7 +118,8 @@ describe('<pay-widget> the bank the customer chooses (issue 36)', () => {
       await el.updateComplete;
       expect(radio(el, 'TRANSFER').checked).to.equal(true);
       expect(root(el).querySelector('[name="bankCode"]'), 'no bank to choose').to.equal(null);
-      for (const field of ['fullName', 'email', 'mobileNumber'] as const) expect(control(el, field).value).to.equal(CUSTOMER[field]);
+      for (const field of ['fullName', 'email', 'mobileNumber'] as const)
+        expect(control(el, field).value).to.equal(CUSTOMER[field]);
     });
   }
 

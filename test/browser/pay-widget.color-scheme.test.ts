@@ -98,7 +98,11 @@ describe('<pay-widget> colour scheme', () => {
         await emulateMedia({ colorScheme: 'dark' });
       }
       stubFetch(route({ session: () => json(ussdEnvelope()) }));
-      const el = await widget({ 'session-url': SESSION_URL, amount: '5000', ...(forced ? { 'color-scheme': 'dark' } : {}) });
+      const el = await widget({
+        'session-url': SESSION_URL,
+        amount: '5000',
+        ...(forced ? { 'color-scheme': 'dark' } : {}),
+      });
       expect(background(el)).to.equal(DARK);
       await submitUntil(el, 'pay-error'); // the form with its error colours
       await expect(el).to.be.accessible();

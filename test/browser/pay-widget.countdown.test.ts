@@ -47,7 +47,12 @@ function serverOrder({ withTimeLeft = true, validFor = 30 * MINUTE } = {}) {
 }
 
 async function transferScreen(order: object, attributes: Record<string, string> = {}) {
-  const calls = stubFetch(route({ session: () => json(transferEnvelope(TRANSFER_PAYMENTS, order)), status: () => json({ status: 'PENDING' }) }));
+  const calls = stubFetch(
+    route({
+      session: () => json(transferEnvelope(TRANSFER_PAYMENTS, order)),
+      status: () => json({ status: 'PENDING' }),
+    }),
+  );
   const el = await widget({ 'session-url': '/pay/session', ...attributes });
   await fillTransfer(el);
   await submitUntil(el, 'pay-initiated');
@@ -131,7 +136,11 @@ describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
     const { el } = await transferScreen({ ...serverOrder(), expiresInMs: 95_000 }, { locale: 'ha' });
     const live = root(el).querySelector('[role="status"]')!;
     const spoken: string[] = [];
-    new MutationObserver(() => live.textContent && spoken.push(live.textContent)).observe(live, { childList: true, characterData: true, subtree: true });
+    new MutationObserver(() => live.textContent && spoken.push(live.textContent)).observe(live, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
     for (let second = 0; second < 66; second++) {
       clock.advance(1_000);
       await el.updateComplete;
@@ -189,7 +198,14 @@ describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
 
     expect(root(el).querySelector('h2')!.textContent, 'the heading (issue 36)').to.equal(en.accountClosed);
     expect(text(el)).to.contain(en.accountExpired);
-    for (const invitation of [en.transferTitle, en.transferSteps, en.exactAmount, en.accountForThisPayment, en.share, en.copyAll]) {
+    for (const invitation of [
+      en.transferTitle,
+      en.transferSteps,
+      en.exactAmount,
+      en.accountForThisPayment,
+      en.share,
+      en.copyAll,
+    ]) {
       expect(text(el), 'nothing asks for a transfer (issue 36)').not.to.contain(invitation);
     }
     expect(part(el, 'account-number'), 'no longer shown large').to.equal(null);
@@ -204,7 +220,9 @@ describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
     const sent = button(el, en.sentMoney)!;
     sent.click();
     await el.updateComplete;
-    const rechecks = calls.filter((call) => call.url.pathname === STATUS_URL && call.url.searchParams.get('recheck') === '1');
+    const rechecks = calls.filter(
+      (call) => call.url.pathname === STATUS_URL && call.url.searchParams.get('recheck') === '1',
+    );
     expect(rechecks, 'a transfer made just before expiry may still arrive').to.have.length(1);
     expect(timers.pending()).to.be.greaterThan(0);
   });

@@ -60,7 +60,10 @@ const MISMATCH: Record<string, { title: string; said: (received: string, due: st
 async function transferAnswered(attributes: Record<string, string>, status: Record<string, unknown>) {
   const timers = holdTimers();
   const calls = stubFetch(
-    route({ session: () => json(transferEnvelope(TRANSFER_PAYMENTS, orderFor(TRANSFER_PAYMENTS, { amount: '10000' }))), status: () => json(status) }),
+    route({
+      session: () => json(transferEnvelope(TRANSFER_PAYMENTS, orderFor(TRANSFER_PAYMENTS, { amount: '10000' }))),
+      status: () => json(status),
+    }),
   );
   const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL, ...attributes });
   await fillTransfer(el);
@@ -92,7 +95,9 @@ describe('<pay-widget>', () => {
         const money = (amount: string) => formatAmount(amount, 'NGN', locale, 'NG');
         expect(heading(el)!.textContent).to.equal(expected.title);
         expect(text(el)).to.contain(expected.said(money('9500'), money('10000')).replace(/\s+/g, ' '));
-        expect(root(el).querySelector('.note')!.textContent, 'the reference to keep').to.contain(TRANSFER_PAYMENTS.paymentReference);
+        expect(root(el).querySelector('.note')!.textContent, 'the reference to keep').to.contain(
+          TRANSFER_PAYMENTS.paymentReference,
+        );
         if (locale !== 'en') expect(text(el), 'no English').not.to.match(/We received|has been told|Payment received/);
         expect(root(el).querySelector('[role="status"]')!.textContent, 'announced').to.equal(expected.title);
         expect(focused(el)).to.equal(heading(el));
@@ -113,7 +118,10 @@ describe('<pay-widget>', () => {
     }
 
     it('says a payment of another amount without a figure when the server gave none, and never shows the server’s English', async () => {
-      const { el } = await transferAnswered({ locale: 'yo' }, { status: 'PENDING', reason: 'amount-mismatch', message: 'Partial payment received' });
+      const { el } = await transferAnswered(
+        { locale: 'yo' },
+        { status: 'PENDING', reason: 'amount-mismatch', message: 'Partial payment received' },
+      );
       expect(text(el)).to.contain('A gba owó kan, ṣùgbọ́n iye rẹ̀ yàtọ̀.');
       expect(text(el)).not.to.contain('Partial payment received');
     });
@@ -122,7 +130,9 @@ describe('<pay-widget>', () => {
       const { el, detail } = await transferAnswered({}, { status: 'SUCCESS', reason: 'after-expiry' });
       expect(heading(el)!.textContent).to.equal('Your payment arrived late');
       expect(text(el)).to.contain('Your payment arrived after the time to pay had run out.');
-      expect(text(el)).to.contain('Do not pay again. The shop has been told and will contact you; keep this reference:');
+      expect(text(el)).to.contain(
+        'Do not pay again. The shop has been told and will contact you; keep this reference:',
+      );
       expect(detail.status).to.equal('SUCCESS');
       expect(detail.reason).to.equal('after-expiry');
       await expect(el).to.be.accessible();
@@ -130,19 +140,32 @@ describe('<pay-widget>', () => {
 
     it('ignores a reason it does not know: still waiting', async () => {
       const timers = holdTimers();
-      const calls = stubFetch(route({ session: () => json(transferEnvelope()), status: () => json({ status: 'PENDING', reason: 'merchant-own' }) }));
+      const calls = stubFetch(
+        route({
+          session: () => json(transferEnvelope()),
+          status: () => json({ status: 'PENDING', reason: 'merchant-own' }),
+        }),
+      );
       const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL });
       await fillTransfer(el);
       clickSubmit(el);
       await waitUntil(() => timers.pending(POLL_MS) === 1, 'the first look-up is scheduled');
       timers.fire();
-      await waitUntil(() => statusCalls(calls).length === 1 && timers.pending(POLL_MS) === 1, 'the next look-up is scheduled');
+      await waitUntil(
+        () => statusCalls(calls).length === 1 && timers.pending(POLL_MS) === 1,
+        'the next look-up is scheduled',
+      );
       expect(part(el, 'account-number')).to.not.equal(null);
     });
   });
 
   describe('a USSD bank search', () => {
-    for (const [query, bank] of [['UBA', 'UBA'], ['Opay', 'OPay'], ['Kuda', 'Kuda'], ['Moniepoint', 'Moniepoint']] as const) {
+    for (const [query, bank] of [
+      ['UBA', 'UBA'],
+      ['Opay', 'OPay'],
+      ['Kuda', 'Kuda'],
+      ['Moniepoint', 'Moniepoint'],
+    ] as const) {
       it(`that finds nothing ("${query}") says the bank has no USSD here and offers to pay by bank transfer instead, keeping what was typed`, async () => {
         const el = await widget();
         await chooseType(el, 'USSD');
@@ -212,7 +235,11 @@ describe('<pay-widget>', () => {
     ].join('\n');
 
     async function transferShown(): Promise<PayWidget> {
-      stubFetch(route({ session: () => json(transferEnvelope(TRANSFER_PAYMENTS, orderFor(TRANSFER_PAYMENTS, { expiresAt } as never))) }));
+      stubFetch(
+        route({
+          session: () => json(transferEnvelope(TRANSFER_PAYMENTS, orderFor(TRANSFER_PAYMENTS, { expiresAt } as never))),
+        }),
+      );
       const el = await widget();
       await fillTransfer(el);
       await submitUntil(el, 'pay-initiated');
@@ -221,7 +248,10 @@ describe('<pay-widget>', () => {
 
     it('opens the share sheet (Web Share API) with the account, bank, account name, amount, validity and reference', async () => {
       const shared: ShareData[] = [];
-      Object.defineProperty(navigator, 'share', { configurable: true, value: async (data: ShareData) => void shared.push(data) });
+      Object.defineProperty(navigator, 'share', {
+        configurable: true,
+        value: async (data: ShareData) => void shared.push(data),
+      });
       const el = await transferShown();
       expect(button(el, 'Copy all')).to.equal(undefined);
       button(el, 'Share the details')!.click();
@@ -231,7 +261,12 @@ describe('<pay-widget>', () => {
 
     it('offers no sharing of an account that has expired', async () => {
       const expired = new Date(Date.now() - 1_000).toISOString();
-      stubFetch(route({ session: () => json(transferEnvelope(TRANSFER_PAYMENTS, orderFor(TRANSFER_PAYMENTS, { expiresAt: expired } as never))) }));
+      stubFetch(
+        route({
+          session: () =>
+            json(transferEnvelope(TRANSFER_PAYMENTS, orderFor(TRANSFER_PAYMENTS, { expiresAt: expired } as never))),
+        }),
+      );
       const el = await widget();
       await fillTransfer(el);
       await submitUntil(el, 'pay-initiated');
@@ -242,14 +277,25 @@ describe('<pay-widget>', () => {
 
     it('shares the dial code, the bank, the amount and the reference for USSD', async () => {
       const shared: ShareData[] = [];
-      Object.defineProperty(navigator, 'share', { configurable: true, value: async (data: ShareData) => void shared.push(data) });
+      Object.defineProperty(navigator, 'share', {
+        configurable: true,
+        value: async (data: ShareData) => void shared.push(data),
+      });
       stubFetch(route({ session: () => json(ussdEnvelope()) }));
       const el = await widget();
       await fillUssd(el);
       await submitUntil(el, 'pay-initiated');
       button(el, 'Share the details')!.click();
       expect(shared).to.deep.equal([
-        { text: ['Dial this code to pay', USSD_PAYMENTS.ussdDailCode, 'Bank: GTBank', 'Amount: ₦7,250.00', 'Reference: ORD-1001'].join('\n') },
+        {
+          text: [
+            'Dial this code to pay',
+            USSD_PAYMENTS.ussdDailCode,
+            'Bank: GTBank',
+            'Amount: ₦7,250.00',
+            'Reference: ORD-1001',
+          ].join('\n'),
+        },
       ]);
     });
 
@@ -274,7 +320,10 @@ describe('<pay-widget>', () => {
   });
 
   describe('a declined payment', () => {
-    const DECLINED = errorBody('payment_declined', 'The payment was declined. Please try another bank or payment method.');
+    const DECLINED = errorBody(
+      'payment_declined',
+      'The payment was declined. Please try another bank or payment method.',
+    );
     const SAID = {
       yo: { title: 'A kò lè bẹ̀rẹ̀ ìsanwó náà', text: 'Wọ́n kọ ìsanwó náà. Gbìyànjú báńkì míì tàbí ọ̀nà ìsanwó míì.' },
       ha: { title: 'Ba a iya fara biyan ba', text: 'An ƙi biyan. Ku gwada wani banki ko wata hanyar biya.' },

@@ -26,7 +26,6 @@ import {
   type PayWidget,
 } from './helpers.js';
 
-
 async function ussdResult(ussdDailCode = USSD_PAYMENTS.ussdDailCode): Promise<PayWidget> {
   stubFetch(route({ session: () => json(ussdEnvelope({ ...USSD_PAYMENTS, ussdDailCode })) }));
   const el = await widget();
@@ -37,7 +36,10 @@ async function ussdResult(ussdDailCode = USSD_PAYMENTS.ussdDailCode): Promise<Pa
 
 /** The USSD screen's actions, in order, as [label, primary]. */
 const actions = (el: PayWidget) =>
-  [...part(el, 'result')!.querySelectorAll<HTMLElement>('button, a[href]')].map((action) => [action.textContent!.trim(), action.classList.contains('primary')]);
+  [...part(el, 'result')!.querySelectorAll<HTMLElement>('button, a[href]')].map((action) => [
+    action.textContent!.trim(),
+    action.classList.contains('primary'),
+  ]);
 const dialLinks = (el: PayWidget) => root(el).querySelectorAll('a[href^="tel:"]');
 const qr = (el: PayWidget) => root(el).querySelector<SVGSVGElement>('svg.qr');
 
@@ -69,16 +71,24 @@ describe('<pay-widget> dialling', function () {
         await waitUntil(() => qr(el)?.querySelector('path'), 'the QR code is drawn');
         expect(await scan(qr(el)!)).to.equal('tel:*737*000*4412%23');
         expect(dialLinks(el)).to.have.length(0);
-        expect(actions(el).some(([, primary]) => primary), 'no primary action').to.equal(false);
+        expect(
+          actions(el).some(([, primary]) => primary),
+          'no primary action',
+        ).to.equal(false);
         const code = part(el, 'dial-code')!.closest('.value')!.getBoundingClientRect();
         const image = qr(el)!.getBoundingClientRect();
-        const instruction = [...root(el).querySelectorAll('p')].find((p) => p.textContent === en.scanToDial)!.getBoundingClientRect();
+        const instruction = [...root(el).querySelectorAll('p')]
+          .find((p) => p.textContent === en.scanToDial)!
+          .getBoundingClientRect();
         expect(image.top - code.bottom, 'right under the code').to.be.within(0, 16);
         expect(instruction.left, 'the instruction beside it').to.be.at.least(image.right);
         expect(instruction.top).to.be.below(image.bottom);
         await expect(el).to.be.accessible();
         const box = el.getBoundingClientRect();
-        await executeServerCommand('screenshot', { name: `dialling-${device}`, clip: { x: box.x + scrollX, y: box.y + scrollY, width: box.width, height: box.height } });
+        await executeServerCommand('screenshot', {
+          name: `dialling-${device}`,
+          clip: { x: box.x + scrollX, y: box.y + scrollY, width: box.width, height: box.height },
+        });
       });
     }
 

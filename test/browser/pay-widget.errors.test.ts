@@ -112,7 +112,14 @@ const failures: FailureCase[] = [
     // started. Try again would meet the same refusal; Edit details (a new attempt) is the way on.
     title: 'an HTTP 409 order_changed, retryable false (the cart changed after its payment started)',
     paymentType: 'USSD',
-    respond: () => json({ status: 'ERROR', error: { code: 'order_changed', message: 'This order changed after its payment started.', retryable: false } }, 409),
+    respond: () =>
+      json(
+        {
+          status: 'ERROR',
+          error: { code: 'order_changed', message: 'This order changed after its payment started.', retryable: false },
+        },
+        409,
+      ),
     code: 'http',
     says: 'The order changed. Reload the page to pay the new amount.',
     hidden: 'This order changed after its payment started.',
@@ -207,7 +214,8 @@ const failures: FailureCase[] = [
   {
     title: 'an envelope whose status is not SUCCESS',
     paymentType: 'TRANSFER',
-    respond: () => json({ status: 'FAILED', data: { code: '51', message: 'Daily transfer limit exceeded', payments: null } }),
+    respond: () =>
+      json({ status: 'FAILED', data: { code: '51', message: 'Daily transfer limit exceeded', payments: null } }),
     code: 'gateway',
     gatewayMessage: 'Daily transfer limit exceeded',
     retryable: false,
@@ -281,7 +289,12 @@ describe('<pay-widget>', () => {
       const el = await widget({ amount: '5000' });
       await fillTransfer(el);
       const { detail } = await submitUntil(el, 'pay-error');
-      expect(detail).to.deep.equal({ paymentType: 'TRANSFER', code: 'config', message: SHOWN.config, retryable: false });
+      expect(detail).to.deep.equal({
+        paymentType: 'TRANSFER',
+        code: 'config',
+        message: SHOWN.config,
+        retryable: false,
+      });
       expect(calls).to.have.length(0);
       expect(text(el)).to.contain(SHOWN.config);
       expect(button(el, 'Try again')).to.equal(undefined);
@@ -309,9 +322,14 @@ describe('<pay-widget>', () => {
         message: SHOWN.validation,
         retryable: false,
       });
-      expect(text(el), 'the server’s summary gives way to the widget’s own').not.to.contain('Some details were refused');
+      expect(text(el), 'the server’s summary gives way to the widget’s own').not.to.contain(
+        'Some details were refused',
+      );
       const items = [...root(el).querySelectorAll('li')].map((item) => item.textContent);
-      expect(items).to.deep.equal(['This email address is blocked for payments', 'This number is not registered with a bank']);
+      expect(items).to.deep.equal([
+        'This email address is blocked for payments',
+        'This number is not registered with a bank',
+      ]);
       expect(button(el, 'Try again')).to.equal(undefined);
 
       const resetting = nextEvent(el, 'pay-reset');
@@ -408,7 +426,9 @@ describe('<pay-widget>', () => {
       await busyShown(el);
       submitButton.click();
       expect(calls).to.have.length(1);
-      expect(submitButton.closest('fieldset')!.disabled, 'the form is disabled while the request is out').to.equal(true);
+      expect(submitButton.closest('fieldset')!.disabled, 'the form is disabled while the request is out').to.equal(
+        true,
+      );
 
       const initiated = nextEvent(el, 'pay-initiated');
       answer.resolve(json(ussdEnvelope()));
@@ -459,13 +479,20 @@ describe('<pay-widget>', () => {
 
     it('shows progress at once for a retry from the error screen', async () => {
       const answer = deferred<Response>();
-      stubFetch(route({ session: (_, index) => (index === 0 ? Promise.reject(new TypeError('Failed to fetch')) : answer.promise) }));
+      stubFetch(
+        route({
+          session: (_, index) => (index === 0 ? Promise.reject(new TypeError('Failed to fetch')) : answer.promise),
+        }),
+      );
       const el = await widget();
       await fillUssd(el);
       await submitUntil(el, 'pay-error');
       button(el, 'Try again')!.click();
       await el.updateComplete;
-      expect(part(el, 'form')!.getAttribute('aria-busy'), 'no editable form flashes between the error and the progress').to.equal('true');
+      expect(
+        part(el, 'form')!.getAttribute('aria-busy'),
+        'no editable form flashes between the error and the progress',
+      ).to.equal('true');
       expect(part<HTMLButtonElement>(el, 'submit')!.closest('fieldset')!.disabled).to.equal(true);
       answer.resolve(json(ussdEnvelope()));
       await nextEvent(el, 'pay-initiated');
@@ -491,7 +518,8 @@ describe('<pay-widget>', () => {
     it('retries with the same Idempotency-Key and body, and succeeds', async () => {
       const calls = stubFetch(
         route({
-          session: (_, index) => (index === 0 ? Promise.reject(new TypeError('Failed to fetch')) : json(ussdEnvelope())),
+          session: (_, index) =>
+            index === 0 ? Promise.reject(new TypeError('Failed to fetch')) : json(ussdEnvelope()),
         }),
       );
       const el = await widget();
@@ -512,7 +540,9 @@ describe('<pay-widget>', () => {
     });
 
     it('retries a time-out with the same Idempotency-Key', async () => {
-      const calls = stubFetch(route({ session: (call, index) => (index === 0 ? hang(call) : json(transferEnvelope())) }));
+      const calls = stubFetch(
+        route({ session: (call, index) => (index === 0 ? hang(call) : json(transferEnvelope())) }),
+      );
       const el = await widget({ 'session-url': SESSION_URL, timeout: '60' });
       await fillTransfer(el);
       expect((await submitUntil(el, 'pay-error')).detail.code).to.equal('timeout');
@@ -587,14 +617,18 @@ describe('<pay-widget>', () => {
       });
 
       it('retryable: false on a 502: no Try again; Edit details keeps the details, and a resubmit is a new attempt', async () => {
-        const calls = stubFetch(route({ session: (_, index) => (index === 0 ? json(refusal(false), 502) : json(ussdEnvelope())) }));
+        const calls = stubFetch(
+          route({ session: (_, index) => (index === 0 ? json(refusal(false), 502) : json(ussdEnvelope())) }),
+        );
         const el = await widget();
         await fillUssd(el);
         const refused = await submitUntil(el, 'pay-error');
 
         expect(refused.detail.retryable).to.equal(false);
         expect(text(el)).to.contain(SHOWN.gateway);
-        expect(text(el), 'a code the widget knows: its own words only').not.to.contain('The provider refused this merchant account.');
+        expect(text(el), 'a code the widget knows: its own words only').not.to.contain(
+          'The provider refused this merchant account.',
+        );
         expect(button(el, 'Try again'), 'Try again cannot help').to.equal(undefined);
         await expect(el).to.be.accessible();
 
@@ -614,7 +648,9 @@ describe('<pay-widget>', () => {
       });
 
       it('retryable: true: Try again, with the same Idempotency-Key', async () => {
-        const calls = stubFetch(route({ session: (_, index) => (index === 0 ? json(refusal(true), 502) : json(ussdEnvelope())) }));
+        const calls = stubFetch(
+          route({ session: (_, index) => (index === 0 ? json(refusal(true), 502) : json(ussdEnvelope())) }),
+        );
         const el = await widget();
         await fillUssd(el);
         expect((await submitUntil(el, 'pay-error')).detail.retryable).to.equal(true);

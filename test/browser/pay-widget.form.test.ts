@@ -190,7 +190,13 @@ describe('<pay-widget>', () => {
     });
 
     it('formats the amount the French way with locale="fr"', async () => {
-      const el = await widget({ 'session-url': SESSION_URL, amount: '5000', currency: 'XOF', country: 'CI', locale: 'fr' });
+      const el = await widget({
+        'session-url': SESSION_URL,
+        amount: '5000',
+        currency: 'XOF',
+        country: 'CI',
+        locale: 'fr',
+      });
       await waitUntil(() => root(el).querySelector('[lang="fr"]'), 'the French strings arrive');
       const amount = root(el).querySelector('.amount')!.textContent!;
       expect(amount).to.match(/^5\s000\sF\s?CFA$/);
@@ -249,7 +255,11 @@ describe('<pay-widget>', () => {
 
       await chooseType(el, 'TRANSFER');
       await submitUntil(el, 'pay-initiated');
-      expect(JSON.parse(calls[0]!.body!)).to.include({ fullName: 'Ada Obi', email: 'ada@example.com', mobileNumber: '08012345678' });
+      expect(JSON.parse(calls[0]!.body!)).to.include({
+        fullName: 'Ada Obi',
+        email: 'ada@example.com',
+        mobileNumber: '08012345678',
+      });
     });
   });
 

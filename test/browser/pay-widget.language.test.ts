@@ -28,8 +28,14 @@ describe('<pay-widget>', () => {
       await el.updateComplete;
       expect(legend(el)).to.equal(FRENCH);
       expect(spokenLanguage(el)).to.equal('fr');
-      expect(root(el).querySelector('[role="status"]')!.closest('[lang]')!.getAttribute('lang'), 'the live region too').to.equal('fr');
-      expect(el.querySelector('p')!.closest('[lang]')!.getAttribute('lang'), "the merchant's slotted header keeps the page's").to.equal('en');
+      expect(
+        root(el).querySelector('[role="status"]')!.closest('[lang]')!.getAttribute('lang'),
+        'the live region too',
+      ).to.equal('fr');
+      expect(
+        el.querySelector('p')!.closest('[lang]')!.getAttribute('lang'),
+        "the merchant's slotted header keeps the page's",
+      ).to.equal('en');
       expect(el.hasAttribute('lang'), 'no attribute sprouts on the host').to.equal(false);
       await expect(el).to.be.accessible();
     });
@@ -75,7 +81,9 @@ describe('<pay-widget>', () => {
     });
 
     it('lets locale win over the page', async () => {
-      const page = await fixture<HTMLDivElement>(html`<div lang="fr"><pay-widget session-url=${SESSION_URL} locale="en"></pay-widget></div>`);
+      const page = await fixture<HTMLDivElement>(
+        html`<div lang="fr"><pay-widget session-url=${SESSION_URL} locale="en"></pay-widget></div>`,
+      );
       const el = page.querySelector('pay-widget')!;
       await el.updateComplete;
       expect(legend(el)).to.equal(ENGLISH);
@@ -83,7 +91,9 @@ describe('<pay-widget>', () => {
     });
 
     it('speaks and marks English on a page in a language it has no strings for', async () => {
-      const page = await fixture<HTMLDivElement>(html`<div lang="de"><pay-widget session-url=${SESSION_URL}></pay-widget></div>`);
+      const page = await fixture<HTMLDivElement>(
+        html`<div lang="de"><pay-widget session-url=${SESSION_URL}></pay-widget></div>`,
+      );
       const el = page.querySelector('pay-widget')!;
       await el.updateComplete;
       expect(legend(el)).to.equal(ENGLISH);
@@ -108,7 +118,9 @@ describe('<pay-widget>', () => {
     }
 
     it('keeps every string on a page whose lang is "__proto__"', async () => {
-      const page = await fixture<HTMLDivElement>(html`<div lang="__proto__"><pay-widget session-url=${SESSION_URL}></pay-widget></div>`);
+      const page = await fixture<HTMLDivElement>(
+        html`<div lang="__proto__"><pay-widget session-url=${SESSION_URL}></pay-widget></div>`,
+      );
       const el = page.querySelector('pay-widget')!;
       await el.updateComplete;
       expect(legend(el)).to.equal(ENGLISH);

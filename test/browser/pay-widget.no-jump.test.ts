@@ -42,10 +42,18 @@ let clock: ReturnType<typeof controlledClock>;
 const liveRegion = (el: PayWidget) => root(el).querySelector('[role="status"]')!;
 
 async function transfer(locale: string, status: () => Response | Promise<Response>): Promise<PayWidget> {
-  const order = { ...orderFor(TRANSFER_PAYMENTS), fee: '107.5', expiresAt: new Date(Date.now() + 30 * MINUTE).toISOString(), expiresInMs: 30 * MINUTE };
+  const order = {
+    ...orderFor(TRANSFER_PAYMENTS),
+    fee: '107.5',
+    expiresAt: new Date(Date.now() + 30 * MINUTE).toISOString(),
+    expiresInMs: 30 * MINUTE,
+  };
   stubFetch(route({ session: () => json(transferEnvelope(TRANSFER_PAYMENTS, order)), status }));
   const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL, locale });
-  await waitUntil(() => root(el).querySelector('[lang]')?.getAttribute('lang') === locale, `the ${locale} strings arrive`);
+  await waitUntil(
+    () => root(el).querySelector('[lang]')?.getAttribute('lang') === locale,
+    `the ${locale} strings arrive`,
+  );
   await fillTransfer(el);
   await submitUntil(el, 'pay-initiated');
   return el;

@@ -36,7 +36,12 @@ describe('<pay-widget>', () => {
 
   describe("the server's order", () => {
     it("shows, announces and reports the server's amount and currency, not the page's", async () => {
-      stubFetch(route({ session: () => json(transferEnvelope(TRANSFER_PAYMENTS, orderFor(TRANSFER_PAYMENTS, { amount: '12.5', currency: 'GHS' }))) }));
+      stubFetch(
+        route({
+          session: () =>
+            json(transferEnvelope(TRANSFER_PAYMENTS, orderFor(TRANSFER_PAYMENTS, { amount: '12.5', currency: 'GHS' }))),
+        }),
+      );
       const el = await widget({ 'session-url': SESSION_URL, amount: '5000', currency: 'NGN', locale: 'en' });
       await fillTransfer(el);
       const { detail } = await submitUntil(el, 'pay-initiated');
@@ -52,7 +57,10 @@ describe('<pay-widget>', () => {
 
     for (const [title, order] of [
       ['sends no order', null],
-      ['sends a malformed order', { paymentReference: TRANSFER_PAYMENTS.paymentReference, amount: 'lots', currency: 'NGN' }],
+      [
+        'sends a malformed order',
+        { paymentReference: TRANSFER_PAYMENTS.paymentReference, amount: 'lots', currency: 'NGN' },
+      ],
       ['sends an order that is not an object', '7250 NGN'],
     ] as const) {
       it(`shows no amount at all when a hand-written endpoint ${title}, never the page's guess`, async () => {
@@ -69,7 +77,9 @@ describe('<pay-widget>', () => {
         expect(root(el).querySelector('dl')!.textContent).not.to.contain('Amount');
         expect(text(el), 'no "amount below" that is not there').not.to.contain('the amount below');
         expect(text(el)).to.contain('send the amount you were asked to pay');
-        expect(liveRegion(el)).to.equal(`Transfer to this account: ${TRANSFER_PAYMENTS.accountNumber}, ${TRANSFER_PAYMENTS.bankName}`);
+        expect(liveRegion(el)).to.equal(
+          `Transfer to this account: ${TRANSFER_PAYMENTS.accountNumber}, ${TRANSFER_PAYMENTS.bankName}`,
+        );
       });
     }
 
@@ -91,18 +101,33 @@ describe('<pay-widget>', () => {
 
     it('reports no amount on pay-complete either when the endpoint sent no order', async function () {
       this.timeout(8_000);
-      stubFetch(route({ session: () => json(ussdEnvelope(USSD_PAYMENTS, null)), status: () => json({ status: 'SUCCESS', amount: '5000', currency: 'NGN' }) }));
+      stubFetch(
+        route({
+          session: () => json(ussdEnvelope(USSD_PAYMENTS, null)),
+          status: () => json({ status: 'SUCCESS', amount: '5000', currency: 'NGN' }),
+        }),
+      );
       const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL, amount: '5000' });
       await fillUssd(el);
       const { detail } = await submitUntil(el, 'pay-complete');
-      expect(detail).to.deep.equal({ paymentType: 'USSD', paymentReference: USSD_PAYMENTS.paymentReference, status: 'SUCCESS', message: undefined });
+      expect(detail).to.deep.equal({
+        paymentType: 'USSD',
+        paymentReference: USSD_PAYMENTS.paymentReference,
+        status: 'SUCCESS',
+        message: undefined,
+      });
       expect(text(el)).not.to.contain('5,000');
     });
 
     it('polls with the reference only when the order carries no status token', async function () {
       this.timeout(8_000);
       const { statusToken: _, ...untokened } = orderFor(USSD_PAYMENTS);
-      const calls = stubFetch(route({ session: () => json(ussdEnvelope(USSD_PAYMENTS, untokened)), status: () => json({ status: 'FAILED' }) }));
+      const calls = stubFetch(
+        route({
+          session: () => json(ussdEnvelope(USSD_PAYMENTS, untokened)),
+          status: () => json({ status: 'FAILED' }),
+        }),
+      );
       const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL });
       await fillUssd(el);
       await submitUntil(el, 'pay-complete');
@@ -122,7 +147,8 @@ describe('<pay-widget>', () => {
       const ours = 'The payment service took too long to answer. Try again.';
       const calls = stubFetch(
         route({
-          session: (_, index) => (index === 0 ? json(errorBody('gateway_timeout', message), 504) : json(ussdEnvelope())),
+          session: (_, index) =>
+            index === 0 ? json(errorBody('gateway_timeout', message), 504) : json(ussdEnvelope()),
         }),
       );
       const el = await widget();
@@ -131,7 +157,9 @@ describe('<pay-widget>', () => {
 
       expect(detail).to.include({ code: 'gateway', retryable: true, message: ours });
       expect(text(el)).to.contain(ours);
-      expect(text(el), 'gateway_timeout is a code the widget knows: its words, in its language').not.to.contain(message);
+      expect(text(el), 'gateway_timeout is a code the widget knows: its words, in its language').not.to.contain(
+        message,
+      );
       const initiated = nextEvent(el, 'pay-initiated');
       button(el, 'Try again')!.click();
       await initiated;

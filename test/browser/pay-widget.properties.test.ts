@@ -87,7 +87,12 @@ describe('<pay-widget>', () => {
     });
 
     it('still reads attributes as strings', async () => {
-      const el = await widget({ 'session-url': SESSION_URL, amount: '1234.5', 'payment-types': 'TRANSFER', timeout: '2000' });
+      const el = await widget({
+        'session-url': SESSION_URL,
+        amount: '1234.5',
+        'payment-types': 'TRANSFER',
+        timeout: '2000',
+      });
       expect(el.amount).to.equal('1234.5');
       expect(el.timeout).to.equal(2000);
       expect(el.selectedType).to.equal('TRANSFER');

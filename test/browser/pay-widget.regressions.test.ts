@@ -49,7 +49,9 @@ describe('<pay-widget>', () => {
     const calls = stubFetch(
       route({
         session: (_call, index) =>
-          index === 0 ? json(errorBody('idempotency_key_in_use', 'This payment is still being started'), 409) : json(transferEnvelope()),
+          index === 0
+            ? json(errorBody('idempotency_key_in_use', 'This payment is still being started'), 409)
+            : json(transferEnvelope()),
       }),
     );
     const el = await widget();
@@ -96,7 +98,11 @@ describe('<pay-widget>', () => {
   });
 
   it('focuses the first field after Edit details when the server faulted a field the form does not show', async () => {
-    stubFetch(route({ session: () => json(errorBody('order_refused', 'Amount out of range', { amount: 'Choose 500 to 500000' }), 422) }));
+    stubFetch(
+      route({
+        session: () => json(errorBody('order_refused', 'Amount out of range', { amount: 'Choose 500 to 500000' }), 422),
+      }),
+    );
     const el = await widget();
     await fillTransfer(el);
     await submitUntil(el, 'pay-error');
@@ -154,7 +160,11 @@ describe('<pay-widget>', () => {
     const el = await widget();
     const status = root(el).querySelector('[role="status"]')!;
     const said: string[] = [];
-    new MutationObserver(() => said.push(status.textContent ?? '')).observe(status, { childList: true, subtree: true, characterData: true });
+    new MutationObserver(() => said.push(status.textContent ?? '')).observe(status, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
 
     const times = () => said.filter((text) => text === 'Some fields need correcting').length;
     button(el, 'Continue')!.click();

@@ -43,7 +43,9 @@ async function pageWidget(): Promise<PayWidget> {
 /** The widgets of the page in the frame, once each shows its form or a result. */
 async function pageWidgets(): Promise<PayWidget[]> {
   let els: PayWidget[] = [];
-  const rendered = () => (els = [...(frame.contentDocument?.querySelectorAll<PayWidget>('pay-widget') ?? [])]).length > 0 && els.every((el) => el.shadowRoot?.querySelector('form, [part~="result"]'));
+  const rendered = () =>
+    (els = [...(frame.contentDocument?.querySelectorAll<PayWidget>('pay-widget') ?? [])]).length > 0 &&
+    els.every((el) => el.shadowRoot?.querySelector('form, [part~="result"]'));
   await waitUntil(rendered, 'the widgets render');
   await Promise.all(els.map((el) => el.updateComplete));
   return els;
@@ -59,7 +61,13 @@ describe('<pay-widget> on a page that reloads (issue 26, the script tag)', () =>
       if (pathname === STATUS_URL) return json({ status: 'PENDING', now: new Date().toISOString() });
       const body = JSON.parse(String(init.body));
       if (body.paymentType === 'USSD') return json(ussdEnvelope());
-      const order = { paymentReference: TRANSFER_PAYMENTS.paymentReference, amount: '7250', currency: 'NGN', expiresAt: new Date(Date.now() + 30 * MINUTE).toISOString(), expiresInMs: 30 * MINUTE };
+      const order = {
+        paymentReference: TRANSFER_PAYMENTS.paymentReference,
+        amount: '7250',
+        currency: 'NGN',
+        expiresAt: new Date(Date.now() + 30 * MINUTE).toISOString(),
+        expiresInMs: 30 * MINUTE,
+      };
       return json(transferEnvelope(TRANSFER_PAYMENTS, order));
     };
     top.resumedInFrame = (detail) => resumed.push(detail);
@@ -102,7 +110,8 @@ describe('<pay-widget> on a page that reloads (issue 26, the script tag)', () =>
       expect(resumed[0]).to.include({ paymentType: type, paymentReference: reference });
       expect(sessions(), 'no second session request').to.equal(1);
       await waitUntil(() => requests.at(-1)?.path === STATUS_URL, 'the status asked after the reload');
-      if (type === 'TRANSFER') expect(after.shadowRoot!.querySelector('[role="timer"]')!.textContent).to.match(/^Valid for (30:00|29:5\d)$/);
+      if (type === 'TRANSFER')
+        expect(after.shadowRoot!.querySelector('[role="timer"]')!.textContent).to.match(/^Valid for (30:00|29:5\d)$/);
     });
   }
 

@@ -89,7 +89,11 @@ describe('<pay-widget>', () => {
       expect(submit.bubbles).to.equal(true);
       expect(submit.composed).to.equal(true);
       expect(submit.detail.paymentType).to.equal('USSD');
-      expect(submit.detail.request).to.deep.include({ paymentType: 'USSD', bankCode: BANK_CODE, mobileNumber: NORMALIZED_MOBILE });
+      expect(submit.detail.request).to.deep.include({
+        paymentType: 'USSD',
+        bankCode: BANK_CODE,
+        mobileNumber: NORMALIZED_MOBILE,
+      });
 
       const { detail } = await initiated;
       expect(detail).to.deep.equal({
@@ -155,7 +159,9 @@ describe('<pay-widget>', () => {
       await copy(el);
       await el.updateComplete;
       expect(copyButton.textContent!.trim(), 'visible feedback on the button itself').to.equal('Copied');
-      await waitUntil(() => copyButton.textContent!.trim() === 'Copy code', 'the button never came back', { timeout: 4_000 });
+      await waitUntil(() => copyButton.textContent!.trim() === 'Copy code', 'the button never came back', {
+        timeout: 4_000,
+      });
     });
 
     it('says so when the clipboard refuses, and fires no pay-copy', async () => {
@@ -171,7 +177,10 @@ describe('<pay-widget>', () => {
       const status = root(el).querySelector('[role="status"]')!;
       await waitUntil(() => status.textContent!.includes('Could not copy'), 'no copy-failed announcement');
       expect(copies).to.equal(0);
-      expect(part(el, 'copy-button')!.textContent!.trim(), 'visible, not only for screen readers, and not "Copied"').to.equal('Copy it yourself');
+      expect(
+        part(el, 'copy-button')!.textContent!.trim(),
+        'visible, not only for screen readers, and not "Copied"',
+      ).to.equal('Copy it yourself');
     });
   });
 
@@ -240,7 +249,9 @@ describe('<pay-widget>', () => {
       expect(heading(el)!.textContent).to.equal('Transfer to this account');
       expect(part(el, 'account-number')!.textContent).to.equal(TRANSFER_PAYMENTS.accountNumber);
       const details = root(el).querySelector('dl')!.textContent!;
-      expect(part(el, 'account-number')!.closest('.value')!.textContent, 'the bank with the account number').to.contain(TRANSFER_PAYMENTS.bankName);
+      expect(part(el, 'account-number')!.closest('.value')!.textContent, 'the bank with the account number').to.contain(
+        TRANSFER_PAYMENTS.bankName,
+      );
       expect(details).to.contain(TRANSFER_PAYMENTS.walletName);
       expect(text(el), "the server's amount, not the page's").to.contain('7,250.00');
       expect(text(el)).not.to.contain('5,000');
@@ -273,7 +284,10 @@ describe('<pay-widget>', () => {
       expect(amount.textContent).to.equal('₦7,250.00');
       const accountStyle = getComputedStyle(part(el, 'account-number')!);
       const amountStyle = getComputedStyle(amount);
-      expect([amountStyle.fontSize, amountStyle.fontWeight]).to.deep.equal([accountStyle.fontSize, accountStyle.fontWeight]);
+      expect([amountStyle.fontSize, amountStyle.fontWeight]).to.deep.equal([
+        accountStyle.fontSize,
+        accountStyle.fontWeight,
+      ]);
       expect(root(el).querySelector('dl')!.textContent, 'not repeated in the small print').not.to.contain('7,250');
 
       const copyAmount = amount.closest('.value')!.querySelector('button')!;
@@ -289,7 +303,9 @@ describe('<pay-widget>', () => {
       expect(written, 'digits a bank app takes').to.deep.equal(['7250']);
       await el.updateComplete;
       expect(copyAmount.textContent!.trim()).to.equal('Copied');
-      expect(part(el, 'copy-button')!.textContent!.trim(), 'the other button unchanged').to.equal('Copy account number');
+      expect(part(el, 'copy-button')!.textContent!.trim(), 'the other button unchanged').to.equal(
+        'Copy account number',
+      );
     });
 
     it('goes back to the form on reset() with pay-reset, the typed values kept', async () => {
@@ -335,7 +351,11 @@ describe('<pay-widget>', () => {
     await submitUntil(el, 'pay-initiated');
     expect(calls).to.have.length(0);
     expect(seen).to.have.length(1);
-    expect(seen[0]!.request).to.deep.include({ paymentType: 'TRANSFER', mobileNumber: NORMALIZED_MOBILE, amount: '5000' });
+    expect(seen[0]!.request).to.deep.include({
+      paymentType: 'TRANSFER',
+      mobileNumber: NORMALIZED_MOBILE,
+      amount: '5000',
+    });
     expect(seen[0]!.key).to.match(/^[0-9a-f]{32}$/);
     expect(seen[0]!.signal).to.be.instanceOf(AbortSignal);
   });
@@ -347,7 +367,10 @@ describe('<pay-widget>', () => {
         route({
           session: () => json(ussdEnvelope()),
           // A failed look-up is not an answer: the widget keeps asking.
-          status: (_, index) => (index === 0 ? new Response('busy', { status: 503 }) : json({ status: 'SUCCESS', message: 'Paid from GTBank' })),
+          status: (_, index) =>
+            index === 0
+              ? new Response('busy', { status: 503 })
+              : json({ status: 'SUCCESS', message: 'Paid from GTBank' }),
         }),
       );
       const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL, amount: '5000' });
@@ -421,14 +444,19 @@ describe('<pay-widget>', () => {
 
     it('stops polling when the element is removed from the page', async () => {
       const timers = holdTimers();
-      const calls = stubFetch(route({ session: () => json(ussdEnvelope()), status: () => json({ status: 'PENDING' }) }));
+      const calls = stubFetch(
+        route({ session: () => json(ussdEnvelope()), status: () => json({ status: 'PENDING' }) }),
+      );
       const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL });
       await fillUssd(el);
       await submitUntil(el, 'pay-initiated');
 
       expect(timers.pending(POLL_MS), 'the first look-up is scheduled').to.equal(1);
       timers.fire();
-      await waitUntil(() => statusCalls(calls).length === 1 && timers.pending(POLL_MS) === 1, 'PENDING: the next look-up is scheduled');
+      await waitUntil(
+        () => statusCalls(calls).length === 1 && timers.pending(POLL_MS) === 1,
+        'PENDING: the next look-up is scheduled',
+      );
       el.remove();
       expect(timers.pending(POLL_MS), 'nothing left to ask').to.equal(0);
       timers.fire();
@@ -437,7 +465,9 @@ describe('<pay-widget>', () => {
 
     it('stops polling on reset()', async () => {
       const timers = holdTimers();
-      const calls = stubFetch(route({ session: () => json(ussdEnvelope()), status: () => json({ status: 'PENDING' }) }));
+      const calls = stubFetch(
+        route({ session: () => json(ussdEnvelope()), status: () => json({ status: 'PENDING' }) }),
+      );
       const el = await widget({ 'session-url': SESSION_URL, 'status-url': STATUS_URL });
       await fillUssd(el);
       await submitUntil(el, 'pay-initiated');

@@ -29,13 +29,23 @@ import {
   widget,
   type PayWidget,
 } from './helpers.js';
-import { backEnd, MINUTE, PAGE, paidUntilInstructions, phoneClock, realDateNow, reload, server } from './resume-helpers.js';
+import {
+  backEnd,
+  MINUTE,
+  PAGE,
+  paidUntilInstructions,
+  phoneClock,
+  realDateNow,
+  reload,
+  server,
+} from './resume-helpers.js';
 
 const timer = (el: PayWidget) => el.shadowRoot!.querySelector('[role="timer"]');
 
 let clock: ReturnType<typeof controlledClock>;
 let errors: unknown[];
-const onError = (event: ErrorEvent | PromiseRejectionEvent) => errors.push('reason' in event ? event.reason : event.error);
+const onError = (event: ErrorEvent | PromiseRejectionEvent) =>
+  errors.push('reason' in event ? event.reason : event.error);
 
 describe('<pay-widget> resumes after a reload (issue 26)', () => {
   before(async function () {
@@ -99,7 +109,10 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     phoneClock(12 * MINUTE + 30 * MINUTE);
     server.offset = 12 * MINUTE;
     const second = await reload(el);
-    await waitUntil(() => timer(second.el)?.textContent === 'Valid for 18:00', `the server's clock wins: ${timer(second.el)?.textContent}`);
+    await waitUntil(
+      () => timer(second.el)?.textContent === 'Valid for 18:00',
+      `the server's clock wins: ${timer(second.el)?.textContent}`,
+    );
     clock.advance(1_000);
     await second.el.updateComplete;
     expect(timer(second.el)?.textContent).to.equal('Valid for 17:59');
@@ -119,7 +132,10 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     expect(text(el)).to.contain(en.accountExpired);
     button(el, en.newAccount)!.click();
     await el.updateComplete;
-    expect(root(el).querySelector<HTMLInputElement>('input[type="radio"]:checked')?.value, 'the type it was paid with').to.equal('TRANSFER');
+    expect(
+      root(el).querySelector<HTMLInputElement>('input[type="radio"]:checked')?.value,
+      'the type it was paid with',
+    ).to.equal('TRANSFER');
     expect(['fullName', 'email', 'mobileNumber'].map((name) => control(el, name).value)).to.deep.equal(['', '', '']);
     expect(root(el).querySelectorAll('[aria-invalid="true"]')).to.have.length(0);
     expect(api.sessions(), 'nothing sent without the customer').to.equal(1);
@@ -128,8 +144,12 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     await submitUntil(el, 'pay-initiated');
     const sessions = api.calls.filter((call) => call.url.pathname === SESSION_URL);
     expect(sessions).to.have.length(2);
-    expect(JSON.parse(sessions[1]!.body!), 'the same customer, type and hints').to.deep.equal(JSON.parse(sessions[0]!.body!));
-    expect(sessions[1]!.headers.get('Idempotency-Key'), 'a new payment').not.to.equal(sessions[0]!.headers.get('Idempotency-Key'));
+    expect(JSON.parse(sessions[1]!.body!), 'the same customer, type and hints').to.deep.equal(
+      JSON.parse(sessions[0]!.body!),
+    );
+    expect(sessions[1]!.headers.get('Idempotency-Key'), 'a new payment').not.to.equal(
+      sessions[0]!.headers.get('Idempotency-Key'),
+    );
     expect(part(el, 'account-number')?.textContent).to.equal(TRANSFER_PAYMENTS.accountNumber);
     expect(timer(el)?.textContent).to.equal('Valid for 30:00');
     expect(errors).to.deep.equal([]);
@@ -144,7 +164,12 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     button(el, en.payAnotherWay)!.click();
     await el.updateComplete;
     expect(part(el, 'form')).to.exist;
-    expect(['fullName', 'email', 'mobileNumber', 'bankCode'].map((name) => control(el, name).value)).to.deep.equal(['', '', '', BANK_CODE]);
+    expect(['fullName', 'email', 'mobileNumber', 'bankCode'].map((name) => control(el, name).value)).to.deep.equal([
+      '',
+      '',
+      '',
+      BANK_CODE,
+    ]);
     expect(root(el).querySelectorAll('[aria-invalid="true"]')).to.have.length(0);
     expect(api.sessions()).to.equal(1);
     await expect(el).to.be.accessible();
@@ -158,7 +183,9 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
 
     paid = true; // the customer paid in the dialler; the tab was discarded meanwhile
     first.remove();
-    const completed = new Promise<PayEventMap['pay-complete']>((done) => document.addEventListener('pay-complete', (event) => done(event as PayEventMap['pay-complete']), { once: true }));
+    const completed = new Promise<PayEventMap['pay-complete']>((done) =>
+      document.addEventListener('pay-complete', (event) => done(event as PayEventMap['pay-complete']), { once: true }),
+    );
     const el = await widget(PAGE);
     expect((await completed).detail.status).to.equal('SUCCESS');
     await el.updateComplete;
@@ -167,8 +194,13 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
 
     const statuses = api.statuses();
     const again = await reload(el);
-    await waitUntil(() => heading(again.el)?.textContent === en.SUCCESSTitle, 'complete again, never the form', { timeout: 900 }); // under holdTimers' 1 s
-    expect(again.resumed.map((event) => event.detail.status), 'how it ended is the server’s to say').to.deep.equal([undefined]);
+    await waitUntil(() => heading(again.el)?.textContent === en.SUCCESSTitle, 'complete again, never the form', {
+      timeout: 900,
+    }); // under holdTimers' 1 s
+    expect(
+      again.resumed.map((event) => event.detail.status),
+      'how it ended is the server’s to say',
+    ).to.deep.equal([undefined]);
     expect(api.statuses(), 'asked again').to.equal(statuses + 1);
     expect(part(again.el, 'dial-code')).to.equal(null);
   });
@@ -189,7 +221,12 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     holdTimers();
     backEnd();
     const first = await paidUntilInstructions(fillUssd);
-    for (const other of [{ amount: '6000' }, { 'payment-reference': 'cart-43' }, { currency: 'USD' }, { 'session-url': '/other/session' }]) {
+    for (const other of [
+      { amount: '6000' },
+      { 'payment-reference': 'cart-43' },
+      { currency: 'USD' },
+      { 'session-url': '/other/session' },
+    ]) {
       const { el, resumed } = await reload(first, { ...PAGE, ...other });
       expect(part(el, 'form'), JSON.stringify(other)).to.exist;
       expect(resumed).to.deep.equal([]);
@@ -217,7 +254,9 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     phoneClock(45 * MINUTE);
     const { el, resumed } = await reload(first);
     expect(resumed.map((event) => event.detail.paymentReference)).to.deep.equal([USSD_PAYMENTS.paymentReference]);
-    await waitUntil(() => heading(el)?.textContent === en.SUCCESSTitle, 'the status asked at once says paid', { timeout: 900 }); // under holdTimers' 1 s
+    await waitUntil(() => heading(el)?.textContent === en.SUCCESSTitle, 'the status asked at once says paid', {
+      timeout: 900,
+    }); // under holdTimers' 1 s
     expect(api.sessions(), 'no second payment').to.equal(1);
     el.remove();
 
@@ -238,7 +277,11 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
     const region = () => root(el).querySelector('[role="status"]')!;
     expect(region().textContent).to.equal(`${en.ussdTitle}: ${USSD_PAYMENTS.ussdDailCode}, ₦7,250.00`);
     el.locale = 'yo'; // its strings arrive after the screen showed
-    await waitUntil(() => region().textContent!.startsWith(`${LOCALES.yo!.ussdTitle}: ${USSD_PAYMENTS.ussdDailCode}`), 'said again in Yoruba', { timeout: 900 }); // under holdTimers' 1 s
+    await waitUntil(
+      () => region().textContent!.startsWith(`${LOCALES.yo!.ussdTitle}: ${USSD_PAYMENTS.ussdDailCode}`),
+      'said again in Yoruba',
+      { timeout: 900 },
+    ); // under holdTimers' 1 s
     expect(region().closest('[lang]')!.getAttribute('lang')).to.equal('yo');
     expect(heading(el)?.textContent).to.equal(LOCALES.yo!.ussdTitle);
   });
@@ -246,7 +289,11 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
   it('drops what it cannot read under its name (not JSON, another shape), and shows the form', async () => {
     const api = backEnd();
     const name = `pay-widget ${location.pathname} ${PAGE['session-url']} ${PAGE['payment-reference']} ${PAGE.amount} ${PAGE.currency} 0`; // the page's first widget
-    for (const garbage of ['{not json', '{"key":"k","keptAt":1,"instructions":{"paymentType":"USSD"},"request":{"paymentType":"USSD"}}', 'null']) {
+    for (const garbage of [
+      '{not json',
+      '{"key":"k","keptAt":1,"instructions":{"paymentType":"USSD"},"request":{"paymentType":"USSD"}}',
+      'null',
+    ]) {
       sessionStorage.setItem(name, garbage);
       const el = await widget(PAGE);
       await new Promise((done) => setTimeout(done, 50));
@@ -277,7 +324,12 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
         'sessionStorage blocked (reading it throws)',
         () => {
           const original = Object.getOwnPropertyDescriptor(window, 'sessionStorage')!;
-          Object.defineProperty(window, 'sessionStorage', { configurable: true, get: () => { throw new DOMException('The operation is insecure.', 'SecurityError'); } });
+          Object.defineProperty(window, 'sessionStorage', {
+            configurable: true,
+            get: () => {
+              throw new DOMException('The operation is insecure.', 'SecurityError');
+            },
+          });
           return () => Object.defineProperty(window, 'sessionStorage', original);
         },
       ],
@@ -285,7 +337,9 @@ describe('<pay-widget> resumes after a reload (issue 26)', () => {
         'a full quota (writing throws)',
         () => {
           const setItem = Storage.prototype.setItem;
-          Storage.prototype.setItem = () => { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };
+          Storage.prototype.setItem = () => {
+            throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+          };
           return () => (Storage.prototype.setItem = setItem);
         },
       ],

@@ -4,4 +4,11 @@
  */
 import { screensAt320 } from './screens-at-320.js';
 
-screensAt320('<pay-widget> on a 320 px screen', ['form-errors', 'ussd-android', 'ussd-computer', 'error', 'complete', 'failed']);
+screensAt320('<pay-widget> on a 320 px screen', [
+  'form-errors',
+  'ussd-android',
+  'ussd-computer',
+  'error',
+  'complete',
+  'failed',
+]);

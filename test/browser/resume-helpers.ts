@@ -5,10 +5,30 @@
  * phone's and the server's clocks, which a test moves.
  */
 import type { PayEventMap } from '../../src/index.js';
-import { json, orderFor, route, SESSION_URL, STATUS_URL, stubFetch, submitUntil, TRANSFER_PAYMENTS, transferEnvelope, ussdEnvelope, widget, type FetchCall, type PayWidget } from './helpers.js';
+import {
+  json,
+  orderFor,
+  route,
+  SESSION_URL,
+  STATUS_URL,
+  stubFetch,
+  submitUntil,
+  TRANSFER_PAYMENTS,
+  transferEnvelope,
+  ussdEnvelope,
+  widget,
+  type FetchCall,
+  type PayWidget,
+} from './helpers.js';
 
 export const MINUTE = 60_000;
-export const PAGE = { 'session-url': SESSION_URL, 'status-url': STATUS_URL, amount: '5000', currency: 'NGN', 'payment-reference': 'cart-42' };
+export const PAGE = {
+  'session-url': SESSION_URL,
+  'status-url': STATUS_URL,
+  amount: '5000',
+  currency: 'NGN',
+  'payment-reference': 'cart-42',
+};
 
 export const realDateNow = Date.now;
 /** The server's clock: this machine's, `offset` ms on. */
@@ -19,7 +39,11 @@ export const phoneClock = (ms: number) => (Date.now = () => realDateNow() + ms);
 
 /** The session endpoint as our server answers: the account valid 30 minutes from its now, and the time left it measured. */
 const transferBody = () =>
-  transferEnvelope(TRANSFER_PAYMENTS, { ...orderFor(TRANSFER_PAYMENTS), expiresAt: new Date(serverNow() + 30 * MINUTE).toISOString(), expiresInMs: 30 * MINUTE });
+  transferEnvelope(TRANSFER_PAYMENTS, {
+    ...orderFor(TRANSFER_PAYMENTS),
+    expiresAt: new Date(serverNow() + 30 * MINUTE).toISOString(),
+    expiresInMs: 30 * MINUTE,
+  });
 
 export type StatusAnswer = 'PENDING' | 'SUCCESS';
 /** Our back end; from the session request `offlineFrom` (0 the first) on, the phone is offline. */
@@ -45,7 +69,8 @@ export function backEnd(status: () => StatusAnswer = () => 'PENDING', { offlineF
 export async function reloadAll(old: PayWidget[], attributes: Record<string, string>[]) {
   for (const el of old) el.remove();
   const resumed = new Map<EventTarget | null, PayEventMap['pay-resumed'][]>();
-  const listen = (event: Event) => resumed.set(event.target, [...(resumed.get(event.target) ?? []), event as PayEventMap['pay-resumed']]);
+  const listen = (event: Event) =>
+    resumed.set(event.target, [...(resumed.get(event.target) ?? []), event as PayEventMap['pay-resumed']]);
   document.addEventListener('pay-resumed', listen);
   const els: PayWidget[] = [];
   for (const each of attributes) els.push(await widget(each));
@@ -62,7 +87,10 @@ export async function reload(old: PayWidget, attributes: Record<string, string> 
 }
 
 /** A widget on `attributes`, filled by `fill` and paid until the gateway's instructions show. */
-export async function paidUntilInstructions(fill: (el: PayWidget) => Promise<void>, attributes: Record<string, string> = PAGE): Promise<PayWidget> {
+export async function paidUntilInstructions(
+  fill: (el: PayWidget) => Promise<void>,
+  attributes: Record<string, string> = PAGE,
+): Promise<PayWidget> {
   const el = await widget(attributes);
   await fill(el);
   await submitUntil(el, 'pay-initiated');

@@ -1,11 +1,10 @@
 /**
- * Issue 26, "Readable at 320 px" (used by pay-widget.screens.narrow.test.ts and
- * pay-widget.transfer.narrow.test.ts, two files so that each finishes in the runner's time): every screen in every state on a 320 px phone screen, in every
- * language: nothing spills out of the widget (no element, and no word that does not wrap) and the
- * page never scrolls sideways; a reference wraps only between its groups; the transfer account's
- * bank stands with its number; a details row breaks only between words. Each case saves a
- * screenshot of the widget to test-results/screen-<state>-<locale>.png for a person to look at
- * (pay-widget.at-the-bank.narrow.test.ts does the same for the states of issue 18).
+ * Issue 26, "Readable at 320 px" (used by pay-widget.screens.narrow.test.ts and pay-widget.transfer.narrow.test.ts, two
+ * files so that each finishes in the runner's time): every screen in every state on a 320 px phone screen, in every
+ * language: nothing spills out of the widget (no element, and no word that does not wrap) and the page never scrolls
+ * sideways; a reference wraps only between its groups; the transfer account's bank stands with its number; a details
+ * row breaks only between words. Each case saves a screenshot of the widget to test-results/screen-<state>-<locale>.png
+ * for a person to look at (pay-widget.at-the-bank.narrow.test.ts does the same for the states of issue 18).
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
@@ -47,27 +46,46 @@ export const MINUTE = 60_000;
 /** What the server makes when the order resolver gives none: `pw-` and 32 hex digits. */
 export const LONG_REFERENCE = 'pw-3f9a0c1d7b2e48a6905fd3c1e27b8a44';
 /** A long reference, and an account name as long as real ones get. */
-export const LONG_TRANSFER = { ...TRANSFER_PAYMENTS, paymentReference: LONG_REFERENCE, bankName: 'Providus Bank', walletName: 'Chukwuemeka Okonkwo-Adebayo Enterprises / Oluwaseun Ade' };
+export const LONG_TRANSFER = {
+  ...TRANSFER_PAYMENTS,
+  paymentReference: LONG_REFERENCE,
+  bankName: 'Providus Bank',
+  walletName: 'Chukwuemeka Okonkwo-Adebayo Enterprises / Oluwaseun Ade',
+};
 
 export let clock: ReturnType<typeof controlledClock>;
 let timers: ReturnType<typeof holdTimers>;
 
-async function widgetIn(locale: string, status?: () => Response | Promise<Response>, session?: () => Response): Promise<PayWidget> {
+async function widgetIn(
+  locale: string,
+  status?: () => Response | Promise<Response>,
+  session?: () => Response,
+): Promise<PayWidget> {
   stubFetch(route({ session, status }));
   const el = await widget({ 'session-url': SESSION_URL, 'status-url': status && STATUS_URL, locale, amount: '7250' });
-  await waitUntil(() => root(el).querySelector('[lang]')?.getAttribute('lang') === locale, `the ${locale} strings arrive`);
+  await waitUntil(
+    () => root(el).querySelector('[lang]')?.getAttribute('lang') === locale,
+    `the ${locale} strings arrive`,
+  );
   return el;
 }
 
 async function ussd(locale: string, status?: () => Response | Promise<Response>): Promise<PayWidget> {
-  const el = await widgetIn(locale, status, () => json(ussdEnvelope(USSD_PAYMENTS, { ...orderFor(USSD_PAYMENTS), fee: '107.5' })));
+  const el = await widgetIn(locale, status, () =>
+    json(ussdEnvelope(USSD_PAYMENTS, { ...orderFor(USSD_PAYMENTS), fee: '107.5' })),
+  );
   await fillUssd(el);
   await submitUntil(el, 'pay-initiated');
   return el;
 }
 
 export async function transfer(locale: string, status?: () => Response | Promise<Response>): Promise<PayWidget> {
-  const order = { ...orderFor(LONG_TRANSFER), fee: '107.5', expiresAt: new Date(Date.now() + 30 * MINUTE).toISOString(), expiresInMs: 30 * MINUTE };
+  const order = {
+    ...orderFor(LONG_TRANSFER),
+    fee: '107.5',
+    expiresAt: new Date(Date.now() + 30 * MINUTE).toISOString(),
+    expiresInMs: 30 * MINUTE,
+  };
   const el = await widgetIn(locale, status, () => json(transferEnvelope(LONG_TRANSFER, order)));
   await fillTransfer(el);
   await submitUntil(el, 'pay-initiated');
@@ -77,7 +95,14 @@ export async function transfer(locale: string, status?: () => Response | Promise
 export const pending = () => json({ status: 'PENDING' });
 
 /** Each state: how to reach it in a language, a string of that language it shows, and what else it must (not) show. */
-export const STATES: Record<string, { reach: (locale: string, m: Messages) => Promise<PayWidget>; shows: (m: Messages) => string; check?: (el: PayWidget, m: Messages) => void }> = {
+export const STATES: Record<
+  string,
+  {
+    reach: (locale: string, m: Messages) => Promise<PayWidget>;
+    shows: (m: Messages) => string;
+    check?: (el: PayWidget, m: Messages) => void;
+  }
+> = {
   'form-errors': {
     async reach(locale) {
       const el = await widgetIn(locale);
@@ -103,7 +128,10 @@ export const STATES: Record<string, { reach: (locale: string, m: Messages) => Pr
       stubClipboard(true);
       const el = await transfer(locale, pending);
       part(el, 'copy-button')!.click();
-      await waitUntil(() => part(el, 'copy-button')!.textContent!.includes(LOCALES[locale]!.copyByHand), 'the copy is refused');
+      await waitUntil(
+        () => part(el, 'copy-button')!.textContent!.includes(LOCALES[locale]!.copyByHand),
+        'the copy is refused',
+      );
       return el;
     },
     shows: (m) => m.copyByHand,
@@ -117,7 +145,8 @@ export const STATES: Record<string, { reach: (locale: string, m: Messages) => Pr
     },
     shows: (m) => m.checkFailed,
   },
-  // Issue 36: once the account has run out, nothing asks for a transfer; a new account, and "I've sent the money" for one made just before.
+  // Issue 36: once the account has run out, nothing asks for a transfer; a new account, and "I've sent the money" for
+  // one made just before.
   'account-closed': {
     async reach(locale) {
       const el = await transfer(locale, pending);
@@ -127,7 +156,14 @@ export const STATES: Record<string, { reach: (locale: string, m: Messages) => Pr
     },
     shows: (m) => m.accountClosed,
     check(el, m) {
-      for (const invitation of [m.transferTitle, m.transferSteps, m.exactAmount, m.accountForThisPayment, m.share, m.copyAll]) {
+      for (const invitation of [
+        m.transferTitle,
+        m.transferSteps,
+        m.exactAmount,
+        m.accountForThisPayment,
+        m.share,
+        m.copyAll,
+      ]) {
         expect(text(el), 'no transfer invitation').not.to.contain(invitation.replace(/\s+/g, ' '));
       }
       expect(part(el, 'copy-button'), 'nothing to copy').to.equal(null);
@@ -165,7 +201,9 @@ export const STATES: Record<string, { reach: (locale: string, m: Messages) => Pr
   },
   error: {
     async reach(locale) {
-      const body = errorBody('validation_failed', 'The request was refused', { mobileNumber: 'mobileNumber: expected 7 to 15 digits, received 0801234567890123456' });
+      const body = errorBody('validation_failed', 'The request was refused', {
+        mobileNumber: 'mobileNumber: expected 7 to 15 digits, received 0801234567890123456',
+      });
       const el = await widgetIn(locale, undefined, () => json(body, 422));
       await fillTransfer(el);
       await submitUntil(el, 'pay-error');
@@ -176,7 +214,12 @@ export const STATES: Record<string, { reach: (locale: string, m: Messages) => Pr
 };
 
 /** Checks each of `states` in every language at 320 px; `more` adds cases in the same setting. */
-export function screensAt320(title: string, states: (keyof typeof STATES)[], more: () => void = () => {}, locales = Object.keys(LOCALES)): void {
+export function screensAt320(
+  title: string,
+  states: (keyof typeof STATES)[],
+  more: () => void = () => {},
+  locales = Object.keys(LOCALES),
+): void {
   describe(title, function () {
     this.timeout(30_000);
     beforeEach(async () => {
@@ -207,7 +250,6 @@ export function screensAt320(title: string, states: (keyof typeof STATES)[], mor
         });
       }
     }
-
 
     more();
   });

@@ -14,14 +14,20 @@ type Widget = HTMLElement & { updateComplete: Promise<unknown>; submit(): void }
 type HeldFile = { requested: number; waiting: number };
 
 const SCRIPT = '/test/browser/fixtures/script-tag-held/pay-widget.iife.js';
-const heldFile = (payload: { release?: boolean } = {}) => executeServerCommand<HeldFile, typeof payload>('held-second-file', payload);
+const heldFile = (payload: { release?: boolean } = {}) =>
+  executeServerCommand<HeldFile, typeof payload>('held-second-file', payload);
 
 const ENVELOPE = {
   status: 'SUCCESS',
   data: {
     code: null,
     message: null,
-    payments: { paymentReference: 'ORD-1001', linkingReference: 'LNK-1', providerreference: 'PRV-1', ussdDailCode: '*737*000*4412#' },
+    payments: {
+      paymentReference: 'ORD-1001',
+      linkingReference: 'LNK-1',
+      providerreference: 'PRV-1',
+      ussdDailCode: '*737*000*4412#',
+    },
   },
   order: { paymentReference: 'ORD-1001', amount: '5000', currency: 'NGN' },
 };
@@ -30,7 +36,8 @@ const ENVELOPE = {
 function stubSessions(): string[] {
   const bodies: string[] = [];
   window.fetch = async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    if (new URL(String(input), location.href).pathname !== '/pay/session') throw new TypeError(`unexpected request to ${String(input)}`);
+    if (new URL(String(input), location.href).pathname !== '/pay/session')
+      throw new TypeError(`unexpected request to ${String(input)}`);
     bodies.push(String(init.body));
     return new Response(JSON.stringify(ENVELOPE), { headers: { 'Content-Type': 'application/json' } });
   };

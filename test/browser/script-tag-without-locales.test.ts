@@ -21,12 +21,17 @@ describe('the script tag without its locale files', () => {
   });
 
   it('keeps English when the locale file is missing, and the widget works', async () => {
-    const el = await fixture<LitLike>(html`<pay-widget session-url="/pay/session" amount="5000" locale="yo"></pay-widget>`);
+    const el = await fixture<LitLike>(
+      html`<pay-widget session-url="/pay/session" amount="5000" locale="yo"></pay-widget>`,
+    );
     // The widget asked for the file in its first update. Importing it again waits on that same fetch,
     // so it fails in the same task as the widget's import or a later one; the widget's own reactions
     // to the failure are microtasks, all done by the next task.
     const file = new URL('pay-widget.yo.js', new URL(SCRIPT, location.href)).href;
-    const error = await import(/* @vite-ignore */ file).then(() => undefined, (reason: unknown) => reason);
+    const error = await import(/* @vite-ignore */ file).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
     expect(error, 'the locale file is missing').to.be.instanceOf(TypeError);
     await new Promise((nextTask) => setTimeout(nextTask));
     await el.updateComplete;

@@ -59,7 +59,9 @@ describe('the script tag without its second file', () => {
   });
 
   it('says the form is not set up (pay-error code setup), keeps what was typed, and tells the merchant in one console line', async () => {
-    const el = await fixture<Widget>(`<pay-widget session-url="/pay/session" amount="5000" payment-types="TRANSFER"></pay-widget>`);
+    const el = await fixture<Widget>(
+      `<pay-widget session-url="/pay/session" amount="5000" payment-types="TRANSFER"></pay-widget>`,
+    );
     const root = el.shadowRoot!;
     expect(root.querySelector('[part~="submit"]')!.textContent).to.match(/^\s*Pay .*5,000\.00\s*$/);
     // Focusing a field starts loading the second file early (the prefetch); it fails before the submit.
@@ -88,10 +90,16 @@ describe('the script tag without its second file', () => {
     expect(sent, 'no session request without the code that sends it').to.deep.equal([]);
 
     const edit = oneEvent(el, 'pay-reset');
-    [...root.querySelectorAll<HTMLButtonElement>('.actions button')].find((button) => button.textContent!.trim() === en.edit)!.click();
+    [...root.querySelectorAll<HTMLButtonElement>('.actions button')]
+      .find((button) => button.textContent!.trim() === en.edit)!
+      .click();
     await edit;
     await el.updateComplete;
-    expect(['fullName', 'email', 'mobileNumber'].map((name) => value(el, name))).to.deep.equal(['Ada Obi', 'ada@example.com', '08012345678']);
+    expect(['fullName', 'email', 'mobileNumber'].map((name) => value(el, name))).to.deep.equal([
+      'Ada Obi',
+      'ada@example.com',
+      '08012345678',
+    ]);
   });
 
   it('with no answer at all for the second file, says the connection failed, and Try again asks for the file again', async () => {
@@ -100,7 +108,9 @@ describe('the script tag without its second file', () => {
       throw new TypeError('Failed to fetch'); // offline: the script's check gets no answer either
     };
     const asked = () =>
-      performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname.endsWith('/pay-widget.after-submit.js')).length;
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) => new URL(entry.name).pathname.endsWith('/pay-widget.after-submit.js')).length;
     const askedBefore = asked();
     const el = await fixture<Widget>(
       `<pay-widget session-url="/pay/session" amount="5000" payment-types="TRANSFER" full-name="Ada Obi" email="ada@example.com" mobile-number="08012345678"></pay-widget>`,
@@ -114,8 +124,9 @@ describe('the script tag without its second file', () => {
     expect(retry.textContent!.trim()).to.equal(en.retry);
     expect(logged).to.deep.equal([]);
 
-    // Try again while a load of the second file is still failing (the submit's, or the idle prefetch's) shares that load.
-    // Each failed load asks once more (the script's check, in `sent`) after its request is on record: wait until every one has.
+    // Try again while a load of the second file is still failing (the submit's, or the idle prefetch's) shares that
+    // load. Each failed load asks once more (the script's check, in `sent`) after its request is on record: wait until
+    // every one has.
     const checks = () => sent.filter((url) => url === SECOND_FILE).length;
     const allFailed = () => checks() > 0 && checks() === asked() - askedBefore;
     do {
@@ -127,6 +138,9 @@ describe('the script tag without its second file', () => {
     retry.click();
     await failed;
     await waitUntil(() => asked() > before, 'Try again fetches the file again');
-    expect(sent.filter((url) => !url.startsWith(FOLDER)), 'no session request').to.deep.equal([]);
+    expect(
+      sent.filter((url) => !url.startsWith(FOLDER)),
+      'no session request',
+    ).to.deep.equal([]);
   });
 });

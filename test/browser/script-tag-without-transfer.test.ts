@@ -16,11 +16,21 @@ const TRANSFER_FILE = `${FOLDER}pay-widget.transfer.js`;
 
 const ussdAnswer = {
   status: 'SUCCESS',
-  data: { code: '00', message: 'Successful', payments: { paymentReference: 'ORD-7', linkingReference: 'L-7', providerreference: 'P-7', ussdDailCode: '*737*000*7#' } },
+  data: {
+    code: '00',
+    message: 'Successful',
+    payments: {
+      paymentReference: 'ORD-7',
+      linkingReference: 'L-7',
+      providerreference: 'P-7',
+      ussdDailCode: '*737*000*7#',
+    },
+  },
   order: { paymentReference: 'ORD-7', amount: '5000.00', currency: 'NGN' },
 };
 
-const requested = (file: string) => performance.getEntriesByType('resource').filter((entry) => entry.name.startsWith(file)).length;
+const requested = (file: string) =>
+  performance.getEntriesByType('resource').filter((entry) => entry.name.startsWith(file)).length;
 
 describe('the script tag without the transfer screen’s file', () => {
   const realFetch = window.fetch;
@@ -73,7 +83,11 @@ describe('the script tag without the transfer screen’s file', () => {
     const root = el.shadowRoot!;
     const transfer = root.querySelector<HTMLInputElement>('input[value="TRANSFER"]')!;
     transfer.click();
-    for (const [name, value] of [['fullName', 'Ada Obi'], ['email', 'ada@example.com'], ['mobileNumber', '08012345678']]) {
+    for (const [name, value] of [
+      ['fullName', 'Ada Obi'],
+      ['email', 'ada@example.com'],
+      ['mobileNumber', '08012345678'],
+    ]) {
       const input = root.querySelector<HTMLInputElement>(`[name="${name}"]`)!;
       input.value = value!;
       input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
@@ -81,17 +95,28 @@ describe('the script tag without the transfer screen’s file', () => {
     await el.updateComplete;
     const failed = oneEvent(el, 'pay-error');
     root.querySelector<HTMLButtonElement>('[part~="submit"]')!.click();
-    expect((await failed).detail).to.include({ paymentType: 'TRANSFER', code: 'setup', retryable: false, message: en['error-setup'] });
+    expect((await failed).detail).to.include({
+      paymentType: 'TRANSFER',
+      code: 'setup',
+      retryable: false,
+      message: en['error-setup'],
+    });
     await waitUntil(() => logged.length === 1, 'the console is told');
     expect(logged).to.deep.equal([`pay-widget: ${TRANSFER_FILE} answered 404: serve all of dist/`]);
     expect(sessions, 'no session request: a payment whose screen cannot show is never started').to.deep.equal([]);
     await el.updateComplete;
     expect(root.querySelector('h2')!.textContent).to.equal(en.errorTitle);
 
-    [...root.querySelectorAll<HTMLButtonElement>('.actions button')].find((button) => button.textContent!.trim() === en.edit)!.click();
+    [...root.querySelectorAll<HTMLButtonElement>('.actions button')]
+      .find((button) => button.textContent!.trim() === en.edit)!
+      .click();
     await el.updateComplete;
     const value = (name: string) => root.querySelector<HTMLInputElement>(`[name="${name}"]`)!.value;
-    expect(['fullName', 'email', 'mobileNumber'].map(value)).to.deep.equal(['Ada Obi', 'ada@example.com', '08012345678']);
+    expect(['fullName', 'email', 'mobileNumber'].map(value)).to.deep.equal([
+      'Ada Obi',
+      'ada@example.com',
+      '08012345678',
+    ]);
     expect(root.querySelector<HTMLInputElement>('input[value="TRANSFER"]')!.checked).to.equal(true);
   });
 });

@@ -55,10 +55,18 @@ describe('the script-tag build (dist/pay-widget.iife.js)', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('on a computer, draws the dial code\'s QR code from its file beside the script (dist/pay-widget.qr.js)', async () => {
+  it("on a computer, draws the dial code's QR code from its file beside the script (dist/pay-widget.qr.js)", async () => {
     const realFetch = window.fetch;
-    const payments = { paymentReference: 'ORD-1001', linkingReference: 'LNK-1', providerreference: 'PRV-1', ussdDailCode: '*737*000*4412#' };
-    window.fetch = async () => new Response(JSON.stringify({ status: 'SUCCESS', data: { code: null, message: null, payments } }), { headers: { 'Content-Type': 'application/json' } });
+    const payments = {
+      paymentReference: 'ORD-1001',
+      linkingReference: 'LNK-1',
+      providerreference: 'PRV-1',
+      ussdDailCode: '*737*000*4412#',
+    };
+    window.fetch = async () =>
+      new Response(JSON.stringify({ status: 'SUCCESS', data: { code: null, message: null, payments } }), {
+        headers: { 'Content-Type': 'application/json' },
+      });
     try {
       const el = await fixture<LitLike & { submit(): void }>(
         html`<pay-widget session-url="/pay/session" payment-types="USSD" full-name="Ada Obi" email="ada@example.com" mobile-number="08012345678"></pay-widget>`,
@@ -82,9 +90,25 @@ describe('the script-tag build (dist/pay-widget.iife.js)', () => {
 
   it('loads the transfer screen from its file beside the script (dist/pay-widget.transfer.js) once a transfer is chosen, and shows the account with its countdown', async () => {
     const realFetch = window.fetch;
-    const payments = { paymentReference: 'ORD-2002', walletName: 'Shop / Ada Obi', wallet: 'W-1', bankName: 'Wema Bank', accountNumber: '7000012345' };
-    const order = { paymentReference: 'ORD-2002', amount: '5000.00', currency: 'NGN', expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(), expiresInMs: 30 * 60_000 };
-    window.fetch = async () => new Response(JSON.stringify({ status: 'SUCCESS', data: { code: '00', message: 'Successful', payments }, order }), { headers: { 'Content-Type': 'application/json' } });
+    const payments = {
+      paymentReference: 'ORD-2002',
+      walletName: 'Shop / Ada Obi',
+      wallet: 'W-1',
+      bankName: 'Wema Bank',
+      accountNumber: '7000012345',
+    };
+    const order = {
+      paymentReference: 'ORD-2002',
+      amount: '5000.00',
+      currency: 'NGN',
+      expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+      expiresInMs: 30 * 60_000,
+    };
+    window.fetch = async () =>
+      new Response(
+        JSON.stringify({ status: 'SUCCESS', data: { code: '00', message: 'Successful', payments }, order }),
+        { headers: { 'Content-Type': 'application/json' } },
+      );
     const loaded = () => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
     try {
       const el = await fixture<LitLike & { submit(): void }>(

@@ -4,7 +4,24 @@ import { describe, it } from 'node:test';
 import { DEFAULT_BANKS } from '../../src/element/banks.js';
 
 /** SeerBit's iOS checkout (`UssdBanksModel.swift`) and Android checkout (same list). */
-const SEERBIT_USSD_CODES = ['044', '063', '050', '070', '011', '214', '058', '082', '090175', '221', '032', '215', '090110', '035', '057', '322'];
+const SEERBIT_USSD_CODES = [
+  '044',
+  '063',
+  '050',
+  '070',
+  '011',
+  '214',
+  '058',
+  '082',
+  '090175',
+  '221',
+  '032',
+  '215',
+  '090110',
+  '035',
+  '057',
+  '322',
+];
 
 describe('the default USSD bank list', () => {
   it("is exactly SeerBit's, each code once", () => {
@@ -15,7 +32,10 @@ describe('the default USSD bank list', () => {
 
   it('names each bank the way customers do, in alphabetical order', () => {
     const names = DEFAULT_BANKS.map((bank) => bank.name);
-    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b, 'en')));
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.localeCompare(b, 'en')),
+    );
     assert.equal(DEFAULT_BANKS.find((bank) => bank.code === '058')!.name, 'GTBank');
     assert.equal(DEFAULT_BANKS.find((bank) => bank.code === '214')!.name, 'FCMB');
   });

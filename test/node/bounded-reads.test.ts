@@ -51,7 +51,10 @@ async function peakRssGrowth<T>(work: () => Promise<T>): Promise<{ result: T; gr
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** POSTs a huge body over a socket with `node:http` (it hears an answer that comes before the upload ends). */
-function uploadHuge(url: string, headers: Record<string, string>): Promise<{ status: number; body: string; sent: number }> {
+function uploadHuge(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string; sent: number }> {
   const source = hugeStream();
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method: 'POST', headers });
@@ -102,7 +105,7 @@ describe("pay-widget check's sandbox server: a huge request body", () => {
       assert.equal(result.status, 413, result.body);
       assert.match(result.body, /larger than 100000 bytes/);
       t.diagnostic(`RSS rose ${mb(growth)}`);
-    assert.ok(growth < RSS_BUDGET, `RSS rose ${mb(growth)}`);
+      assert.ok(growth < RSS_BUDGET, `RSS rose ${mb(growth)}`);
       assert.ok(result.sent < HUGE / 4, `the client had to make ${mb(result.sent)} of it`);
       await served.close();
     });
@@ -118,12 +121,17 @@ describe('the sandbox handler, called with a huge streamed body', () => {
     for (const path of [INITIATE, TOKEN]) {
       it(`${name} answers 413 to 200 MB at ${path}, reading no more than the limit`, { timeout: 60_000 }, async (t) => {
         const source = hugeStream();
-        const request = new Request(`http://127.0.0.1${path}`, { method: 'POST', headers: JSON_HEADERS, body: source.stream, duplex: 'half' } as RequestInit);
+        const request = new Request(`http://127.0.0.1${path}`, {
+          method: 'POST',
+          headers: JSON_HEADERS,
+          body: source.stream,
+          duplex: 'half',
+        } as RequestInit);
         const { result, growth } = await peakRssGrowth(async () => handle(request));
         assert.ok(result instanceof Response);
         assert.equal(result.status, 413);
         t.diagnostic(`RSS rose ${mb(growth)}`);
-    assert.ok(growth < RSS_BUDGET, `RSS rose ${mb(growth)}`);
+        assert.ok(growth < RSS_BUDGET, `RSS rose ${mb(growth)}`);
         assert.ok(source.pulled() < 1024 * 1024, `it pulled ${mb(source.pulled())} of the body`);
       });
     }
@@ -138,7 +146,10 @@ async function backEnd(servers: ReturnType<typeof loopbackServers>, answer: (n: 
     const ack = request.headers['x-expected-ack-reference'];
     request.resume();
     n += 1;
-    if (answer(n) === 'ack') return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ackReference: ack, status: 'received' }));
+    if (answer(n) === 'ack')
+      return void response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ ackReference: ack, status: 'received' }));
     response.writeHead(200, { 'content-type': 'application/json' });
     const index = written.push(0) - 1;
     const more = () => {
@@ -157,28 +168,47 @@ describe("the sandbox's webhook sender, answered with a huge body", () => {
   const servers = loopbackServers();
   after(() => servers.close());
 
-  it('cuts the answer, counts it as not acknowledged and retries, with memory bounded', { timeout: 60_000 }, async (t) => {
-    const merchant = await backEnd(servers, (n) => (n === 1 ? 'huge' : 'ack'));
-    const attempts: WebhookAttempt[] = [];
-    const sandbox = createSandboxGateway({ webhookUrl: `${merchant.url}/pay/webhook`, webhookRetryDelaysMs: [1], onWebhook: (attempt) => attempts.push(attempt) });
-    const session = await sandbox(new Request(`http://127.0.0.1${INITIATE}`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(initiation('big-ack-1')) }));
-    assert.equal(session.status, 200);
-    const { growth } = await peakRssGrowth(async () => {
-      sandbox.setStatus('big-ack-1', 'SUCCESS');
-      await sandbox.webhooksSettled();
-    });
-    sandbox.close();
-    t.diagnostic(`RSS rose ${mb(growth)}`);
-    assert.ok(growth < RSS_BUDGET, `RSS rose ${mb(growth)}`);
-    assert.deepEqual(
-      attempts.map(({ attempt, httpStatus, acknowledged, answerCut }) => ({ attempt, httpStatus, acknowledged, answerCut })),
-      [
-        { attempt: 1, httpStatus: 200, acknowledged: false, answerCut: true },
-        { attempt: 2, httpStatus: 200, acknowledged: true, answerCut: undefined },
-      ],
-    );
-    assert.ok(merchant.written[0]! < HUGE / 4, `the back end got to write ${mb(merchant.written[0]!)}`);
-  });
+  it(
+    'cuts the answer, counts it as not acknowledged and retries, with memory bounded',
+    { timeout: 60_000 },
+    async (t) => {
+      const merchant = await backEnd(servers, (n) => (n === 1 ? 'huge' : 'ack'));
+      const attempts: WebhookAttempt[] = [];
+      const sandbox = createSandboxGateway({
+        webhookUrl: `${merchant.url}/pay/webhook`,
+        webhookRetryDelaysMs: [1],
+        onWebhook: (attempt) => attempts.push(attempt),
+      });
+      const session = await sandbox(
+        new Request(`http://127.0.0.1${INITIATE}`, {
+          method: 'POST',
+          headers: JSON_HEADERS,
+          body: JSON.stringify(initiation('big-ack-1')),
+        }),
+      );
+      assert.equal(session.status, 200);
+      const { growth } = await peakRssGrowth(async () => {
+        sandbox.setStatus('big-ack-1', 'SUCCESS');
+        await sandbox.webhooksSettled();
+      });
+      sandbox.close();
+      t.diagnostic(`RSS rose ${mb(growth)}`);
+      assert.ok(growth < RSS_BUDGET, `RSS rose ${mb(growth)}`);
+      assert.deepEqual(
+        attempts.map(({ attempt, httpStatus, acknowledged, answerCut }) => ({
+          attempt,
+          httpStatus,
+          acknowledged,
+          answerCut,
+        })),
+        [
+          { attempt: 1, httpStatus: 200, acknowledged: false, answerCut: true },
+          { attempt: 2, httpStatus: 200, acknowledged: true, answerCut: undefined },
+        ],
+      );
+      assert.ok(merchant.written[0]! < HUGE / 4, `the back end got to write ${mb(merchant.written[0]!)}`);
+    },
+  );
 });
 
 describe('pay-widget check against a back end that answers the notification endlessly', () => {
@@ -188,12 +218,17 @@ describe('pay-widget check against a back end that answers the notification endl
   it('fails webhook-real, saying the answer was over 64 KB, with memory bounded', { timeout: 60_000 }, async (t) => {
     const gatewayPort = await freePort();
     const urls = await startBackEnd(servers, `http://127.0.0.1:${gatewayPort}`, 'answers-webhooks-endlessly');
-    const { result, growth } = await peakRssGrowth(() => runCheck({ ...urls, gatewayPort, waitMs: 10_000, only: ['webhook-real'] }));
+    const { result, growth } = await peakRssGrowth(() =>
+      runCheck({ ...urls, gatewayPort, waitMs: 10_000, only: ['webhook-real'] }),
+    );
     t.diagnostic(`RSS rose ${mb(growth)}`);
     assert.ok(growth < RSS_BUDGET, `RSS rose ${mb(growth)}`);
     const [webhookReal] = result.results;
     assert.equal(webhookReal?.status, 'fail');
-    assert.match(webhookReal.problems.join('\n'), /the gateway's notification for a paid payment got HTTP 200 with an answer over 64 KB \(read no further\)/);
+    assert.match(
+      webhookReal.problems.join('\n'),
+      /the gateway's notification for a paid payment got HTTP 200 with an answer over 64 KB \(read no further\)/,
+    );
   });
 });
 
@@ -201,15 +236,26 @@ describe("the session handler's gateway client, answered with a huge body", () =
   const servers = loopbackServers();
   after(() => servers.close());
 
-  it('reads no more than its limit of an initiation answer, and calls it unreadable', { timeout: 60_000 }, async (t) => {
-    const gatewayAnswers = await backEnd(servers, () => 'huge');
-    const gateway = createGateway({ baseUrl: gatewayAnswers.url, publicKey: 'pk_test', accessToken: 'token', timeoutMs: 15_000 });
-    const { result, growth } = await peakRssGrowth(() => gateway.initiate({ ...initiation('big-answer-1'), publicKey: 'pk_test' }));
-    assert.equal(result.kind, 'unreadable');
-    t.diagnostic(`RSS rose ${mb(growth)}`);
-    assert.ok(growth < RSS_BUDGET, `RSS rose ${mb(growth)}`);
-    assert.ok(gatewayAnswers.written[0]! < HUGE / 4, `the gateway got to write ${mb(gatewayAnswers.written[0]!)}`);
-  });
+  it(
+    'reads no more than its limit of an initiation answer, and calls it unreadable',
+    { timeout: 60_000 },
+    async (t) => {
+      const gatewayAnswers = await backEnd(servers, () => 'huge');
+      const gateway = createGateway({
+        baseUrl: gatewayAnswers.url,
+        publicKey: 'pk_test',
+        accessToken: 'token',
+        timeoutMs: 15_000,
+      });
+      const { result, growth } = await peakRssGrowth(() =>
+        gateway.initiate({ ...initiation('big-answer-1'), publicKey: 'pk_test' }),
+      );
+      assert.equal(result.kind, 'unreadable');
+      t.diagnostic(`RSS rose ${mb(growth)}`);
+      assert.ok(growth < RSS_BUDGET, `RSS rose ${mb(growth)}`);
+      assert.ok(gatewayAnswers.written[0]! < HUGE / 4, `the gateway got to write ${mb(gatewayAnswers.written[0]!)}`);
+    },
+  );
 });
 
 function initiation(paymentReference: string) {

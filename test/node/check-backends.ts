@@ -23,11 +23,19 @@ const STATUS_SECRET = 'check-test-status-secret-0123456789abcdef';
 /** What each broken back end gets wrong. */
 export type Breakage =
   | 'forgets-unfinished-attempts'
-  | 'trusts-page-amount' | 'non-atomic-claims' | 'webhook-trusts-body' | 'status-without-token' | 'leaks-key-in-error' | 'no-cors'
+  | 'trusts-page-amount'
+  | 'non-atomic-claims'
+  | 'webhook-trusts-body'
+  | 'status-without-token'
+  | 'leaks-key-in-error'
+  | 'no-cors'
   // Not a broken rule but a hostile answer: the check's sandbox must read no more of it than it needs.
   | 'answers-webhooks-endlessly'
   // Set-up mistakes that stop every check: the check names them before running any.
-  | 'json-parser-first' | 'wrong-secret-key' | 'wrong-public-key' | 'throwing-resolver';
+  | 'json-parser-first'
+  | 'wrong-secret-key'
+  | 'wrong-public-key'
+  | 'throwing-resolver';
 
 /**
  * A cart shop: its order refuses (OrderError, 422 order_refused) a request without the cart's
@@ -41,7 +49,12 @@ type Handler = (request: Request) => Promise<Response>;
 export type SeenRequest = { method: string; path: string; cookie: string | null };
 
 /** The package's handlers against `gatewayUrl`, with `breakage` if any; served, and their URLs. */
-export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, gatewayUrl: string, breakage?: Breakage, cart?: CartShop) {
+export async function startBackEnd(
+  servers: ReturnType<typeof loopbackServers>,
+  gatewayUrl: string,
+  breakage?: Breakage,
+  cart?: CartShop,
+) {
   const gateway = createGateway({
     baseUrl: gatewayUrl,
     publicKey: breakage === 'wrong-public-key' ? 'pk_live_mistyped' : SANDBOX_PUBLIC_KEY,
@@ -49,9 +62,11 @@ export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, 
   });
   const ledger = createMemoryPaymentStore();
   const forgets = breakage === 'forgets-unfinished-attempts';
-  const payments = breakage === 'non-atomic-claims' ? nonAtomicLedger(ledger) : forgets ? notFoundByKey(ledger) : ledger;
+  const payments =
+    breakage === 'non-atomic-claims' ? nonAtomicLedger(ledger) : forgets ? notFoundByKey(ledger) : ledger;
   const memory = createMemoryIdempotencyStore();
-  const idempotency = breakage === 'non-atomic-claims' ? nonAtomicClaims(memory) : forgets ? keepingOnlyFinished(memory) : memory;
+  const idempotency =
+    breakage === 'non-atomic-claims' ? nonAtomicClaims(memory) : forgets ? keepingOnlyFinished(memory) : memory;
   const cartIds = new WeakMap<Request, unknown>();
   const order: PaymentsOrderResolver = async (request, context) => {
     if (breakage === 'throwing-resolver') throw new Error('cart service down');
@@ -96,22 +111,34 @@ export async function startBackEnd(servers: ReturnType<typeof loopbackServers>, 
     return routes[path]?.(request) ?? new Response('Not found', { status: 404 });
   });
   // The commonest Express mistake: express.json() for the whole app, before the package's handlers.
-  const origin = await servers.listen(breakage === 'json-parser-first' ? express().use(express.json()).use(listener) : listener);
-  return { sessionUrl: `${origin}/pay/session`, statusUrl: `${origin}/pay/status`, webhookUrl: `${origin}/pay/webhook`, requests };
+  const origin = await servers.listen(
+    breakage === 'json-parser-first' ? express().use(express.json()).use(listener) : listener,
+  );
+  return {
+    sessionUrl: `${origin}/pay/session`,
+    statusUrl: `${origin}/pay/status`,
+    webhookUrl: `${origin}/pay/webhook`,
+    requests,
+  };
 }
 
 /** The cart shop's rule: the cart's cookie, and the page's reference or cart id when it has one. */
 function refuseOtherCarts(cart: CartShop, reference: string | undefined, request: Request, cartId: unknown): void {
   const cookies = (request.headers.get('cookie') ?? '').split(';').map((pair) => pair.trim());
   if (!cookies.includes(cart.cookie)) throw new OrderError('Your cart is empty.');
-  if (cart.reference !== undefined && reference !== cart.reference) throw new OrderError('This page shows another cart: reload it.');
-  if (cart.cartId !== undefined && cartId !== cart.cartId) throw new OrderError('This page shows another cart: reload it.');
+  if (cart.reference !== undefined && reference !== cart.reference)
+    throw new OrderError('This page shows another cart: reload it.');
+  if (cart.cartId !== undefined && cartId !== cart.cartId)
+    throw new OrderError('This page shows another cart: reload it.');
 }
 
 /** The shop's own middleware: reads `cartId` from the JSON body (a copy), for the order to compare. */
 function readingCartId(session: Handler, cartIds: WeakMap<Request, unknown>): Handler {
   return async (request) => {
-    const body = (await request.clone().json().catch(() => undefined)) as { cartId?: unknown } | undefined;
+    const body = (await request
+      .clone()
+      .json()
+      .catch(() => undefined)) as { cartId?: unknown } | undefined;
     cartIds.set(request, body?.cartId);
     return session(request);
   };
@@ -156,7 +183,8 @@ function nonAtomicLedger(store: PaymentStore): PaymentStore {
 /** Keeps the answers of finished attempts only: a retry after a time-out resolves a new order. */
 function keepingOnlyFinished(store: IdempotencyStore): IdempotencyStore {
   return Object.assign(Object.create(store) as IdempotencyStore, {
-    set: (key: string, record: Parameters<IdempotencyStore['set']>[1], ttlMs: number) => (record.state === 'done' ? store.set(key, record, ttlMs) : undefined),
+    set: (key: string, record: Parameters<IdempotencyStore['set']>[1], ttlMs: number) =>
+      record.state === 'done' ? store.set(key, record, ttlMs) : undefined,
   });
 }
 
@@ -171,7 +199,14 @@ function believing(gateway: Gateway, payments: PaymentStore): Gateway {
     ...gateway,
     query: async (reference) => {
       const entry = await payments.get(reference);
-      return { kind: 'answer', state: 'SUCCESS', code: '00', amount: Number(entry?.amount), currency: entry?.currency, message: undefined };
+      return {
+        kind: 'answer',
+        state: 'SUCCESS',
+        code: '00',
+        amount: Number(entry?.amount),
+        currency: entry?.currency,
+        message: undefined,
+      };
     },
   };
 }
@@ -181,7 +216,11 @@ function statusWithoutToken(payments: PaymentStore): Handler {
   return async (request) => {
     const entry = await payments.get(new URL(request.url).searchParams.get('paymentReference') ?? '');
     const headers = { 'access-control-allow-origin': PAGE_ORIGIN };
-    if (!entry) return Response.json({ status: 'ERROR', error: { code: 'not_found', message: 'Not found.' } }, { status: 404, headers });
+    if (!entry)
+      return Response.json(
+        { status: 'ERROR', error: { code: 'not_found', message: 'Not found.' } },
+        { status: 404, headers },
+      );
     return Response.json({ status: entry.state, amount: entry.amount, currency: entry.currency }, { headers });
   };
 }
@@ -209,6 +248,9 @@ function leakingKey(session: Handler): Handler {
   return async (request) => {
     const response = await session(request);
     if (response.status < 500) return response;
-    return Response.json({ status: 'ERROR', error: { code: 'gateway_error', message: `The gateway refused key ${SANDBOX_SECRET_KEY}.` } }, { status: response.status });
+    return Response.json(
+      { status: 'ERROR', error: { code: 'gateway_error', message: `The gateway refused key ${SANDBOX_SECRET_KEY}.` } },
+      { status: response.status },
+    );
   };
 }

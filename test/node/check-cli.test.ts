@@ -19,7 +19,10 @@ describe('pay-widget check (the command)', () => {
     for (const [args, reason] of [
       [[], /--session-url is required/],
       [['--session-url', 'shop.example/pay'], /--session-url must be an http\(s\) URL/],
-      [['--session-url', 'http://127.0.0.1/pay', '--origin', 'https://shop.example/checkout'], /--origin must be an origin.*did you mean https:\/\/shop\.example\?/],
+      [
+        ['--session-url', 'http://127.0.0.1/pay', '--origin', 'https://shop.example/checkout'],
+        /--origin must be an origin.*did you mean https:\/\/shop\.example\?/,
+      ],
       [['--session-url', 'http://127.0.0.1/pay', '--wait', 'soon'], /--wait must be a whole number/],
       [['--session-url', 'http://127.0.0.1/pay', '--sesion-url', 'x'], /Unknown option '--sesion-url'/],
     ] as const) {
@@ -33,10 +36,24 @@ describe('pay-widget check (the command)', () => {
   it('prints the three settings, then each check and a summary; --json writes the results on stdout; exit code 0', async () => {
     const gatewayPort = await freePort();
     const urls = await startBackEnd(servers, `http://127.0.0.1:${gatewayPort}`);
-    const args = ['--session-url', urls.sessionUrl, '--status-url', urls.statusUrl, '--webhook-url', urls.webhookUrl, '--origin', PAGE_ORIGIN];
+    const args = [
+      '--session-url',
+      urls.sessionUrl,
+      '--status-url',
+      urls.statusUrl,
+      '--webhook-url',
+      urls.webhookUrl,
+      '--origin',
+      PAGE_ORIGIN,
+    ];
     const result = await run([...args, '--gateway-port', String(gatewayPort), '--json']);
     assert.equal(result.code, 0, result.err);
-    assert.match(result.err, new RegExp(`PAY_BASE_URL=http://127\\.0\\.0\\.1:${gatewayPort}\\n  PAY_PUBLIC_KEY=pk_sandbox_\\w+\\n  PAY_SECRET_KEY=sk_sandbox_secret_\\w+`));
+    assert.match(
+      result.err,
+      new RegExp(
+        `PAY_BASE_URL=http://127\\.0\\.0\\.1:${gatewayPort}\\n  PAY_PUBLIC_KEY=pk_sandbox_\\w+\\n  PAY_SECRET_KEY=sk_sandbox_secret_\\w+`,
+      ),
+    );
     assert.match(result.err, /^ok {3}session-concurrent: /m);
     assert.match(result.err, /pay-widget check: ok \(16 passed, 0 failed, 0 skipped\)$/);
     const report = JSON.parse(result.out) as { ok: boolean; results: { name: string; status: string }[] };
@@ -48,6 +65,9 @@ describe('pay-widget check (the command)', () => {
     const port = await freePort();
     const result = await run(['--session-url', `http://127.0.0.1:${port}/pay/session`, '--wait', '0']);
     assert.equal(result.code, 1);
-    assert.match(result.out, /FAIL a session request to http:\/\/127\.0\.0\.1:\d+\/pay\/session got no answer \(ECONNREFUSED\) and never reached the sandbox: start the back end with the settings above/);
+    assert.match(
+      result.out,
+      /FAIL a session request to http:\/\/127\.0\.0\.1:\d+\/pay\/session got no answer \(ECONNREFUSED\) and never reached the sandbox: start the back end with the settings above/,
+    );
   });
 });

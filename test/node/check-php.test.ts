@@ -30,11 +30,22 @@ async function startPhp(gatewayPort: number) {
     PAY_DATA_DIR: dataDir,
   };
   // Its own process group: the workers PHP forks end with it.
-  const child = spawn(php!, ['-S', `127.0.0.1:${port}`, 'index.php'], { cwd: exampleDir, env, detached: true, stdio: 'ignore' });
+  const child = spawn(php!, ['-S', `127.0.0.1:${port}`, 'index.php'], {
+    cwd: exampleDir,
+    env,
+    detached: true,
+    stdio: 'ignore',
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const origin = `http://127.0.0.1:${port}`;
   for (let tries = 0; tries < 100 && child.exitCode === null; tries += 1) {
-    if (await fetch(origin).then(() => true, () => false)) break;
+    if (
+      await fetch(origin).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
@@ -63,7 +74,10 @@ describe('pay-widget check against examples/php', { skip: php ? false : missingP
       gatewayPort,
       waitMs: 10_000,
     });
-    assert.deepEqual(results.filter((result) => result.status !== 'ok'), []);
+    assert.deepEqual(
+      results.filter((result) => result.status !== 'ok'),
+      [],
+    );
     assert.equal(results.length, 16);
   });
 });

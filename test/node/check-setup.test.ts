@@ -29,7 +29,14 @@ function check(sessionUrl: string, gatewayPort: number, more: string[] = []) {
 async function checkBroken(breakage: Breakage) {
   const gatewayPort = await freePort();
   const urls = await startBackEnd(servers, `http://127.0.0.1:${gatewayPort}`, breakage);
-  return check(urls.sessionUrl, gatewayPort, ['--status-url', urls.statusUrl, '--webhook-url', urls.webhookUrl, '--origin', PAGE_ORIGIN]);
+  return check(urls.sessionUrl, gatewayPort, [
+    '--status-url',
+    urls.statusUrl,
+    '--webhook-url',
+    urls.webhookUrl,
+    '--origin',
+    PAGE_ORIGIN,
+  ]);
 }
 
 /** The one FAIL line and nothing checked: the setup failure, printed once, within a few seconds (not the 120 s wait). */
@@ -49,10 +56,23 @@ describe('pay-widget check: the mistake that stops every check, in one line', ()
   });
 
   it('keys the sandbox refuses: which setting is wrong, once, instead of a failure per check', async () => {
-    assertOneSetupLine(await checkBroken('wrong-secret-key'), "the sandbox refused the back end's keys: PAY_SECRET_KEY is wrong (set PAY_SECRET_KEY=sk_sandbox_secret_0123456789abcdef)".replace(/sk_sandbox_secret_\w+/, (await import('../../src/sandbox/index.js')).SANDBOX_SECRET_KEY));
+    assertOneSetupLine(
+      await checkBroken('wrong-secret-key'),
+      "the sandbox refused the back end's keys: PAY_SECRET_KEY is wrong (set PAY_SECRET_KEY=sk_sandbox_secret_0123456789abcdef)".replace(
+        /sk_sandbox_secret_\w+/,
+        (await import('../../src/sandbox/index.js')).SANDBOX_SECRET_KEY,
+      ),
+    );
     const publicKey = await checkBroken('wrong-public-key');
-    assert.match(publicKey.out, /^FAIL the sandbox refused the back end's keys: PAY_PUBLIC_KEY is wrong \(set PAY_PUBLIC_KEY=pk_sandbox_\w+\)$/m);
-    assert.doesNotMatch(publicKey.out + publicKey.err, /sk_live|pk_live_mistyped/, 'the keys the back end sent are never printed');
+    assert.match(
+      publicKey.out,
+      /^FAIL the sandbox refused the back end's keys: PAY_PUBLIC_KEY is wrong \(set PAY_PUBLIC_KEY=pk_sandbox_\w+\)$/m,
+    );
+    assert.doesNotMatch(
+      publicKey.out + publicKey.err,
+      /sk_live|pk_live_mistyped/,
+      'the keys the back end sent are never printed',
+    );
   });
 
   it('an order resolver that throws', async () => {
@@ -70,21 +90,33 @@ describe('pay-widget check: the mistake that stops every check, in one line', ()
       for await (const chunk of incoming) chunks.push(chunk as Buffer);
       if (incoming.url?.endsWith('/payments/initiates')) initiations += 1;
       const method = incoming.method ?? 'GET';
-      const request = new Request(`http://127.0.0.1${incoming.url}`, { method, headers: incoming.headers as Record<string, string>, body: method === 'GET' ? undefined : Buffer.concat(chunks) });
+      const request = new Request(`http://127.0.0.1${incoming.url}`, {
+        method,
+        headers: incoming.headers as Record<string, string>,
+        body: method === 'GET' ? undefined : Buffer.concat(chunks),
+      });
       const response = await elsewhere(request);
-      outgoing.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+      outgoing
+        .writeHead(response.status, Object.fromEntries(response.headers))
+        .end(Buffer.from(await response.arrayBuffer()));
     });
     const urls = await startBackEnd(servers, otherGateway);
     const result = await check(urls.sessionUrl, await freePort());
     elsewhere.close();
-    assert.match(result.out, /^FAIL the back end started payment \S+ with another gateway, not this sandbox; stopped after that one request so that no more start there: restart it with the settings above$/m);
+    assert.match(
+      result.out,
+      /^FAIL the back end started payment \S+ with another gateway, not this sandbox; stopped after that one request so that no more start there: restart it with the settings above$/m,
+    );
     assert.equal(initiations, 1, 'one payment started elsewhere, not one every 2 s');
     assert.ok(result.ms < 10_000);
   });
 
   it('CORS without Access-Control-Allow-Origin: "absent", and allowedOrigins named', async () => {
     const result = await checkBroken('no-cors');
-    assert.match(result.out, /^ {7}FAIL the session preflight from https:\/\/shop\.example got HTTP 403 with Access-Control-Allow-Origin absent: list https:\/\/shop\.example in the handlers' allowedOrigins$/m);
+    assert.match(
+      result.out,
+      /^ {7}FAIL the session preflight from https:\/\/shop\.example got HTTP 403 with Access-Control-Allow-Origin absent: list https:\/\/shop\.example in the handlers' allowedOrigins$/m,
+    );
   });
 });
 
@@ -94,7 +126,9 @@ describe('pay-widget check: the command line and what it prints', () => {
     assert.equal(help.code, 0);
     assert.match(help.out, /^Usage: pay-widget check --session-url URL/);
     assert.match(help.out, /npx --package \.\/pay-widget-0\.1\.0\.tgz pay-widget check/);
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/pay-widget.ts', '--help'], { encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/pay-widget.ts', '--help'], {
+      encoding: 'utf8',
+    });
     assert.equal(cli.status, 0, cli.stderr);
     assert.match(cli.stdout, /^Usage: pay-widget check --session-url URL/);
   });
@@ -102,10 +136,16 @@ describe('pay-widget check: the command line and what it prints', () => {
   it('prints a back end’s answer without its control characters: no colours, no line of its own', async () => {
     const forged = '\r\n\u001b[32mok   secrets: nothing leaked\u001b[0m\u009b2K\u202e';
     const sessionUrl = `${await servers.listen((_request, response) => {
-      response.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ERROR', error: { code: 'gateway_error', message: forged } }));
+      response
+        .writeHead(502, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: 'ERROR', error: { code: 'gateway_error', message: forged } }));
     })}/pay/session`;
     const result = await check(sessionUrl, await freePort());
-    assert.doesNotMatch(result.out, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/, 'no control character but the line breaks between lines');
+    assert.doesNotMatch(
+      result.out,
+      /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/,
+      'no control character but the line breaks between lines',
+    );
     assert.doesNotMatch(result.out, /^ok/m, 'no line of the answer’s own');
     assert.match(result.out, /\\u\{1b\}\[32mok {3}secrets/, 'shown, escaped');
   });
@@ -122,6 +162,9 @@ describe('pay-widget check: the command line and what it prints', () => {
     })}/pay/session`;
     const result = await check(sessionUrl, await freePort(), ['--wait', '0']);
     assert.equal(result.code, 1);
-    assert.match(result.out, /^FAIL a session request to \S+ got HTTP 200 with an answer over 1 MB \(read no further\) and never reached the sandbox/m);
+    assert.match(
+      result.out,
+      /^FAIL a session request to \S+ got HTTP 200 with an answer over 1 MB \(read no further\) and never reached the sandbox/m,
+    );
   });
 });

@@ -10,7 +10,10 @@ const SPOOFED = { 'x-forwarded-for': '6.6.6.6', 'x-real-ip': '6.6.6.6', 'cf-conn
 /** The address `beforeInitiate` was given for one request through a handler with `clientAddress`. */
 async function seenAddress(clientAddress: ClientAddress | undefined, headers: Record<string, string>, env?: unknown) {
   const seen: (string | undefined)[] = [];
-  const { handler } = makeHandler({ clientAddress, beforeInitiate: (context) => void seen.push(context.clientAddress) });
+  const { handler } = makeHandler({
+    clientAddress,
+    beforeInitiate: (context) => void seen.push(context.clientAddress),
+  });
   const response = await handler(post(USSD_REQUEST, headers), env);
   assert.equal(response.status, 200, await response.clone().text());
   assert.equal(seen.length, 1);
@@ -30,7 +33,9 @@ describe('clientAddress: the default', () => {
 
   it('asks Bun.serve’s server for the request’s address', async () => {
     const asked: Request[] = [];
-    const bunServer = { requestIP: (request: Request) => (asked.push(request), { address: '198.51.100.4', port: 5000 }) };
+    const bunServer = {
+      requestIP: (request: Request) => (asked.push(request), { address: '198.51.100.4', port: 5000 }),
+    };
     assert.equal(await seenAddress(undefined, SPOOFED, bunServer), '198.51.100.4');
     assert.equal(asked.length, 1);
   });
@@ -81,7 +86,10 @@ describe('forwardedFor({ trustedProxies })', () => {
 describe('addressHeader(name)', () => {
   it('reads the named header only, trimmed, and only an IP address', async () => {
     const cloudflare = addressHeader('cf-connecting-ip');
-    assert.equal(await read(cloudflare, { 'cf-connecting-ip': ' 198.51.100.20 ', 'x-forwarded-for': '6.6.6.6' }), '198.51.100.20');
+    assert.equal(
+      await read(cloudflare, { 'cf-connecting-ip': ' 198.51.100.20 ', 'x-forwarded-for': '6.6.6.6' }),
+      '198.51.100.20',
+    );
     assert.equal(await read(cloudflare, { 'cf-connecting-ip': '::ffff:198.51.100.20' }), '::ffff:198.51.100.20');
     assert.equal(await read(cloudflare, { 'x-forwarded-for': '6.6.6.6' }), undefined);
     assert.equal(await read(cloudflare, { 'cf-connecting-ip': '<script>' }), undefined);

@@ -5,12 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import {
-  initiatePayment,
-  PayFailureError,
-  postSession,
-  type Initiate,
-} from '../../src/element/client.js';
+import { initiatePayment, PayFailureError, postSession, type Initiate } from '../../src/element/client.js';
 import type { PayFailure } from '../../src/element/flow.js';
 import { newIdempotencyKey } from '../../src/element/payment-controller.js';
 import { orderSchema, type SessionRequest } from '../../src/contract/schemas.js';
@@ -139,14 +134,28 @@ describe('client', () => {
       [
         'the error code "validation" without fields → validation',
         () => jsonResponse({ status: 'ERROR', error: { code: 'validation', message: 'Check your details' } }, 400),
-        { code: 'validation', message: 'Check your details', retryable: false, fields: undefined, says: 'error-validation' },
+        {
+          code: 'validation',
+          message: 'Check your details',
+          retryable: false,
+          fields: undefined,
+          says: 'error-validation',
+        },
       ],
       [
         'an HTML error page → http, no message',
-        () => new Response('<html><h1>502 Bad Gateway</h1></html>', { status: 502, headers: { 'Content-Type': 'text/html' } }),
+        () =>
+          new Response('<html><h1>502 Bad Gateway</h1></html>', {
+            status: 502,
+            headers: { 'Content-Type': 'text/html' },
+          }),
         { code: 'http', message: undefined, retryable: true },
       ],
-      ['an empty 500 → http, no message', () => new Response(null, { status: 500 }), { code: 'http', message: undefined, retryable: true }],
+      [
+        'an empty 500 → http, no message',
+        () => new Response(null, { status: 500 }),
+        { code: 'http', message: undefined, retryable: true },
+      ],
       [
         'an unreadable body → http, no message',
         () =>
@@ -174,8 +183,12 @@ describe('client', () => {
   });
 
   describe('initiatePayment', () => {
-    const run = (initiate: Initiate, request: SessionRequest = ussdRequest, timeoutMs = 1_000, signal = new AbortController().signal) =>
-      initiatePayment(initiate, request, { idempotencyKey: 'key-1', signal, timeoutMs });
+    const run = (
+      initiate: Initiate,
+      request: SessionRequest = ussdRequest,
+      timeoutMs = 1_000,
+      signal = new AbortController().signal,
+    ) => initiatePayment(initiate, request, { idempotencyKey: 'key-1', signal, timeoutMs });
 
     async function failure(promise: Promise<unknown>): Promise<PayFailure> {
       try {
@@ -217,7 +230,11 @@ describe('client', () => {
       it('keeps an order without a status token, and upper-cases the currency', async () => {
         const { statusToken: _, ...untokened } = order;
         assert.deepEqual((await run(withOrder({ ...untokened, currency: 'ngn' }))).order, untokened);
-        assert.deepEqual((await run(withOrder({ ...untokened, statusToken: '' }))).order, untokened, 'an empty token is no token');
+        assert.deepEqual(
+          (await run(withOrder({ ...untokened, statusToken: '' }))).order,
+          untokened,
+          'an empty token is no token',
+        );
       });
 
       const malformed: [string, unknown][] = [
@@ -272,11 +289,18 @@ describe('client', () => {
 
     it('fails a non-SUCCESS envelope as gateway, not retryable, with its message', async () => {
       const body = { status: 'FAILED', data: { code: '51', message: 'Limit exceeded', payments: null } };
-      assert.deepEqual(await failure(run(async () => body)), { code: 'gateway', message: 'Limit exceeded', retryable: false });
+      assert.deepEqual(await failure(run(async () => body)), {
+        code: 'gateway',
+        message: 'Limit exceeded',
+        retryable: false,
+      });
     });
 
     it('fails a success envelope lacking its type’s fields as gateway, retryable, with its message', async () => {
-      const body = { status: 'SUCCESS', data: { code: '00', message: 'Not opened', payments: { paymentReference: 'ORD-2' } } };
+      const body = {
+        status: 'SUCCESS',
+        data: { code: '00', message: 'Not opened', payments: { paymentReference: 'ORD-2' } },
+      };
       assert.deepEqual(await failure(run(async () => body, transferRequest)), {
         code: 'gateway',
         message: 'Not opened',

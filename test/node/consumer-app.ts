@@ -45,7 +45,8 @@ export async function packPackage(): Promise<PackedPackage> {
     const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
     if (!packed) throw new Error('npm pack wrote no package');
     const files = packed.files.map((file) => file.path);
-    if (!files.includes('dist/index.js')) throw new Error('the package has no dist/index.js: run `npm run build` first');
+    if (!files.includes('dist/index.js'))
+      throw new Error('the package has no dist/index.js: run `npm run build` first');
     return {
       tarball: join(destination, packed.filename),
       files,
@@ -92,8 +93,13 @@ export async function createConsumerApp(
   const dir = await mkdtemp(join(tmpdir(), `pay-widget-${fixture}-`));
   try {
     await cp(source, dir, { recursive: true, filter: (path) => !path.split(sep).includes('node_modules') });
-    const own = (await readFile(join(source, 'package.json'), 'utf8').then(JSON.parse, () => ({}))) as { scripts?: unknown };
-    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: fixture, private: true, type: 'module', scripts: own.scripts }));
+    const own = (await readFile(join(source, 'package.json'), 'utf8').then(JSON.parse, () => ({}))) as {
+      scripts?: unknown;
+    };
+    await writeFile(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: fixture, private: true, type: 'module', scripts: own.scripts }),
+    );
     for (const name of Object.keys(packageJson.dependencies)) await link(dir, name);
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: dir });
     for (const name of tools) await link(dir, name);
@@ -154,7 +160,9 @@ export async function serve(root: string, routes: Record<string, Route> = {}): P
 export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
   const executablePath = (findChromium as () => string | undefined)();
   if (!executablePath) {
-    throw new Error(`${(missingChromiumMessage as () => string)()} (CI installs it with: node scripts/ensure-chromium.mjs)`);
+    throw new Error(
+      `${(missingChromiumMessage as () => string)()} (CI installs it with: node scripts/ensure-chromium.mjs)`,
+    );
   }
   const userDataDir = await mkdtemp(join(tmpdir(), 'pay-widget-consumer-chromium-'));
   const browser = await puppeteer.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS], userDataDir });

@@ -95,7 +95,7 @@ async function assertDefinedWidget(page: Page): Promise<string> {
   return form!.evaluate((element) => (element.textContent ?? '').replace(/\s+/g, ' '));
 }
 
-describe('a production Vite build of `import \'pay-widget\'`', () => {
+describe("a production Vite build of `import 'pay-widget'`", () => {
   let app: ConsumerApp;
   let served: Served;
 
@@ -191,7 +191,7 @@ describe('a Vue 3 app with the README recipe', () => {
     assert.deepEqual(errors, []);
   });
 
-  it('starts a payment by USSD, and Vue\'s @pay-initiated handler receives its reference', async () => {
+  it("starts a payment by USSD, and Vue's @pay-initiated handler receives its reference", async () => {
     const { page, errors } = await open(`${checkout.served.origin}/`);
     await payByUssd(page);
     assert.equal(checkout.sessionRequests.length, 1, 'one request to the session endpoint');
@@ -227,7 +227,7 @@ for (const { framework, fixture, tools } of jsxApps) {
 }
 
 describe('TypeScript in a React 19, Preact or Vue app', () => {
-  it('type-checks <pay-widget> in React and Preact TSX and in Vue\'s GlobalComponents, and flags each mistake', async () => {
+  it("type-checks <pay-widget> in React and Preact TSX and in Vue's GlobalComponents, and flags each mistake", async () => {
     // test/fixtures/consumer-types: correct uses must compile, and every line under @ts-expect-error
     // must be an error (TypeScript reports an unused @ts-expect-error), in one strict tsc run.
     const app = await createConsumerApp(pack.tarball, 'consumer-types', ['react', '@types/react', 'preact', 'vue']);

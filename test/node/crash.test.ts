@@ -53,7 +53,9 @@ describe('crash test: every payment the gateway confirms reaches onPaid', { time
           fulfilments: async () => {
             const ledger = new Database(join(folder, 'ledger.db'), { readonly: true });
             try {
-              return (ledger.prepare('SELECT reference FROM crash_fulfilments').all() as { reference: string }[]).map((row) => row.reference);
+              return (ledger.prepare('SELECT reference FROM crash_fulfilments').all() as { reference: string }[]).map(
+                (row) => row.reference,
+              );
             } finally {
               ledger.close();
             }
@@ -72,46 +74,56 @@ describe('crash test: every payment the gateway confirms reaches onPaid', { time
   });
 
   const noPostgres = findPostgres() ? false : `skipped: ${missingPostgresMessage()}`;
-  it('on PostgreSQL with onPaid in its transaction: each paid payment fulfilled exactly once', { skip: noPostgres }, async (t) => {
-    const folder = await mkdtemp(join(tmpdir(), 'pay-widget-crash-'));
-    const postgres = await startPostgresServer();
-    try {
-      const result = await crashRun(
-        {
-          kind: 'postgres',
-          url: postgres.url,
-          restart: async () => {
-            await postgres.stop();
-            await postgres.start();
+  it(
+    'on PostgreSQL with onPaid in its transaction: each paid payment fulfilled exactly once',
+    { skip: noPostgres },
+    async (t) => {
+      const folder = await mkdtemp(join(tmpdir(), 'pay-widget-crash-'));
+      const postgres = await startPostgresServer();
+      try {
+        const result = await crashRun(
+          {
+            kind: 'postgres',
+            url: postgres.url,
+            restart: async () => {
+              await postgres.stop();
+              await postgres.start();
+            },
+            fulfilments: async () => {
+              const client = new pg.Client({ connectionString: postgres.url });
+              await client.connect();
+              try {
+                const { rows } = await client.query<{ reference: string }>('SELECT reference FROM crash_fulfilments');
+                return rows.map((row) => row.reference);
+              } finally {
+                await client.end();
+              }
+            },
           },
-          fulfilments: async () => {
-            const client = new pg.Client({ connectionString: postgres.url });
-            await client.connect();
-            try {
-              const { rows } = await client.query<{ reference: string }>('SELECT reference FROM crash_fulfilments');
-              return rows.map((row) => row.reference);
-            } finally {
-              await client.end();
-            }
-          },
-        },
-        folder,
-      );
-      assertGuarantee(t, result, { exactlyOnce: true });
-    } finally {
-      await postgres.close();
-      await rm(folder, { recursive: true, force: true });
-    }
-  });
+          folder,
+        );
+        assertGuarantee(t, result, { exactlyOnce: true });
+      } finally {
+        await postgres.close();
+        await rm(folder, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 /** The references of the `work` lines in onPaid's append-only file (Redis, SQLite). */
 async function workLines(file: string): Promise<string[]> {
-  return fileLines(file).filter((line) => line.startsWith('work ')).map((line) => line.slice(5));
+  return fileLines(file)
+    .filter((line) => line.startsWith('work '))
+    .map((line) => line.slice(5));
 }
 
 /** What the merchant relies on, checked against the sandbox's own record of what was paid. */
-export function assertGuarantee(t: TestContext, result: CrashResult, { exactlyOnce, minimumPaid = 50 }: { exactlyOnce: boolean; minimumPaid?: number }): void {
+export function assertGuarantee(
+  t: TestContext,
+  result: CrashResult,
+  { exactlyOnce, minimumPaid = 50 }: { exactlyOnce: boolean; minimumPaid?: number },
+): void {
   const runs = new Map<string, number>();
   for (const reference of result.fulfilments) runs.set(reference, (runs.get(reference) ?? 0) + 1);
   const fulfilled = new Set(runs.keys());
@@ -128,13 +140,24 @@ export function assertGuarantee(t: TestContext, result: CrashResult, { exactlyOn
   );
 
   assert.ok(result.paid.size >= minimumPaid, `enough payments were paid to mean something (${result.paid.size})`);
-  assert.deepEqual([...result.paid].filter((reference) => !fulfilled.has(reference)), [], 'every paid payment reached onPaid');
-  assert.deepEqual([...fulfilled].filter((reference) => !result.paid.has(reference)), [], 'no unpaid payment reached onPaid');
+  assert.deepEqual(
+    [...result.paid].filter((reference) => !fulfilled.has(reference)),
+    [],
+    'every paid payment reached onPaid',
+  );
+  assert.deepEqual(
+    [...fulfilled].filter((reference) => !result.paid.has(reference)),
+    [],
+    'no unpaid payment reached onPaid',
+  );
   assert.equal(result.keysWithTwoReferences, 0, 'no customer was given two payments for one attempt');
   // A payment the gateway started that no customer was given can only be the one payment of a
   // customer who gave up (two minutes of a server that kept dying): never a second payment.
   const neverGiven = [...result.initiated].filter((reference) => !result.given.has(reference));
-  assert.ok(neverGiven.length <= result.refusals.length, `payments started but given to nobody: ${neverGiven.join(', ')}; customers who gave up: ${result.refusals.length}`);
+  assert.ok(
+    neverGiven.length <= result.refusals.length,
+    `payments started but given to nobody: ${neverGiven.join(', ')}; customers who gave up: ${result.refusals.length}`,
+  );
   assert.ok(result.initiated.size <= result.payments, 'at most one payment started per customer');
   assert.deepEqual(result.workAfterMark, [], 'onPaid never ran again once the ledger recorded it fulfilled');
   // Without the transaction, onPaid's work and the ledger's mark are two writes: a kill (or a store

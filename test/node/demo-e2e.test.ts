@@ -87,7 +87,9 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     await page.evaluate(() => {
       const seen: unknown[] = [];
       (window as unknown as { completed: unknown[] }).completed = seen;
-      document.querySelector('pay-widget')!.addEventListener('pay-complete', (event) => seen.push((event as CustomEvent).detail));
+      document
+        .querySelector('pay-widget')!
+        .addEventListener('pay-complete', (event) => seen.push((event as CustomEvent).detail));
     });
     assert.ok((await loggedEvents()).includes('pay-ready'), 'pay-ready is logged');
     assert.equal(await page.$eval('#simulate-success', (button) => (button as HTMLButtonElement).disabled), true);
@@ -100,7 +102,11 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     const dialCode = await page.waitForSelector('pierce/[part~="dial-code"]', { visible: true });
     const code = (await dialCode!.evaluate((element) => element.textContent ?? '')).trim();
     assert.match(code, /^\*\d+(\*\d+)*#$/, `a dial code of * and # around digit groups, got ${code}`);
-    assert.match(code, /^\*000\*058\*/, 'the sandbox dials *000*, then GTBank’s bank code (058), never a real bank’s *737*');
+    assert.match(
+      code,
+      /^\*000\*058\*/,
+      'the sandbox dials *000*, then GTBank’s bank code (058), never a real bank’s *737*',
+    );
 
     const log = await logText();
     assert.ok(log.includes('pay-initiated'), 'pay-initiated is logged');
@@ -117,23 +123,37 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     await page.waitForFunction(() => document.querySelector('#event-log .event-name')?.textContent === 'pay-complete');
     const completed = await page.evaluate(() => (window as unknown as { completed: unknown[] }).completed);
     // The server's amount (the order's), not a guess of the page's.
-    assert.deepEqual(completed, [{ paymentType: 'USSD', paymentReference: reference, amount: '5000.00', currency: 'NGN', status: 'SUCCESS' }]);
+    assert.deepEqual(completed, [
+      { paymentType: 'USSD', paymentReference: reference, amount: '5000.00', currency: 'NGN', status: 'SUCCESS' },
+    ]);
 
     // The webhook settled the ledger, before any status re-query could, and onPaid ran once.
     const steps = demo!.steps().filter((step) => step.paymentReference === reference);
     const paid = steps.filter((step) => step.kind === 'paid');
     assert.equal(paid.length, 1);
     assert.match(paid[0]!.text, /moved by the webhook/);
-    assert.ok(steps.some((step) => step.source === 'webhook' && step.kind === 'verified'), 'the webhook re-verified the payment');
+    assert.ok(
+      steps.some((step) => step.source === 'webhook' && step.kind === 'verified'),
+      'the webhook re-verified the payment',
+    );
     assert.equal(steps.filter((step) => step.kind === 'on-paid').length, 1, 'onPaid ran once');
     // And the page's server log showed each step as it happened.
     await page.waitForFunction(
-      (ref) => [...document.querySelectorAll('#server-log .step-text')].some((item) => item.textContent === `Told the page's status poll that ${ref} is SUCCESS.`),
+      (ref) =>
+        [...document.querySelectorAll('#server-log .step-text')].some(
+          (item) => item.textContent === `Told the page's status poll that ${ref} is SUCCESS.`,
+        ),
       {},
       reference,
     );
     const serverLog = await page.$eval('#server-log', (list) => list.textContent ?? '');
-    for (const words of ['The customer paid', 'Re-verified', 'PENDING → SUCCESS', 'onPaid ran for', 'Posted the webhook']) {
+    for (const words of [
+      'The customer paid',
+      'Re-verified',
+      'PENDING → SUCCESS',
+      'onPaid ran for',
+      'Posted the webhook',
+    ]) {
       assert.ok(serverLog.includes(words), `the server log shows "${words}": ${serverLog}`);
     }
     const events = await loggedEvents();
@@ -147,9 +167,16 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
 
   it('serves what a shop ships: the script tag from /pay-widget/ and the page built for production, no dev server (issue 36)', () => {
     assert.ok(requested.includes('/pay-widget/pay-widget.iife.js'), requested.join(' '));
-    assert.deepEqual(requested.filter((path) => /@vite|\.ts$|\/src\/|node_modules/.test(path)), [], 'no dev server module');
+    assert.deepEqual(
+      requested.filter((path) => /@vite|\.ts$|\/src\/|node_modules/.test(path)),
+      [],
+      'no dev server module',
+    );
     const files = [...new Set(requested.filter((path) => !/^\/(pay|demo)\//.test(path)))];
-    assert.ok(files.length <= 10, `the page and the widget in ten files at most, not a module graph: ${files.join(' ')}`);
+    assert.ok(
+      files.length <= 10,
+      `the page and the widget in ten files at most, not a module graph: ${files.join(' ')}`,
+    );
   });
 
   it('pays by transfer: account number, the bank declined, "Payment failed"', async () => {
@@ -175,7 +202,11 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
   it('is axe-clean after both payments, the logs’ scrolling reachable by keyboard, and the "webhook lost" checkbox beside its label (issue 27)', async () => {
     await page.addScriptTag({ path: join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js') });
     const violations = await page.evaluate(async () => {
-      const { violations } = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe.run();
+      const { violations } = await (
+        window as unknown as {
+          axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> };
+        }
+      ).axe.run();
       return violations.map(({ id, nodes }) => `${id}: ${nodes.map((node) => JSON.stringify(node.target)).join(' ')}`);
     });
     assert.deepEqual(violations, []);
@@ -194,7 +225,10 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
       label: input.closest('label')!.querySelector('strong')!.getBoundingClientRect().toJSON() as DOMRect,
     }));
     assert.ok(box.width < 40, `the checkbox is a box, not a full-width field (${box.width} px)`);
-    assert.ok(Math.abs(box.top + box.height / 2 - (label.top + label.height / 2)) < 8 && box.right <= label.left, 'beside its label, on one line');
+    assert.ok(
+      Math.abs(box.top + box.height / 2 - (label.top + label.height / 2)) < 8 && box.right <= label.left,
+      'beside its label, on one line',
+    );
   });
 
   it('after a reload, shows the same account again and the customer can still pay it: pay-resumed, "the customer paid" enabled, "Payment received"', async () => {
@@ -202,7 +236,10 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     await page.waitForSelector('pierce/input[name="paymentType"][value="TRANSFER"]', { visible: true });
     await page.click('pierce/input[name="paymentType"][value="TRANSFER"]');
     await page.click('pierce/button[part~="submit"]');
-    const shown = async () => (await page.waitForSelector('pierce/[part~="account-number"]', { visible: true }))!.evaluate((element) => element.textContent!.trim());
+    const shown = async () =>
+      (await page.waitForSelector('pierce/[part~="account-number"]', { visible: true }))!.evaluate((element) =>
+        element.textContent!.trim(),
+      );
     const account = await shown();
     const initiated = demo!.steps().filter((step) => step.kind === 'initiated').length;
 
@@ -212,10 +249,14 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
     await page.waitForSelector('#simulate-success:not([disabled])');
     await page.click('#simulate-success');
     await waitForHeading('Payment received');
-    assert.equal(demo!.steps().filter((step) => step.kind === 'initiated').length, initiated, 'no session request after the reload');
+    assert.equal(
+      demo!.steps().filter((step) => step.kind === 'initiated').length,
+      initiated,
+      'no session request after the reload',
+    );
   });
 
-  it('answers no other host name than this machine\'s (DNS rebinding): the page, the ledger and the endpoints refused', async () => {
+  it("answers no other host name than this machine's (DNS rebinding): the page, the ledger and the endpoints refused", async () => {
     const { request } = await import('node:http');
     const status = (path: string) =>
       new Promise<number>((resolve, reject) => {
@@ -225,7 +266,8 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
         });
         sent.on('error', reject).end();
       });
-    for (const path of ['/', '/admin/payments', '/pay/status?paymentReference=x', '/demo/events']) assert.equal(await status(path), 403, path);
+    for (const path of ['/', '/admin/payments', '/pay/status?paymentReference=x', '/demo/events'])
+      assert.equal(await status(path), 403, path);
   });
 
   it('links to the ledger page, which lists the payments just made (issue 37)', async () => {
@@ -235,14 +277,20 @@ describe('the demo, in headless Chromium', { timeout: 60_000 }, () => {
       await ledger.goto(href, { waitUntil: 'load' });
       const text = await ledger.evaluate(() => document.body.innerText);
       assert.match(text, /pw-[0-9a-f]{32}/, 'the payments made above are listed');
-      assert.doesNotMatch(await ledger.content(), /statusToken|Bearer|sk_sandbox|pk_sandbox|\d{10}\.[A-Za-z0-9_-]{43}/, 'no token or key in the page');
+      assert.doesNotMatch(
+        await ledger.content(),
+        /statusToken|Bearer|sk_sandbox|pk_sandbox|\d{10}\.[A-Za-z0-9_-]{43}/,
+        'no token or key in the page',
+      );
     } finally {
       await ledger.close();
     }
   });
 
   it('offers all six languages', async () => {
-    const offered = await page.$$eval('#panel-locale option', (options) => options.map((option) => (option as HTMLOptionElement).value));
+    const offered = await page.$$eval('#panel-locale option', (options) =>
+      options.map((option) => (option as HTMLOptionElement).value),
+    );
     assert.deepEqual(offered.sort(), ['en', 'fr', 'ha', 'ig', 'pcm', 'yo']);
   });
 

@@ -18,7 +18,12 @@ import { SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '..
 import { startRedisServer } from './redis-server.js';
 import { readError, statusBody } from './server-fixtures.js';
 
-const CUSTOMER = { paymentType: 'TRANSFER', fullName: 'Ada Obi', email: 'ada@example.com', mobileNumber: '08012345678' } as const;
+const CUSTOMER = {
+  paymentType: 'TRANSFER',
+  fullName: 'Ada Obi',
+  email: 'ada@example.com',
+  mobileNumber: '08012345678',
+} as const;
 const quiet = { info: (_line: string) => {}, warn: (_line: string) => {} };
 
 function sessionPost(url: string, body: unknown = CUSTOMER, headers: Record<string, string> = {}): Request {
@@ -32,14 +37,19 @@ function sessionPost(url: string, body: unknown = CUSTOMER, headers: Record<stri
 describe('demo: createDemoOrder', () => {
   const order = createDemoOrder(() => 'http://127.0.0.1:5173');
   const resolve = (request: Partial<SessionRequest>, url = 'http://evil.example/pay/session') =>
-    order({ ...CUSTOMER, ...request } as SessionRequest, { request: new Request(url, { headers: { host: 'evil.example' } }) });
+    order({ ...CUSTOMER, ...request } as SessionRequest, {
+      request: new Request(url, { headers: { host: 'evil.example' } }),
+    });
 
   it('builds callbackUrl and redirectUrl from the configured origin, never from the request’s host', async () => {
     const resolved = await resolve({});
     assert.equal(resolved.callbackUrl, 'http://127.0.0.1:5173/pay/callback');
     assert.equal(resolved.redirectUrl, 'http://127.0.0.1:5173/');
     const unknown = createDemoOrder(() => undefined);
-    assert.throws(() => unknown({ ...CUSTOMER } as SessionRequest, { request: new Request('http://evil.example/') }), /origin/);
+    assert.throws(
+      () => unknown({ ...CUSTOMER } as SessionRequest, { request: new Request('http://evil.example/') }),
+      /origin/,
+    );
   });
 
   it('normalizes the accepted amount to two decimals, as the README’s donation example does', async () => {
@@ -72,7 +82,12 @@ after(async () => {
 /** The backend's routes on a free 127.0.0.1 port, as the Vite plugin mounts them; the backend is told the address. */
 async function serve(backend: DemoBackend): Promise<string> {
   backends.push(backend);
-  const listeners = new Map(Object.entries(backend.routes).map(([path, handler]) => [path, getRequestListener(handler, { overrideGlobalObjects: false })]));
+  const listeners = new Map(
+    Object.entries(backend.routes).map(([path, handler]) => [
+      path,
+      getRequestListener(handler, { overrideGlobalObjects: false }),
+    ]),
+  );
   const server = createServer((req, res) => {
     const listener = listeners.get((req.url ?? '/').split('?', 1)[0]!);
     if (listener) void listener(req, res);
@@ -89,9 +104,12 @@ async function serve(backend: DemoBackend): Promise<string> {
 async function stepOf(backend: DemoBackend, kind: string, reference: string): Promise<LoopStep> {
   const until = Date.now() + 10_000;
   for (;;) {
-    const step = backend.steps().find((candidate) => candidate.kind === kind && candidate.paymentReference === reference);
+    const step = backend
+      .steps()
+      .find((candidate) => candidate.kind === kind && candidate.paymentReference === reference);
     if (step) return step;
-    if (Date.now() > until) throw new Error(`no ${kind} step for ${reference}: ${JSON.stringify(backend.steps(), null, 1)}`);
+    if (Date.now() > until)
+      throw new Error(`no ${kind} step for ${reference}: ${JSON.stringify(backend.steps(), null, 1)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -103,7 +121,8 @@ async function initiate(origin: string, body: unknown = CUSTOMER) {
     body: JSON.stringify(body),
   });
   assert.equal(response.status, 200);
-  return ((await response.json()) as { order: { paymentReference: string; statusToken: string; amount: string } }).order;
+  return ((await response.json()) as { order: { paymentReference: string; statusToken: string; amount: string } })
+    .order;
 }
 
 describe('demo: createDemoBackend', () => {
@@ -116,11 +135,22 @@ describe('demo: createDemoBackend', () => {
     assert.equal((await session(sessionPost('http://127.0.0.1:5173/pay/session'))).status, 200);
 
     const warnings: string[] = [];
-    const tunnel = await createDemoBackend({ PAY_PUBLIC_ORIGIN: 'https://demo.tunnel.example/ignored/path' }, { info: () => {}, warn: (line: string) => void warnings.push(line) });
+    const tunnel = await createDemoBackend(
+      { PAY_PUBLIC_ORIGIN: 'https://demo.tunnel.example/ignored/path' },
+      { info: () => {}, warn: (line: string) => void warnings.push(line) },
+    );
     backends.push(tunnel);
-    assert.equal((await tunnel.routes[DEMO_PATHS.session]!(sessionPost('http://127.0.0.1:5173/pay/session'))).status, 200);
+    assert.equal(
+      (await tunnel.routes[DEMO_PATHS.session]!(sessionPost('http://127.0.0.1:5173/pay/session'))).status,
+      200,
+    );
     assert.equal(warnings.length, 0);
-    backends.push(await createDemoBackend({ PAY_PUBLIC_ORIGIN: 'javascript:alert(1)' }, { info: () => {}, warn: (line: string) => void warnings.push(line) }));
+    backends.push(
+      await createDemoBackend(
+        { PAY_PUBLIC_ORIGIN: 'javascript:alert(1)' },
+        { info: () => {}, warn: (line: string) => void warnings.push(line) },
+      ),
+    );
     assert.match(warnings[0] ?? '', /PAY_PUBLIC_ORIGIN/);
   });
 
@@ -136,7 +166,9 @@ describe('demo: createDemoBackend', () => {
     const warnings: string[] = [];
     const fallback = await expiresIn({ PAY_TRANSFER_VALIDITY_MS: 'soon' }, (line) => void warnings.push(line));
     assert.ok(fallback > 29 * 60_000 && fallback <= 30 * 60_000 + 1_000, `${fallback} ms`);
-    assert.deepEqual(warnings, ['pay-widget demo: PAY_TRANSFER_VALIDITY_MS is not a positive whole number of milliseconds; a transfer stays valid for the default 30 minutes.']);
+    assert.deepEqual(warnings, [
+      'pay-widget demo: PAY_TRANSFER_VALIDITY_MS is not a positive whole number of milliseconds; a transfer stays valid for the default 30 minutes.',
+    ]);
   });
 
   it('closes the loop over the socket: the customer paid → webhook → ledger → onPaid once → status SUCCESS', async () => {
@@ -145,7 +177,11 @@ describe('demo: createDemoBackend', () => {
     const order = await initiate(origin);
     const { paymentReference, statusToken } = order;
     const statusUrl = `${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}&statusToken=${statusToken}`;
-    assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'PENDING', amount: '5000.00', currency: 'NGN' });
+    assert.deepEqual(await statusBody(await fetch(statusUrl)), {
+      status: 'PENDING',
+      amount: '5000.00',
+      currency: 'NGN',
+    });
 
     const simulate = await fetch(`${origin}${DEMO_PATHS.simulate}`, {
       method: 'POST',
@@ -154,12 +190,23 @@ describe('demo: createDemoBackend', () => {
     });
     assert.equal(simulate.status, 200);
     assert.equal(simulate.headers.get('cache-control'), 'no-store');
-    assert.deepEqual(await simulate.json(), { paymentReference, status: 'SUCCESS', message: 'Simulated by the demo: the customer approved the payment.' });
+    assert.deepEqual(await simulate.json(), {
+      paymentReference,
+      status: 'SUCCESS',
+      message: 'Simulated by the demo: the customer approved the payment.',
+    });
 
     await stepOf(backend, 'on-paid', paymentReference);
-    assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
+    assert.deepEqual(await statusBody(await fetch(statusUrl)), {
+      status: 'SUCCESS',
+      amount: '5000.00',
+      currency: 'NGN',
+    });
     await stepOf(backend, 'status-answered', paymentReference);
-    const kinds = backend.steps().filter((step) => step.paymentReference === paymentReference).map((step) => `${step.source}:${step.kind}`);
+    const kinds = backend
+      .steps()
+      .filter((step) => step.paymentReference === paymentReference)
+      .map((step) => `${step.source}:${step.kind}`);
     assert.deepEqual(kinds, [
       'session:initiated',
       'sandbox:customer',
@@ -174,11 +221,25 @@ describe('demo: createDemoBackend', () => {
 
     // The page reads the same steps, newest after `after`; nothing secret or personal among them.
     const events = (await (await fetch(`${origin}${DEMO_PATHS.events}?after=0`)).json()) as { steps: LoopStep[] };
-    assert.deepEqual(events.steps.map((step) => step.kind), backend.steps().map((step) => step.kind));
+    assert.deepEqual(
+      events.steps.map((step) => step.kind),
+      backend.steps().map((step) => step.kind),
+    );
     const lastId = events.steps.at(-1)!.id;
-    assert.deepEqual(((await (await fetch(`${origin}${DEMO_PATHS.events}?after=${lastId}`)).json()) as { steps: LoopStep[] }).steps, []);
+    assert.deepEqual(
+      ((await (await fetch(`${origin}${DEMO_PATHS.events}?after=${lastId}`)).json()) as { steps: LoopStep[] }).steps,
+      [],
+    );
     const text = JSON.stringify(events);
-    for (const secret of [SANDBOX_SECRET_KEY, SANDBOX_PUBLIC_KEY, SANDBOX_ACCESS_TOKEN, statusToken, CUSTOMER.email, CUSTOMER.fullName, CUSTOMER.mobileNumber]) {
+    for (const secret of [
+      SANDBOX_SECRET_KEY,
+      SANDBOX_PUBLIC_KEY,
+      SANDBOX_ACCESS_TOKEN,
+      statusToken,
+      CUSTOMER.email,
+      CUSTOMER.fullName,
+      CUSTOMER.mobileNumber,
+    ]) {
       assert.ok(!text.includes(secret), `the loop log shows ${secret}`);
     }
   });
@@ -186,10 +247,17 @@ describe('demo: createDemoBackend', () => {
   it('with “webhook lost” on, the webhook never arrives and the reconciler’s next sweep pays it: onPaid once, status SUCCESS, the sweep in the log', async () => {
     // The reconciler first looks at a payment a minute after it started: its clock is moved past that.
     let ahead = 0;
-    const backend = await createDemoBackend({ PAY_RECONCILE_INTERVAL_MS: '50' }, quiet, { reconcilerNow: () => Date.now() + ahead });
+    const backend = await createDemoBackend({ PAY_RECONCILE_INTERVAL_MS: '50' }, quiet, {
+      reconcilerNow: () => Date.now() + ahead,
+    });
     const origin = await serve(backend);
     const switchUrl = `${origin}${DEMO_PATHS.webhookLost}`;
-    const turn = (lost: boolean) => fetch(switchUrl, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ lost }) });
+    const turn = (lost: boolean) =>
+      fetch(switchUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ lost }),
+      });
     assert.deepEqual(await (await fetch(switchUrl)).json(), { lost: false });
     assert.deepEqual(await (await turn(true)).json(), { lost: true });
     assert.deepEqual(await (await fetch(switchUrl)).json(), { lost: true });
@@ -208,24 +276,41 @@ describe('demo: createDemoBackend', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     const statusUrl = `${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}&statusToken=${statusToken}`;
     assert.equal(((await (await fetch(`${statusUrl}&recheck=1`)).json()) as { status: string }).status, 'PENDING');
-    assert.equal(backend.steps().some((step) => step.kind === 'on-paid'), false);
+    assert.equal(
+      backend.steps().some((step) => step.kind === 'on-paid'),
+      false,
+    );
 
     ahead = 61_000;
     await stepOf(backend, 'on-paid', paymentReference);
-    assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
-    const kinds = backend.steps().filter((step) => step.paymentReference === paymentReference).map((step) => `${step.source}:${step.kind}`);
+    assert.deepEqual(await statusBody(await fetch(statusUrl)), {
+      status: 'SUCCESS',
+      amount: '5000.00',
+      currency: 'NGN',
+    });
+    const kinds = backend
+      .steps()
+      .filter((step) => step.paymentReference === paymentReference)
+      .map((step) => `${step.source}:${step.kind}`);
     // Every try of the webhook (the sandbox retries after 2 s) is lost.
     assert.deepEqual(kinds.slice(0, 3), ['session:initiated', 'sandbox:customer', 'sandbox:webhook-lost']);
     assert.equal(kinds.filter((kind) => kind !== 'sandbox:webhook-lost')[2], 'reconciler:verified');
     assert.ok(!kinds.includes('sandbox:webhook-sent'), kinds.join());
     assert.ok(!kinds.includes('webhook:verified') && !kinds.includes('status:verified'), kinds.join());
-    assert.deepEqual(kinds.filter((kind) => kind.startsWith('ledger:') || kind.startsWith('merchant:')), ['ledger:paid', 'merchant:on-paid', 'ledger:fulfilled']);
+    assert.deepEqual(
+      kinds.filter((kind) => kind.startsWith('ledger:') || kind.startsWith('merchant:')),
+      ['ledger:paid', 'merchant:on-paid', 'ledger:fulfilled'],
+    );
     assert.match(backend.steps().find((step) => step.kind === 'paid')!.text, /moved by the reconciler/);
 
     const sweeps = backend.steps().filter((step) => step.source === 'reconciler' && !step.paymentReference);
     assert.match(sweeps[0]!.text, /every 0\.05 s/);
     const sweep = await (async () => {
-      for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 25))) {
+      for (
+        const until = Date.now() + 10_000;
+        Date.now() < until;
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      ) {
         const found = backend.steps().find((step) => step.kind === 'sweep');
         if (found) return found;
       }
@@ -243,31 +328,70 @@ describe('demo: createDemoBackend', () => {
     const simulate = backend.routes[DEMO_PATHS.simulate]!;
     const url = `${origin}${DEMO_PATHS.simulate}`;
 
-    await readError(await simulate(sessionPost(url, { paymentReference, status: 'SUCCESS' }, { origin: 'https://evil.example' })), 403, 'origin_not_allowed');
+    await readError(
+      await simulate(sessionPost(url, { paymentReference, status: 'SUCCESS' }, { origin: 'https://evil.example' })),
+      403,
+      'origin_not_allowed',
+    );
     await readError(await simulate(new Request(url)), 405, 'method_not_allowed');
-    await readError(await simulate(new Request(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })), 415, 'unsupported_media_type');
-    await readError(await simulate(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' })), 400, 'invalid_json');
-    const invalid = await readError(await simulate(sessionPost(url, { paymentReference: 'a b', status: 'PAID' })), 400, 'validation');
+    await readError(
+      await simulate(new Request(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })),
+      415,
+      'unsupported_media_type',
+    );
+    await readError(
+      await simulate(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' })),
+      400,
+      'invalid_json',
+    );
+    const invalid = await readError(
+      await simulate(sessionPost(url, { paymentReference: 'a b', status: 'PAID' })),
+      400,
+      'validation',
+    );
     assert.deepEqual(Object.keys(invalid.fields ?? {}).sort(), ['paymentReference', 'status']);
-    await readError(await simulate(sessionPost(url, { paymentReference: 'INV/2024/0042', status: 'SUCCESS' })), 404, 'not_found');
-    await readError(await backend.routes[DEMO_PATHS.events]!(new Request(`${origin}${DEMO_PATHS.events}`, { method: 'POST' })), 405, 'method_not_allowed');
+    await readError(
+      await simulate(sessionPost(url, { paymentReference: 'INV/2024/0042', status: 'SUCCESS' })),
+      404,
+      'not_found',
+    );
+    await readError(
+      await backend.routes[DEMO_PATHS.events]!(new Request(`${origin}${DEMO_PATHS.events}`, { method: 'POST' })),
+      405,
+      'method_not_allowed',
+    );
     // No payment changed: the status still answers PENDING, and only with the reference's token.
-    await readError(await backend.routes[DEMO_PATHS.status]!(new Request(`${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}`)), 404, 'not_found');
+    await readError(
+      await backend.routes[DEMO_PATHS.status]!(
+        new Request(`${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}`),
+      ),
+      404,
+      'not_found',
+    );
   });
 
   it('talks to a real gateway with PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_SECRET_KEY, where simulate is not available', async () => {
-    const env = { PAY_BASE_URL: 'https://gateway.invalid/base', PAY_PUBLIC_KEY: 'pk_live_x', PAY_SECRET_KEY: 'sk_live_y' };
+    const env = {
+      PAY_BASE_URL: 'https://gateway.invalid/base',
+      PAY_PUBLIC_KEY: 'pk_live_x',
+      PAY_SECRET_KEY: 'sk_live_y',
+    };
     const backend = await createDemoBackend(env, quiet);
     backends.push(backend);
     assert.equal(backend.mode, 'gateway');
     assert.equal(backend.gatewayOrigin, 'https://gateway.invalid');
     assert.match(backend.describe(), /\/pay\/webhook/);
     assert.doesNotMatch(backend.describe(), /sk_live_y|pk_live_x/);
-    const response = await backend.routes[DEMO_PATHS.simulate]!(sessionPost('http://127.0.0.1:5173/pay/simulate', { paymentReference: 'x', status: 'SUCCESS' }));
+    const response = await backend.routes[DEMO_PATHS.simulate]!(
+      sessionPost('http://127.0.0.1:5173/pay/simulate', { paymentReference: 'x', status: 'SUCCESS' }),
+    );
     await readError(response, 409, 'not_available');
 
     const warnings: string[] = [];
-    const partial = await createDemoBackend({ PAY_BASE_URL: 'https://gateway.invalid' }, { info: () => {}, warn: (line) => void warnings.push(line) });
+    const partial = await createDemoBackend(
+      { PAY_BASE_URL: 'https://gateway.invalid' },
+      { info: () => {}, warn: (line) => void warnings.push(line) },
+    );
     backends.push(partial);
     assert.equal(partial.mode, 'sandbox');
     assert.match(warnings.join(), /PAY_PUBLIC_KEY, PAY_SECRET_KEY/);
@@ -287,7 +411,11 @@ describe('demo: createDemoBackend', () => {
       const after = await createDemoBackend({}, quiet, { dataFolder: folder });
       const origin = await serve(after);
       const statusUrl = `${origin}${DEMO_PATHS.status}?paymentReference=${paymentReference}&statusToken=${statusToken}`;
-      assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'PENDING', amount: '5000.00', currency: 'NGN' }, 'the ledger and the token survived');
+      assert.deepEqual(
+        await statusBody(await fetch(statusUrl)),
+        { status: 'PENDING', amount: '5000.00', currency: 'NGN' },
+        'the ledger and the token survived',
+      );
       const simulate = await fetch(`${origin}${DEMO_PATHS.simulate}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin },
@@ -295,7 +423,11 @@ describe('demo: createDemoBackend', () => {
       });
       assert.equal(simulate.status, 200, 'the sandbox still knows the payment');
       await stepOf(after, 'on-paid', paymentReference);
-      assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
+      assert.deepEqual(await statusBody(await fetch(statusUrl)), {
+        status: 'SUCCESS',
+        amount: '5000.00',
+        currency: 'NGN',
+      });
       await after.close();
     } finally {
       rmSync(folder, { recursive: true, force: true });

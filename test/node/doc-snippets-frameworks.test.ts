@@ -13,7 +13,16 @@ import type { Browser, Page } from 'puppeteer-core';
 import { createGateway, createMemoryStores, createPayments } from '../../src/server/index.js';
 import { toNodeHandler } from '../../src/server/node.js';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
-import { buildApp, createConsumerApp, launchChromium, packPackage, repoRoot, serve, type PackedPackage, type Route } from './consumer-app.js';
+import {
+  buildApp,
+  createConsumerApp,
+  launchChromium,
+  packPackage,
+  repoRoot,
+  serve,
+  type PackedPackage,
+  type Route,
+} from './consumer-app.js';
 import { codeBlocks, type CodeBlock } from './doc-snippets.js';
 
 const PAGE = 'docs/frameworks.md';
@@ -38,7 +47,8 @@ const apps = [
     tools: ['vite', 'react', 'react-dom'],
     files: (code: string) => ({
       'checkout.tsx': code,
-      'main.tsx': "import { createRoot } from 'react-dom/client';\nimport { Checkout } from './checkout';\ncreateRoot(document.getElementById('app')!).render(<Checkout />);\n",
+      'main.tsx':
+        "import { createRoot } from 'react-dom/client';\nimport { Checkout } from './checkout';\ncreateRoot(document.getElementById('app')!).render(<Checkout />);\n",
       'index.html': INDEX('main.tsx'),
     }),
   },
@@ -48,7 +58,8 @@ const apps = [
     tools: ['vite', 'react', 'react-dom'],
     files: (code: string) => ({
       'checkout.tsx': code,
-      'main.tsx': "import { createRoot } from 'react-dom/client';\nimport { Checkout } from './checkout';\ncreateRoot(document.getElementById('app')!).render(<Checkout />);\n",
+      'main.tsx':
+        "import { createRoot } from 'react-dom/client';\nimport { Checkout } from './checkout';\ncreateRoot(document.getElementById('app')!).render(<Checkout />);\n",
       'index.html': INDEX('main.tsx'),
     }),
   },
@@ -58,7 +69,8 @@ const apps = [
     tools: ['vite', 'preact'],
     files: (code: string) => ({
       'checkout.tsx': code,
-      'main.tsx': "/** @jsxImportSource preact */\nimport { render } from 'preact';\nimport { Checkout } from './checkout';\nrender(<Checkout />, document.getElementById('app')!);\n",
+      'main.tsx':
+        "/** @jsxImportSource preact */\nimport { render } from 'preact';\nimport { Checkout } from './checkout';\nrender(<Checkout />, document.getElementById('app')!);\n",
       'index.html': INDEX('main.tsx'),
     }),
   },
@@ -110,7 +122,12 @@ async function servedWithPayments(root: string) {
   const started: string[] = [];
   const paid: string[] = [];
   const payments = createPayments({
-    gateway: createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch }),
+    gateway: createGateway({
+      baseUrl: 'https://sandbox.invalid',
+      publicKey: SANDBOX_PUBLIC_KEY,
+      secretKey: SANDBOX_SECRET_KEY,
+      fetch: sandbox.fetch,
+    }),
     stores: createMemoryStores(),
     order: async () => ({ amount: '5000.00', currency: 'NGN' }),
     onPaid: (payment) => void paid.push(payment.paymentReference),
@@ -155,15 +172,23 @@ describe(`the framework snippets of ${PAGE}, built and paid against a createPaym
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(String(error)));
       await page.goto(`${served.origin}/`, { waitUntil: 'load' });
-      assert.equal(await page.$eval('pay-widget', (widget) => widget.hasAttribute('status-url')), false, 'the snippet sets no status-url');
+      assert.equal(
+        await page.$eval('pay-widget', (widget) => widget.hasAttribute('status-url')),
+        false,
+        'the snippet sets no status-url',
+      );
       await payByUssd(page);
       assert.equal(started.length, 1, 'one payment started');
 
       assert.ok(sandbox.setStatus(started[0]!, 'SUCCESS'), 'the customer paid');
-      await page.waitForFunction(() => document.querySelector('pay-widget')?.shadowRoot?.textContent?.includes('Payment received')).catch(async (error: Error) => {
-        const text = await page.$eval('pay-widget', (widget) => widget.shadowRoot?.textContent?.replace(/\s+/g, ' '));
-        throw new Error(`${error.message}; onPaid saw ${JSON.stringify(paid)}; the widget shows: ${text}`);
-      });
+      await page
+        .waitForFunction(() =>
+          document.querySelector('pay-widget')?.shadowRoot?.textContent?.includes('Payment received'),
+        )
+        .catch(async (error: Error) => {
+          const text = await page.$eval('pay-widget', (widget) => widget.shadowRoot?.textContent?.replace(/\s+/g, ' '));
+          throw new Error(`${error.message}; onPaid saw ${JSON.stringify(paid)}; the widget shows: ${text}`);
+        });
       assert.deepEqual(paid, started, 'onPaid once, for that payment');
       assert.deepEqual(errors, []);
     });

@@ -26,16 +26,26 @@ let sandbox: ReturnType<typeof createSandboxGateway>;
 
 before(async () => {
   const page = 'docs/frameworks.md';
-  const block = codeBlocks(page, await readFile(join(repoRoot, page), 'utf8')).find((candidate) => candidate.title === 'vite.config.ts');
+  const block = codeBlocks(page, await readFile(join(repoRoot, page), 'utf8')).find(
+    (candidate) => candidate.title === 'vite.config.ts',
+  );
   assert.ok(block, `${page} has a [vite.config.ts] block`);
   assert.ok(block.code.includes(DOCUMENTED_BACK_END), `it proxies to ${DOCUMENTED_BACK_END}`);
 
   // The back end of the page: createPayments mounted at /pay, on a free port instead of 3000.
   let listener: ReturnType<typeof toNodeHandler> | undefined;
   const backEnd = await servers.listen((request, response) => void listener!(request, response));
-  closers.push(() => servers.close(), () => sandbox.webhooksSettled());
+  closers.push(
+    () => servers.close(),
+    () => sandbox.webhooksSettled(),
+  );
   sandbox = createSandboxGateway({ webhookUrl: `${backEnd}/pay/webhook` });
-  const gateway = createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch });
+  const gateway = createGateway({
+    baseUrl: 'https://sandbox.invalid',
+    publicKey: SANDBOX_PUBLIC_KEY,
+    secretKey: SANDBOX_SECRET_KEY,
+    fetch: sandbox.fetch,
+  });
   const payments = createPayments({
     gateway,
     stores: createMemoryStores(),
@@ -54,7 +64,10 @@ before(async () => {
   await writeFile(join(dir, 'vite.config.ts'), block.code.replaceAll(DOCUMENTED_BACK_END, backEnd));
   await writeFile(join(dir, 'index.html'), '<!doctype html><pay-widget session-url="/pay/session"></pay-widget>');
   await mkdir(join(dir, 'dist'));
-  await writeFile(join(dir, 'dist', 'index.html'), '<!doctype html><pay-widget session-url="/pay/session"></pay-widget>');
+  await writeFile(
+    join(dir, 'dist', 'index.html'),
+    '<!doctype html><pay-widget session-url="/pay/session"></pay-widget>',
+  );
 });
 
 after(async () => {
@@ -71,11 +84,16 @@ async function payThrough(page: string, key: string): Promise<void> {
   });
   const text = await session.text();
   assert.equal(session.status, 200, text);
-  const { order } = JSON.parse(text) as { order: { paymentReference: string; statusToken: string; statusUrl: string; amount: string } };
+  const { order } = JSON.parse(text) as {
+    order: { paymentReference: string; statusToken: string; statusUrl: string; amount: string };
+  };
   assert.equal(order.amount, '5000.00');
   const statusUrl = new URL(order.statusUrl, sessionUrl);
   assert.equal(statusUrl.origin, page, 'the status is polled on the page’s origin, through the proxy');
-  statusUrl.search = new URLSearchParams({ paymentReference: order.paymentReference, statusToken: order.statusToken }).toString();
+  statusUrl.search = new URLSearchParams({
+    paymentReference: order.paymentReference,
+    statusToken: order.statusToken,
+  }).toString();
   const status = async () => {
     const response = await fetch(statusUrl, { headers: { origin: page } });
     assert.equal(response.status, 200, await response.clone().text());
@@ -86,19 +104,33 @@ async function payThrough(page: string, key: string): Promise<void> {
   assert.ok(sandbox.setStatus(order.paymentReference, 'SUCCESS'), 'the customer paid');
   await sandbox.webhooksSettled();
   assert.equal(await status(), 'SUCCESS', 'Payment received');
-  assert.deepEqual(paid.filter((payment) => payment.paymentReference === order.paymentReference).length, 1, 'onPaid once');
+  assert.deepEqual(
+    paid.filter((payment) => payment.paymentReference === order.paymentReference).length,
+    1,
+    'onPaid once',
+  );
 }
 
 describe("docs/frameworks.md's Vite proxy for /pay, run against a createPayments back end", () => {
   it('vite dev (server.proxy): session, status, and SUCCESS after the webhook', async () => {
-    const server = await createServer({ root: dir, configFile: join(dir, 'vite.config.ts'), logLevel: 'silent', server: { host: '127.0.0.1', port: await freePort(), strictPort: true } });
+    const server = await createServer({
+      root: dir,
+      configFile: join(dir, 'vite.config.ts'),
+      logLevel: 'silent',
+      server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
+    });
     closers.push(() => server.close());
     await server.listen();
     await payThrough(server.resolvedUrls!.local[0]!.replace(/\/$/, ''), 'vite-dev-000000001');
   });
 
   it('vite preview (preview.proxy): the same', async () => {
-    const server = await preview({ root: dir, configFile: join(dir, 'vite.config.ts'), logLevel: 'silent', preview: { host: '127.0.0.1', port: await freePort(), strictPort: true } });
+    const server = await preview({
+      root: dir,
+      configFile: join(dir, 'vite.config.ts'),
+      logLevel: 'silent',
+      preview: { host: '127.0.0.1', port: await freePort(), strictPort: true },
+    });
     closers.push(() => new Promise<void>((resolve) => server.httpServer.close(() => resolve())));
     await payThrough(server.resolvedUrls!.local[0]!.replace(/\/$/, ''), 'vite-preview-00000001');
   });

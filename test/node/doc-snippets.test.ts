@@ -88,7 +88,14 @@ function errorsOf(block: CodeBlock): string[] {
 describe('the code blocks of the README and docs/, type-checked as pasted', () => {
   it('finds the blocks (the README server, and TypeScript on the pages that have it)', () => {
     const pages = new Set(blocks.map((block) => block.page));
-    for (const page of ['README.md', 'docs/server.md', 'docs/recipes.md', 'docs/getting-paid.md', 'docs/stores.md', 'docs/frameworks.md']) {
+    for (const page of [
+      'README.md',
+      'docs/server.md',
+      'docs/recipes.md',
+      'docs/getting-paid.md',
+      'docs/stores.md',
+      'docs/frameworks.md',
+    ]) {
       assert.ok(pages.has(page), `${page} has a checked code block`);
     }
   });
@@ -103,7 +110,9 @@ describe('the code blocks of the README and docs/, type-checked as pasted', () =
 describe("the README's links", () => {
   it('lead to files in the repository', async () => {
     const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
-    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!).filter((target) => !/^[a-z]+:/.test(target) && !target.startsWith('#'));
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((match) => match[1]!)
+      .filter((target) => !/^[a-z]+:/.test(target) && !target.startsWith('#'));
     assert.ok(targets.length > 5, 'the README links into docs/');
     const missing = targets.filter((target) => !existsSync(join(repoRoot, target.split('#')[0]!)));
     assert.deepEqual(missing, []);
@@ -134,7 +143,9 @@ describe('the #anchors of the README and docs/', () => {
     const broken: string[] = [];
     for (const page of await documentationPages()) {
       const text = await readFile(join(repoRoot, page), 'utf8');
-      for (const [, target = '', anchor = ''] of text.replace(/^```[\s\S]*?^```/gm, '').matchAll(/\]\(([^)\s#]*)#([^)\s]+)\)/g)) {
+      for (const [, target = '', anchor = ''] of text
+        .replace(/^```[\s\S]*?^```/gm, '')
+        .matchAll(/\]\(([^)\s#]*)#([^)\s]+)\)/g)) {
         if (/^[a-z]+:/.test(target)) continue;
         const file = target ? normalize(join(dirname(page), target)) : page;
         const ids = headingIds(await readFile(join(repoRoot, file), 'utf8'));

@@ -46,7 +46,8 @@ export async function documentationPages(): Promise<string[]> {
 
 export async function allCodeBlocks(): Promise<CodeBlock[]> {
   const blocks: CodeBlock[] = [];
-  for (const page of await documentationPages()) blocks.push(...codeBlocks(page, await readFile(join(repoRoot, page), 'utf8')));
+  for (const page of await documentationPages())
+    blocks.push(...codeBlocks(page, await readFile(join(repoRoot, page), 'utf8')));
   return blocks;
 }
 
@@ -60,8 +61,11 @@ export function isTypeChecked(block: CodeBlock): boolean {
  * other, `./pay.js` from `[pay.ts]`), else `block-<line>.<ext>`; in a folder per page.
  */
 export function snippetPath(block: CodeBlock): string {
-  const folder = relative('.', block.page).replace(/\.md$/, '').replace(/[^\w-]+/g, '_');
+  const folder = relative('.', block.page)
+    .replace(/\.md$/, '')
+    .replace(/[^\w-]+/g, '_');
   const extension = block.lang === 'js' ? 'mjs' : block.lang;
-  const name = block.title && /^[\w./[\]-]+\.(m?[jt]sx?)$/.test(block.title) ? block.title : `block-${block.line}.${extension}`;
+  const name =
+    block.title && /^[\w./[\]-]+\.(m?[jt]sx?)$/.test(block.title) ? block.title : `block-${block.line}.${extension}`;
   return join(folder, name);
 }

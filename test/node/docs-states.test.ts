@@ -33,7 +33,10 @@ const foreign: string[] = [];
 const errors: string[] = [];
 
 before(async () => {
-  assert.ok(existsSync(join(site, 'states.html')), 'docs/.vitepress/dist/states.html: run `npm run build && npm run docs:build` first');
+  assert.ok(
+    existsSync(join(site, 'states.html')),
+    'docs/.vitepress/dist/states.html: run `npm run build && npm run docs:build` first',
+  );
   served = await serve(site);
 });
 
@@ -46,7 +49,11 @@ after(async () => {
 function shown(state: string): Promise<string> {
   return page.$eval(`pay-widget[data-state="${state}"]`, (el) => {
     const root = el.shadowRoot;
-    return (root?.querySelector('h2')?.textContent ?? root?.querySelector('button[part~="submit"]')?.textContent ?? '').trim();
+    return (
+      root?.querySelector('h2')?.textContent ??
+      root?.querySelector('button[part~="submit"]')?.textContent ??
+      ''
+    ).trim();
   });
 }
 
@@ -66,15 +73,31 @@ describe('the docs page "The widget, live"', () => {
 
     for (const [state, text] of EXPECTED) {
       await page
-        .waitForFunction((s, wanted) => {
-          const root = document.querySelector(`pay-widget[data-state="${s}"]`)?.shadowRoot;
-          return (root?.querySelector('h2')?.textContent ?? root?.querySelector('button[part~="submit"]')?.textContent ?? '').trim() === wanted;
-        }, { timeout: WAIT_MS }, state, text)
+        .waitForFunction(
+          (s, wanted) => {
+            const root = document.querySelector(`pay-widget[data-state="${s}"]`)?.shadowRoot;
+            return (
+              (
+                root?.querySelector('h2')?.textContent ??
+                root?.querySelector('button[part~="submit"]')?.textContent ??
+                ''
+              ).trim() === wanted
+            );
+          },
+          { timeout: WAIT_MS },
+          state,
+          text,
+        )
         .catch(async () => assert.fail(`the ${state} widget shows "${await shown(state)}", not "${text}"`));
     }
-    const invalidFields = await page.$eval('pay-widget[data-state="invalid"]', (el) => el.shadowRoot!.querySelectorAll('[aria-invalid="true"]').length);
+    const invalidFields = await page.$eval(
+      'pay-widget[data-state="invalid"]',
+      (el) => el.shadowRoot!.querySelectorAll('[aria-invalid="true"]').length,
+    );
     assert.ok(invalidFields >= 3, `the empty form marks its fields invalid (${invalidFields})`);
-    const dialCode = await page.$eval('pay-widget[data-state="ussd"]', (el) => el.shadowRoot!.querySelector('[part~="dial-code"]')?.textContent?.trim());
+    const dialCode = await page.$eval('pay-widget[data-state="ussd"]', (el) =>
+      el.shadowRoot!.querySelector('[part~="dial-code"]')?.textContent?.trim(),
+    );
     assert.equal(dialCode, '*737*000*4412#');
     assert.deepEqual(foreign, [], 'no request leaves the page’s origin');
     assert.deepEqual(errors, [], 'no script error');

@@ -32,7 +32,9 @@ describe('wantedLocale', () => {
 });
 
 describe('PaymentController.render', () => {
-  const host = { addController() {}, requestUpdate() {} } as unknown as ConstructorParameters<typeof PaymentController>[0];
+  const host = { addController() {}, requestUpdate() {} } as unknown as ConstructorParameters<
+    typeof PaymentController
+  >[0];
   const screens: Screens<string> = {
     form: (busy) => (busy ? 'busy form' : 'form'),
     ussd: () => 'ussd',
@@ -41,7 +43,15 @@ describe('PaymentController.render', () => {
     error: (state) => `error ${state.failure.code}`,
   };
   it('picks the screen of the state, the form while it is submitting', () => {
-    const payment = new PaymentController(host, () => ({ initiate: undefined, sessionUrl: undefined, timeoutMs: 1, statusUrl: undefined, describe: () => '', onShow() {}, keep: undefined }));
+    const payment = new PaymentController(host, () => ({
+      initiate: undefined,
+      sessionUrl: undefined,
+      timeoutMs: 1,
+      statusUrl: undefined,
+      describe: () => '',
+      onShow() {},
+      keep: undefined,
+    }));
     assert.equal(payment.render(screens), 'form');
     const request = { paymentType: 'USSD' } as never;
     payment.state = { kind: 'submitting', request };

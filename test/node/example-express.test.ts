@@ -21,7 +21,12 @@ let app: string;
 before(async () => {
   const pack = await packPackage();
   closers.push(pack.close);
-  const consumer = await createConsumerApp(pack.tarball, 'example-express', ['express', 'libsql'], join(repoRoot, 'examples', 'express'));
+  const consumer = await createConsumerApp(
+    pack.tarball,
+    'example-express',
+    ['express', 'libsql'],
+    join(repoRoot, 'examples', 'express'),
+  );
   closers.push(consumer.close);
   app = consumer.dir;
 });
@@ -34,12 +39,18 @@ const startRefused = (env: Record<string, string>) => runToExit(app, 'start', en
 
 describe('examples/express, installed from the packed package', () => {
   it('npm run sandbox: the page, the script’s whole folder, the payment loop, and a customer paying in a browser', async () => {
-    const server = await startServer(app, 'sandbox', /listening on http:\/\/127\.0\.0\.1:\d+ \(sandbox gateway\)/, { env: { PAY_ADMIN_PASSWORD: 'staff-only-0123' } });
+    const server = await startServer(app, 'sandbox', /listening on http:\/\/127\.0\.0\.1:\d+ \(sandbox gateway\)/, {
+      env: { PAY_ADMIN_PASSWORD: 'staff-only-0123' },
+    });
     try {
       const page = await fetch(`${server.origin}/`);
       assert.equal(page.status, 200);
       const html = await page.text();
-      assert.match(html, /<pay-widget session-url="\/pay\/session" amount=/, 'session-url only: the widget polls the status URL the session answer gives');
+      assert.match(
+        html,
+        /<pay-widget session-url="\/pay\/session" amount=/,
+        'session-url only: the widget polls the status URL the session answer gives',
+      );
       const script = html.match(/<script src="([^"]+)"><\/script>/)![1]!;
       assert.equal((await fetch(new URL(script, server.origin))).status, 200);
       // The files the script loads from beside itself are served from the same folder.
@@ -49,13 +60,18 @@ describe('examples/express, installed from the packed package', () => {
       await paymentLoop(server);
       await payInTheBrowser(server);
       await access(join(app, '.data', 'ledger.db')); // the durable ledger, in the app's folder
-      // The ledger page, for the shop's staff: refused without the password, asking for it; then the payment paid above.
+      // The ledger page, for the shop's staff: refused without the password, asking for it; then the payment paid
+      // above.
       const refused = await fetch(`${server.origin}/admin/payments`);
       assert.equal(refused.status, 401);
       assert.match(refused.headers.get('www-authenticate') ?? '', /^Basic /);
-      const wrong = await fetch(`${server.origin}/admin/payments`, { headers: { authorization: `Basic ${btoa('admin:guess')}` } });
+      const wrong = await fetch(`${server.origin}/admin/payments`, {
+        headers: { authorization: `Basic ${btoa('admin:guess')}` },
+      });
       assert.equal(wrong.status, 401);
-      const ledger = await fetch(`${server.origin}/admin/payments`, { headers: { authorization: `Basic ${btoa('admin:staff-only-0123')}` } });
+      const ledger = await fetch(`${server.origin}/admin/payments`, {
+        headers: { authorization: `Basic ${btoa('admin:staff-only-0123')}` },
+      });
       assert.equal(ledger.status, 200);
       assert.match(await ledger.text(), /pw-[0-9a-f]{32}/, 'the payments made above are listed');
     } finally {
@@ -66,24 +82,51 @@ describe('examples/express, installed from the packed package', () => {
   it('npm start with no gateway variables refuses to run the sandbox, in one line', async () => {
     const { code, output } = await startRefused({});
     assert.equal(code, 1);
-    assert.equal(output.trim(), 'pay-widget example: no gateway: set PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY for the real one, or run npm run sandbox (PAY_SANDBOX=1) for the offline sandbox');
+    assert.equal(
+      output.trim(),
+      'pay-widget example: no gateway: set PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY for the real one, or run npm run sandbox (PAY_SANDBOX=1) for the offline sandbox',
+    );
   });
 
   it('a mistyped gateway variable stops the server with one line naming it, never a sandbox', async () => {
-    const { code, output } = await startRefused({ PAY_BASE_URL: 'https://seerbitapi.com', PAY_PUBLIC_KEY: 'pk', PAY_SECERT_KEY: 'sk' });
+    const { code, output } = await startRefused({
+      PAY_BASE_URL: 'https://seerbitapi.com',
+      PAY_PUBLIC_KEY: 'pk',
+      PAY_SECERT_KEY: 'sk',
+    });
     assert.equal(code, 1);
-    assert.equal(output.trim(), 'pay-widget example: PAY_SECRET_KEY not set: the real gateway needs PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY (or unset them all and run npm run sandbox)');
-    const both = await startRefused({ PAY_SANDBOX: '1', PAY_BASE_URL: 'https://seerbitapi.com', PAY_PUBLIC_KEY: 'pk', PAY_SECRET_KEY: 'sk' });
+    assert.equal(
+      output.trim(),
+      'pay-widget example: PAY_SECRET_KEY not set: the real gateway needs PAY_BASE_URL, PAY_PUBLIC_KEY, PAY_SECRET_KEY (or unset them all and run npm run sandbox)',
+    );
+    const both = await startRefused({
+      PAY_SANDBOX: '1',
+      PAY_BASE_URL: 'https://seerbitapi.com',
+      PAY_PUBLIC_KEY: 'pk',
+      PAY_SECRET_KEY: 'sk',
+    });
     assert.equal(both.code, 1);
-    assert.match(both.output, /^pay-widget example: PAY_SANDBOX=1 \(or npm run sandbox\) with the gateway variables set: choose one/);
+    assert.match(
+      both.output,
+      /^pay-widget example: PAY_SANDBOX=1 \(or npm run sandbox\) with the gateway variables set: choose one/,
+    );
   });
 
   it('PAY_SANDBOX=1 on every interface: /pay/simulate answers only on this machine, whatever a remote request claims', async (t) => {
-    const outside = Object.values(networkInterfaces()).flat().find((address) => address && address.family === 'IPv4' && !address.internal);
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === 'IPv4' && !address.internal);
     if (!outside) return t.skip('this machine has no address but loopback');
-    const server = await startServer(app, 'start', /listening on http:\/\/0\.0\.0\.0:\d+ \(sandbox gateway\)/, { env: { PAY_SANDBOX: '1', HOST: '0.0.0.0' } });
+    const server = await startServer(app, 'start', /listening on http:\/\/0\.0\.0\.0:\d+ \(sandbox gateway\)/, {
+      env: { PAY_SANDBOX: '1', HOST: '0.0.0.0' },
+    });
     try {
-      const simulate = (origin: string) => fetch(`${origin}/pay/simulate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"paymentReference":"pw-unknown"}' });
+      const simulate = (origin: string) =>
+        fetch(`${origin}/pay/simulate`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"paymentReference":"pw-unknown"}',
+        });
       const remote = await simulate(server.origin.replace('127.0.0.1', outside.address));
       assert.equal(remote.status, 403);
       assert.match(await remote.text(), /answers only the person at this machine/);

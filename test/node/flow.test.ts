@@ -201,7 +201,13 @@ describe('flow', () => {
 
 describe('countdown.ts: orderAt', () => {
   it("reads a kept transfer account's time left against the server's now, never below 0", () => {
-    const expiring = { paymentReference: 'ORD-2', amount: '7250', currency: 'NGN', expiresAt: '2025-03-01T10:30:00.000Z', expiresInMs: 1 };
+    const expiring = {
+      paymentReference: 'ORD-2',
+      amount: '7250',
+      currency: 'NGN',
+      expiresAt: '2025-03-01T10:30:00.000Z',
+      expiresInMs: 1,
+    };
     assert.equal(orderAt(expiring, '2025-03-01T10:12:30.000Z')?.expiresInMs, 17.5 * 60_000);
     assert.equal(orderAt(expiring, '2025-03-01T11:00:00.000Z')?.expiresInMs, 0);
     const noExpiry = { paymentReference: 'ORD-1', amount: '7250', currency: 'NGN' };

@@ -5,7 +5,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type RedisClientType } from 'redis';
-import { createMemoryPaymentStore, createReconciler, createWebhookHandler, type PaidContext, type Payment, type PaymentStore } from '../../src/server/internal.js';
+import {
+  createMemoryPaymentStore,
+  createReconciler,
+  createWebhookHandler,
+  type PaidContext,
+  type Payment,
+  type PaymentStore,
+} from '../../src/server/internal.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,12 +55,18 @@ function merchant(payments: PaymentStore, limits: { leaseMs: number; onPaidTimeo
 }
 
 /** `transactional`: the PostgreSQL ledger, whose row lock is the lease and whose time limit closes the transaction. */
-function leaseSuite(name: string, makeStore: () => PaymentStore | Promise<PaymentStore>, { transactional = false } = {}) {
+function leaseSuite(
+  name: string,
+  makeStore: () => PaymentStore | Promise<PaymentStore>,
+  { transactional = false } = {},
+) {
   describe(`the fulfilment lease on the ${name} ledger`, { timeout: 30_000 }, () => {
     it('renews the lease while an onPaid longer than it runs: neither a sweep nor a webhook runs it beside it', async () => {
       const payments = await makeStore();
       const reference = `lease-long-${crypto.randomUUID()}`;
-      await payments.insert(ledgerEntry(reference, { initiation: 'started', createdAt: Date.now(), updatedAt: Date.now() }));
+      await payments.insert(
+        ledgerEntry(reference, { initiation: 'started', createdAt: Date.now(), updatedAt: Date.now() }),
+      );
       const shop = merchant(payments, { leaseMs: 300, onPaidTimeoutMs: 10_000 });
       shop.setBody(async () => void (await pause(1_500))); // five leases long
       const first = shop.webhook(notify(reference));
@@ -70,13 +83,18 @@ function leaseSuite(name: string, makeStore: () => PaymentStore | Promise<Paymen
       const stored = (await payments.get(reference))!;
       assert.notEqual(stored.fulfilledAt, undefined);
       assert.equal(stored.lease, undefined);
-      assert.equal(shop.seen.events.some((event) => event.type === 'onPaid-timeout'), false);
+      assert.equal(
+        shop.seen.events.some((event) => event.type === 'onPaid-timeout'),
+        false,
+      );
     });
 
     it('past onPaidTimeoutMs reports onPaid-timeout and aborts its signal, keeps the lease while the call runs on, and only after it ended does another caller run it', async () => {
       const payments = await makeStore();
       const reference = `lease-limit-${crypto.randomUUID()}`;
-      await payments.insert(ledgerEntry(reference, { initiation: 'started', createdAt: Date.now(), updatedAt: Date.now() }));
+      await payments.insert(
+        ledgerEntry(reference, { initiation: 'started', createdAt: Date.now(), updatedAt: Date.now() }),
+      );
       const shop = merchant(payments, { leaseMs: 300, onPaidTimeoutMs: 1_000 });
       const release = deferred();
       // The first ignores its signal until the test lets it end, then throws.
@@ -93,7 +111,8 @@ function leaseSuite(name: string, makeStore: () => PaymentStore | Promise<Paymen
       assert.equal(shop.seen.calls, 1, 'the renewed lease kept them off');
 
       const deadline = Date.now() + 3_000;
-      while (!shop.seen.events.some((event) => event.type === 'onPaid-timeout') && Date.now() < deadline) await pause(20);
+      while (!shop.seen.events.some((event) => event.type === 'onPaid-timeout') && Date.now() < deadline)
+        await pause(20);
       assert.deepEqual(
         shop.seen.events.filter((event) => event.type === 'onPaid-timeout'),
         [{ type: 'onPaid-timeout', paymentReference: reference, timeoutMs: 1_000 }],

@@ -43,12 +43,18 @@ function countingHook(runFor: (call: number) => number) {
 async function owedEntry(payments: PaymentStore, name: string): Promise<Payment> {
   const reference = `${name}-${crypto.randomUUID()}`;
   const now = Date.now();
-  await payments.insert(ledgerEntry(reference, { state: 'SUCCESS', initiation: 'started', dueAt: now - 1, createdAt: now, updatedAt: now }));
+  await payments.insert(
+    ledgerEntry(reference, { state: 'SUCCESS', initiation: 'started', dueAt: now - 1, createdAt: now, updatedAt: now }),
+  );
   return (await payments.get(reference))!;
 }
 
 /** `transactional`: the PostgreSQL ledger, where a late return was rolled back with its transaction and is run again. */
-function overrunSuite(name: string, makeStore: () => PaymentStore | Promise<PaymentStore>, { transactional = false } = {}) {
+function overrunSuite(
+  name: string,
+  makeStore: () => PaymentStore | Promise<PaymentStore>,
+  { transactional = false } = {},
+) {
   describe(`an onPaid running past its time limit on the ${name} ledger`, { timeout: 30_000 }, () => {
     it('is reported at the limit, keeps its lease while it runs, and no other caller starts a second run meanwhile', async () => {
       const payments = await makeStore();
@@ -56,7 +62,13 @@ function overrunSuite(name: string, makeStore: () => PaymentStore | Promise<Paym
       // The first call runs five leases past its limit, ignoring its signal.
       const { seen, onPaid } = countingHook((call) => (call === 1 ? TIME_LIMIT_MS + 5 * LEASE_MS : 10));
       const events: FulfilEvent[] = [];
-      const context = { payments, onPaid, emit: (event: FulfilEvent) => void events.push(event), leaseMs: LEASE_MS, onPaidTimeoutMs: TIME_LIMIT_MS };
+      const context = {
+        payments,
+        onPaid,
+        emit: (event: FulfilEvent) => void events.push(event),
+        leaseMs: LEASE_MS,
+        onPaidTimeoutMs: TIME_LIMIT_MS,
+      };
       const first = fulfil(entry, context);
       const others: FulfilResult['kind'][] = [];
       // Another caller (a poll, a delivery, a sweep) every 100 ms while the first still runs.
@@ -66,7 +78,9 @@ function overrunSuite(name: string, makeStore: () => PaymentStore | Promise<Paym
         others.push((await fulfil((await payments.get(entry.paymentReference))!, context)).kind);
       }
       assert.equal((await first).kind, 'failed', 'the first caller gave up waiting at the limit');
-      console.log(`${name}: onPaid started at ${JSON.stringify(seen.startedAt)} ms; the others while it ran: ${others.length}, ${[...new Set(others)].join()}`);
+      console.log(
+        `${name}: onPaid started at ${JSON.stringify(seen.startedAt)} ms; the others while it ran: ${others.length}, ${[...new Set(others)].join()}`,
+      );
       assert.equal(seen.mostAtOnce, 1, 'onPaid never ran in two callers at once');
       assert.equal(seen.calls, 1, 'no second run started while the first ran');
       assert.deepEqual(new Set(others), new Set(['busy']));
@@ -113,7 +127,9 @@ function skewSuite(name: string, makeStores: () => Promise<{ payments: PaymentSt
         answers.push((await fulfil((await elsewhere.get(entry.paymentReference))!, ahead)).kind);
       }
       await first;
-      console.log(`${name}, skewed by 10 min: onPaid started at ${JSON.stringify(seen.startedAt)} ms; the instance ahead: ${answers.join()}`);
+      console.log(
+        `${name}, skewed by 10 min: onPaid started at ${JSON.stringify(seen.startedAt)} ms; the instance ahead: ${answers.join()}`,
+      );
       assert.equal(seen.mostAtOnce, 1, 'onPaid never ran in two instances at once');
       assert.equal(seen.calls, 1);
       assert.ok(answers.length >= 5 && answers.every((kind) => kind === 'busy'), answers.join());
@@ -157,7 +173,10 @@ describe('on Redis', { timeout: 60_000 }, () => {
   overrunSuite('Redis', async () => createRedisStores(await connect(), { prefix: `overrun-${++run}:` }).payments);
   skewSuite('Redis', async () => {
     const prefix = `skew-${++run}:`;
-    return { payments: createRedisStores(await connect(), { prefix }).payments, elsewhere: createRedisStores(await connect(), { prefix }).payments };
+    return {
+      payments: createRedisStores(await connect(), { prefix }).payments,
+      elsewhere: createRedisStores(await connect(), { prefix }).payments,
+    };
   });
 });
 

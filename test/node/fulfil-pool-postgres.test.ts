@@ -6,8 +6,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
-import { createReconciler, createSessionHandler, createWebhookHandler, type PaidContext, type Payment } from '../../src/server/internal.js';
-import { createPostgresStores, migratePostgres, type PostgresStoresOptions } from '../../src/server/stores/postgres/index.js';
+import {
+  createReconciler,
+  createSessionHandler,
+  createWebhookHandler,
+  type PaidContext,
+  type Payment,
+} from '../../src/server/internal.js';
+import {
+  createPostgresStores,
+  migratePostgres,
+  type PostgresStoresOptions,
+} from '../../src/server/stores/postgres/index.js';
 import { entry } from './payment-store-contract.js';
 import { skip, usePostgres } from './postgres-fixture.js';
 import { deferred, newKey, ORDER, post, USSD_REQUEST } from './server-fixtures.js';
@@ -16,7 +26,9 @@ import { answer, countingGateway, ledgerEntry, notify } from './webhook-fixtures
 /** `promise`, or a rejection naming `what` once `ms` passed (a deadlock would otherwise hang the test). */
 async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: still waiting after ${ms} ms`)), ms)));
+  const expired = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: still waiting after ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([promise, expired]);
   } finally {
@@ -69,8 +81,10 @@ describe('fulfilment on a 10-connection PostgreSQL pool', { skip, timeout: 120_0
     const { pool, idempotency, payments } = await merchantPool();
     const now = Date.now();
     const webhookReferences = Array.from({ length: 10 }, (_, index) => `hung-webhook-${index}-${now}`);
-    for (const reference of webhookReferences) await payments.insert(ledgerEntry(reference, { initiation: 'started', createdAt: now, updatedAt: now }));
-    for (let index = 0; index < 50; index++) await payments.insert(entry({ state: 'SUCCESS', initiation: 'started', dueAt: now - 1 }));
+    for (const reference of webhookReferences)
+      await payments.insert(ledgerEntry(reference, { initiation: 'started', createdAt: now, updatedAt: now }));
+    for (let index = 0; index < 50; index++)
+      await payments.insert(entry({ state: 'SUCCESS', initiation: 'started', dueAt: now - 1 }));
 
     const sandbox = createSandboxGateway();
     const session = createSessionHandler({
@@ -89,7 +103,9 @@ describe('fulfilment on a 10-connection PostgreSQL pool', { skip, timeout: 120_0
       const statuses: number[] = [];
       const latencies: number[] = [];
       for (let round = 0; round < 4; round++) {
-        const answers = await Promise.all(Array.from({ length: 5 }, () => timed(() => session(post(USSD_REQUEST, { 'idempotency-key': newKey() })))));
+        const answers = await Promise.all(
+          Array.from({ length: 5 }, () => timed(() => session(post(USSD_REQUEST, { 'idempotency-key': newKey() })))),
+        );
         for (const { value, ms } of answers) {
           statuses.push(value.status);
           latencies.push(ms);
@@ -117,8 +133,15 @@ describe('fulfilment on a 10-connection PostgreSQL pool', { skip, timeout: 120_0
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     const { statuses, latencies } = await sessions();
-    const connections = { pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }, server: await serverConnections() };
-    const ms = (sorted: number[]) => ({ p50: Math.round(percentile(sorted, 0.5)), p90: Math.round(percentile(sorted, 0.9)), max: Math.round(sorted.at(-1)!) });
+    const connections = {
+      pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+      server: await serverConnections(),
+    };
+    const ms = (sorted: number[]) => ({
+      p50: Math.round(percentile(sorted, 0.5)),
+      p90: Math.round(percentile(sorted, 0.9)),
+      max: Math.round(sorted.at(-1)!),
+    });
     const figures = { quiet: ms(quiet.latencies), whileHung: ms(latencies), onPaidRunning: onPaidStarted, connections };
     console.log(`20 sessions, 5 at a time, before and while 60 onPaid hang: ${JSON.stringify(figures)}`);
 
@@ -129,8 +152,14 @@ describe('fulfilment on a 10-connection PostgreSQL pool', { skip, timeout: 120_0
       const answered = await within(5_000, 'the webhooks', Promise.all(webhooks));
       // The gateway delivers each again a minute later, while onPaid still hangs.
       clock.offset += 60_000;
-      const redelivered = await within(5_000, 'the redeliveries', Promise.all(webhookReferences.map((reference) => timed(() => webhook(notify(reference))))));
-      console.log(`webhook answers: first ${JSON.stringify(answered.map(({ ms }) => Math.round(ms)))} ms, again ${JSON.stringify(redelivered.map(({ ms }) => Math.round(ms)))} ms`);
+      const redelivered = await within(
+        5_000,
+        'the redeliveries',
+        Promise.all(webhookReferences.map((reference) => timed(() => webhook(notify(reference))))),
+      );
+      console.log(
+        `webhook answers: first ${JSON.stringify(answered.map(({ ms }) => Math.round(ms)))} ms, again ${JSON.stringify(redelivered.map(({ ms }) => Math.round(ms)))} ms`,
+      );
       for (const { value, ms } of [...answered, ...redelivered]) {
         assert.equal(value.status, 503, 'not fulfilled yet: the gateway delivers again');
         assert.ok(ms < 2_500, `webhook answered after ${Math.round(ms)} ms, inside the gateway's 5 s`);
@@ -152,7 +181,9 @@ describe('fulfilment on a 10-connection PostgreSQL pool', { skip, timeout: 120_0
     }
     // The merchant's own pool, as an onPaid that never looked at `db` uses it.
     const onPaid = async (payment: Payment) => {
-      await pool.query(`INSERT INTO ${tablePrefix}orders (reference) VALUES ($1) ON CONFLICT DO NOTHING`, [payment.paymentReference]);
+      await pool.query(`INSERT INTO ${tablePrefix}orders (reference) VALUES ($1) ON CONFLICT DO NOTHING`, [
+        payment.paymentReference,
+      ]);
     };
     const reconciler = createReconciler({ gateway: countingGateway(() => answer('00')), payments, onPaid });
     const counts = await within(15_000, 'the sweep (a deadlock on the pool)', reconciler.run());
@@ -189,7 +220,10 @@ describe('fulfilment on a 10-connection PostgreSQL pool', { skip, timeout: 120_0
     assert.ok(Date.now() - started < 5_000);
     assert.equal(counts.errors, 2);
     assert.deepEqual(
-      events.filter((event) => event.type === 'onPaid-timeout').map((event) => event.paymentReference).sort(),
+      events
+        .filter((event) => event.type === 'onPaid-timeout')
+        .map((event) => event.paymentReference)
+        .sort(),
       [idle.paymentReference, inStatement.paymentReference].sort(),
     );
     assert.deepEqual(aborted, [true, true], "onPaid's signal aborted");
@@ -203,11 +237,16 @@ describe('fulfilment on a 10-connection PostgreSQL pool', { skip, timeout: 120_0
     }
     // The transaction's connection is given back; a lease renewal (kept while the hung onPaid runs on)
     // may hold one for the moment of its query, so wait that moment out.
-    for (const until = Date.now() + 2_000; pool.totalCount - pool.idleCount > 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const until = Date.now() + 2_000; pool.totalCount - pool.idleCount > 0 && Date.now() < until;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(pool.totalCount - pool.idleCount, 0, 'no client checked out');
     // The connections are closed, and the server ended the 60 s statement soon after: nothing holds the rows.
     let server = await serverConnections();
-    for (const until = Date.now() + 5_000; (server.active || server['idle in transaction']) && Date.now() < until; server = await serverConnections()) {
+    for (
+      const until = Date.now() + 5_000;
+      (server.active || server['idle in transaction']) && Date.now() < until;
+      server = await serverConnections()
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.deepEqual([server.active ?? 0, server['idle in transaction'] ?? 0], [0, 0], JSON.stringify(server));
@@ -215,8 +254,14 @@ describe('fulfilment on a 10-connection PostgreSQL pool', { skip, timeout: 120_0
 
   it('refuses a share of the pool for fulfilment that leaves no connection for sessions', () => {
     const pool = postgres.shared(); // max 30
-    assert.throws(() => createPostgresStores(pool, { fulfilmentConnections: 30 }), /fulfilmentConnections \(30\) must be below the pool's max \(30\)/);
-    assert.throws(() => createPostgresStores(pool, { fulfilmentConnections: 0 }), /fulfilmentConnections must be a positive whole number/);
+    assert.throws(
+      () => createPostgresStores(pool, { fulfilmentConnections: 30 }),
+      /fulfilmentConnections \(30\) must be below the pool's max \(30\)/,
+    );
+    assert.throws(
+      () => createPostgresStores(pool, { fulfilmentConnections: 0 }),
+      /fulfilmentConnections must be a positive whole number/,
+    );
     const tiny = new pg.Pool({ connectionString: postgres.server().url, max: 1 });
     pools.push(tiny);
     assert.throws(() => createPostgresStores(tiny), /give the pool max 2 or more/);

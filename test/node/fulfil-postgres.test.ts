@@ -9,7 +9,14 @@ import { settlePayment } from '../../src/server/settlement/settle.js';
 import { entry } from './payment-store-contract.js';
 import { skip, usePostgres } from './postgres-fixture.js';
 
-const PAID = { kind: 'answer', state: 'SUCCESS', code: '00', amount: 5000, currency: 'NGN', message: undefined } as const;
+const PAID = {
+  kind: 'answer',
+  state: 'SUCCESS',
+  code: '00',
+  amount: 5000,
+  currency: 'NGN',
+  message: undefined,
+} as const;
 
 describe('settlePayment on the PostgreSQL ledger: onPaid in the transaction', { skip, timeout: 120_000 }, () => {
   const postgres = usePostgres();
@@ -33,8 +40,19 @@ describe('settlePayment on the PostgreSQL ledger: onPaid in the transaction', { 
     };
     const context = { payments: stores.payments, onPaid, emit: () => {} };
     const first = await settlePayment((await stores.payments.get('pg-fulfil-1'))!, PAID, context);
-    assert.deepEqual([first.kind, first.kind === 'settled' && first.payment.state, first.kind === 'settled' && first.payment.fulfilledAt], ['settled', 'SUCCESS', undefined]);
-    assert.equal((await postgres.shared().query('SELECT 1 FROM fulfil_orders')).rows.length, 0, 'rolled back with the throw');
+    assert.deepEqual(
+      [
+        first.kind,
+        first.kind === 'settled' && first.payment.state,
+        first.kind === 'settled' && first.payment.fulfilledAt,
+      ],
+      ['settled', 'SUCCESS', undefined],
+    );
+    assert.equal(
+      (await postgres.shared().query('SELECT 1 FROM fulfil_orders')).rows.length,
+      0,
+      'rolled back with the throw',
+    );
     fail = false;
     await settlePayment((await stores.payments.get('pg-fulfil-1'))!, PAID, context);
     await settlePayment((await stores.payments.get('pg-fulfil-1'))!, PAID, context);

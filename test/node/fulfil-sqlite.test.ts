@@ -11,10 +11,21 @@ import { after, describe, it } from 'node:test';
 import Database from 'libsql';
 import type { PaidContext, Payment, PaymentHook } from '../../src/server/index.js';
 import { settlePayment, type SettleEvent } from '../../src/server/settlement/settle.js';
-import { createSqliteStores, type SqlitePaidDb, type SqliteDatabaseLike } from '../../src/server/stores/sqlite/index.js';
+import {
+  createSqliteStores,
+  type SqlitePaidDb,
+  type SqliteDatabaseLike,
+} from '../../src/server/stores/sqlite/index.js';
 import { entry } from './payment-store-contract.js';
 
-const PAID = { kind: 'answer', state: 'SUCCESS', code: '00', amount: 5000, currency: 'NGN', message: undefined } as const;
+const PAID = {
+  kind: 'answer',
+  state: 'SUCCESS',
+  code: '00',
+  amount: 5000,
+  currency: 'NGN',
+  message: undefined,
+} as const;
 const ORDERS = 'CREATE TABLE IF NOT EXISTS shop_orders (reference TEXT PRIMARY KEY, amount TEXT NOT NULL)';
 const INSERT_ORDER = 'INSERT INTO shop_orders (reference, amount) VALUES (?, ?)';
 
@@ -48,7 +59,9 @@ async function pending(payments: ReturnType<typeof ledger>['payments'], count: n
 /** Settles every payment at once; the events heard, by type. */
 async function settleAll(payments: ReturnType<typeof ledger>['payments'], owed: Payment[], onPaid: PaymentHook) {
   const events: SettleEvent[] = [];
-  const results = await Promise.all(owed.map((payment) => settlePayment(payment, PAID, { payments, onPaid, emit: (event) => events.push(event) })));
+  const results = await Promise.all(
+    owed.map((payment) => settlePayment(payment, PAID, { payments, onPaid, emit: (event) => events.push(event) })),
+  );
   return { results, errors: events.filter((event) => event.type === 'internal-error') };
 }
 
@@ -86,7 +99,9 @@ describe('onPaid writing the order into the SQLite ledger’s own file', { timeo
     database.exec(ORDERS);
     const { payments } = ledger(database);
     const owed = await pending(payments, 20);
-    const write = database.transaction((reference: string, amount: string) => database.prepare(INSERT_ORDER).run(reference, amount));
+    const write = database.transaction((reference: string, amount: string) =>
+      database.prepare(INSERT_ORDER).run(reference, amount),
+    );
     const { errors } = await settleAll(payments, owed, async (payment) => {
       await new Promise((resolve) => setImmediate(resolve));
       write(payment.paymentReference, payment.amount);
@@ -102,7 +117,10 @@ describe('onPaid writing the order into the SQLite ledger’s own file', { timeo
     const owed = await pending(payments, 20);
     // As a merchant types it: PaymentHook<SqlitePaidDb>, taken where any hook is.
     const onPaid: PaymentHook<SqlitePaidDb> = async (payment, { db }) => {
-      assert.equal(db!.get('SELECT 1 AS found FROM shop_orders WHERE reference = ?', payment.paymentReference), undefined);
+      assert.equal(
+        db!.get('SELECT 1 AS found FROM shop_orders WHERE reference = ?', payment.paymentReference),
+        undefined,
+      );
       await new Promise((resolve) => setImmediate(resolve));
       db!.run(INSERT_ORDER, payment.paymentReference, payment.amount);
     };
@@ -112,7 +130,11 @@ describe('onPaid writing the order into the SQLite ledger’s own file', { timeo
     assert.equal(orderCount(shop), 20);
     for (const payment of owed) assert.equal(orderCount(shop, payment.paymentReference), 1);
     // Settled again: nothing owed, onPaid not run, no second row.
-    const again = await settleAll(payments, await Promise.all(owed.map(async (payment) => (await payments.get(payment.paymentReference))!)), async () => assert.fail('onPaid ran again'));
+    const again = await settleAll(
+      payments,
+      await Promise.all(owed.map(async (payment) => (await payments.get(payment.paymentReference))!)),
+      async () => assert.fail('onPaid ran again'),
+    );
     assert.deepEqual(again.errors, []);
     assert.equal(orderCount(shop), 20);
   });
@@ -130,10 +152,16 @@ describe('onPaid writing the order into the SQLite ledger’s own file', { timeo
       if (fail) throw new Error('the warehouse is down');
     };
     const first = await settleAll(payments, [payment!], onPaid);
-    assert.deepEqual(first.errors.map((event) => event.type === 'internal-error' && event.where), ['onPaid']);
+    assert.deepEqual(
+      first.errors.map((event) => event.type === 'internal-error' && event.where),
+      ['onPaid'],
+    );
     assert.equal(orderCount(shop), 0, 'the order write rolled back with the throw');
     const owed = (await payments.get(payment!.paymentReference))!;
-    assert.deepEqual([owed.state, owed.fulfilledAt, owed.fulfilAttempts, owed.dueAt !== undefined], ['SUCCESS', undefined, 1, true]);
+    assert.deepEqual(
+      [owed.state, owed.fulfilledAt, owed.fulfilAttempts, owed.dueAt !== undefined],
+      ['SUCCESS', undefined, 1, true],
+    );
     fail = false;
     const second = await settleAll(payments, [owed], onPaid);
     assert.deepEqual(second.errors, []);
@@ -153,7 +181,12 @@ describe('onPaid writing the order into the SQLite ledger’s own file', { timeo
       await new Promise((_resolve, reject) => signal!.addEventListener('abort', () => reject(signal!.reason)));
     };
     const server = setInterval(() => {}, 1_000); // the time limit's timer does not keep a process alive: a server does
-    await settlePayment(payment!, PAID, { payments, onPaid, onPaidTimeoutMs: 100, emit: (event) => events.push(event) });
+    await settlePayment(payment!, PAID, {
+      payments,
+      onPaid,
+      onPaidTimeoutMs: 100,
+      emit: (event) => events.push(event),
+    });
     clearInterval(server);
     assert.equal(events.filter((event) => event.type === 'onPaid-timeout').length, 1);
     await new Promise((resolve) => setTimeout(resolve, 50)); // the abandoned call has thrown by now
@@ -169,11 +202,18 @@ describe('onPaid writing the order into the SQLite ledger’s own file', { timeo
     const [payment] = await pending(payments, 1);
     shop.prepare(INSERT_ORDER).run(payment!.paymentReference, 'already there');
     const { errors } = await settleAll(payments, [payment!], async (paid, { db }) => {
-      (db as SqlitePaidDb).run('INSERT INTO shop_orders (reference, amount) VALUES (?, ?)', `${paid.paymentReference}-note`, 'first');
+      (db as SqlitePaidDb).run(
+        'INSERT INTO shop_orders (reference, amount) VALUES (?, ?)',
+        `${paid.paymentReference}-note`,
+        'first',
+      );
       (db as SqlitePaidDb).run(INSERT_ORDER, paid.paymentReference, paid.amount); // the primary key refuses it
     });
     // SqliteError, the constraint's: both writes were queued, and the second failed at commit.
-    assert.deepEqual(errors.map((event) => event.type === 'internal-error' && [event.where, event.detail]), [['onPaid', 'SqliteError']]);
+    assert.deepEqual(
+      errors.map((event) => event.type === 'internal-error' && [event.where, event.detail]),
+      [['onPaid', 'SqliteError']],
+    );
     assert.equal(orderCount(shop), 1, 'the first queued write rolled back with the second');
     const owed = (await payments.get(payment!.paymentReference))!;
     assert.deepEqual([owed.fulfilledAt, owed.fulfilAttempts], [undefined, 1]);

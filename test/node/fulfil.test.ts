@@ -11,10 +11,26 @@ import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
 import { answer, countingGateway, ledgerEntry, notify } from './webhook-fixtures.js';
 
 const REFERENCE = 'ORDER-3001';
-const PAID: QueryAnswer = { kind: 'answer', state: 'SUCCESS', code: '00', amount: 5000, currency: 'NGN', message: undefined };
+const PAID: QueryAnswer = {
+  kind: 'answer',
+  state: 'SUCCESS',
+  code: '00',
+  amount: 5000,
+  currency: 'NGN',
+  message: undefined,
+};
 
 function pending(): Payment {
-  return { paymentReference: REFERENCE, paymentType: 'USSD', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: 1, updatedAt: 1 };
+  return {
+    paymentReference: REFERENCE,
+    paymentType: 'USSD',
+    amount: '5000.00',
+    currency: 'NGN',
+    state: 'PENDING',
+    version: 1,
+    createdAt: 1,
+    updatedAt: 1,
+  };
 }
 
 /** A ledger with one PENDING entry, a clock the test moves, and what onPaid and onEvent saw. */
@@ -74,7 +90,10 @@ describe('fulfilment: onPaid until it returns, never after, never twice at once'
     assert.equal(entry.lease, undefined);
     assert.equal(entry.fulfilAttempts, 1);
     assert.ok(entry.dueAt !== undefined && entry.dueAt > clock.time, 'due again after a back-off');
-    assert.deepEqual(events.find((event) => event.type === 'internal-error'), { type: 'internal-error', where: 'onPaid', paymentReference: REFERENCE, detail: 'Error' });
+    assert.deepEqual(
+      events.find((event) => event.type === 'internal-error'),
+      { type: 'internal-error', where: 'onPaid', paymentReference: REFERENCE, detail: 'Error' },
+    );
     // The settle result says "verified but unfulfilled".
     assert.equal(first.kind === 'settled' && first.payment.fulfilledAt, undefined);
 
@@ -195,11 +214,21 @@ describe('leaseMs on every handler that runs onPaid', () => {
     const payments = createMemoryPaymentStore();
     await payments.insert(ledgerEntry('order-lease'));
     const time = 5_000_000;
-    const handler = createWebhookHandler({ gateway: countingGateway(() => answer('00')), payments, onPaid: () => new Promise<void>(() => {}), leaseMs: 5_000, now: () => time });
+    const handler = createWebhookHandler({
+      gateway: countingGateway(() => answer('00')),
+      payments,
+      onPaid: () => new Promise<void>(() => {}),
+      leaseMs: 5_000,
+      now: () => time,
+    });
     void handler(notify('order-lease'));
     await new Promise((resolve) => setTimeout(resolve, 10));
     assert.deepEqual((await payments.get('order-lease'))?.lease?.until, time + 5_000);
-    assert.throws(() => createWebhookHandler({ gateway: countingGateway(() => answer('00')), payments, onPaid: () => {}, leaseMs: 0 }), /leaseMs/);
+    assert.throws(
+      () =>
+        createWebhookHandler({ gateway: countingGateway(() => answer('00')), payments, onPaid: () => {}, leaseMs: 0 }),
+      /leaseMs/,
+    );
   });
 });
 
@@ -213,7 +242,12 @@ describe('onPaidTimeoutMs: how long onPaid is waited for', () => {
       calls += 1;
       return new Promise<void>((resolve) => (finish = resolve));
     };
-    const handler = createWebhookHandler({ gateway: countingGateway(() => answer('00')), payments, onPaid, requeryAfterMs: 0 });
+    const handler = createWebhookHandler({
+      gateway: countingGateway(() => answer('00')),
+      payments,
+      onPaid,
+      requeryAfterMs: 0,
+    });
     const started = Date.now();
     const first = await handler(notify('order-slow'));
     assert.equal(first.status, 503, 'not fulfilled yet: the gateway delivers again');
@@ -221,7 +255,11 @@ describe('onPaidTimeoutMs: how long onPaid is waited for', () => {
     assert.equal((await payments.get('order-slow'))?.fulfilledAt, undefined);
     finish();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.notEqual((await payments.get('order-slow'))?.fulfilledAt, undefined, 'onPaid went on after the answer, and was recorded');
+    assert.notEqual(
+      (await payments.get('order-slow'))?.fulfilledAt,
+      undefined,
+      'onPaid went on after the answer, and was recorded',
+    );
     assert.equal((await handler(notify('order-slow'))).status, 200);
     assert.equal(calls, 1);
   });
@@ -232,7 +270,10 @@ describe('onPaidTimeoutMs: how long onPaid is waited for', () => {
     setHook(() => new Promise<void>((resolve) => setTimeout(resolve, 150)));
     const result = await settle();
     assert.equal(result.kind === 'settled' && result.payment.fulfilledAt, undefined, 'given up at the limit');
-    assert.deepEqual(events.find((event) => event.type === 'onPaid-timeout'), { type: 'onPaid-timeout', paymentReference: REFERENCE, timeoutMs: 50 });
+    assert.deepEqual(
+      events.find((event) => event.type === 'onPaid-timeout'),
+      { type: 'onPaid-timeout', paymentReference: REFERENCE, timeoutMs: 50 },
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.notEqual((await stored()).fulfilledAt, undefined);
     await settle();
@@ -243,9 +284,19 @@ describe('onPaidTimeoutMs: how long onPaid is waited for', () => {
     const payments = createMemoryPaymentStore();
     const gateway = countingGateway(() => answer('00'));
     for (const onPaidTimeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '30000' as unknown as number]) {
-      assert.throws(() => createWebhookHandler({ gateway, payments, onPaid: () => {}, onPaidTimeoutMs }), /createWebhookHandler: onPaidTimeoutMs must be a positive finite number/);
-      assert.throws(() => createReconciler({ gateway, payments, onPaid: () => {}, onPaidTimeoutMs }), /createReconciler: onPaidTimeoutMs/);
-      assert.throws(() => createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid: () => {}, onPaidTimeoutMs }), /createStatusHandler: onPaidTimeoutMs/);
+      assert.throws(
+        () => createWebhookHandler({ gateway, payments, onPaid: () => {}, onPaidTimeoutMs }),
+        /createWebhookHandler: onPaidTimeoutMs must be a positive finite number/,
+      );
+      assert.throws(
+        () => createReconciler({ gateway, payments, onPaid: () => {}, onPaidTimeoutMs }),
+        /createReconciler: onPaidTimeoutMs/,
+      );
+      assert.throws(
+        () =>
+          createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid: () => {}, onPaidTimeoutMs }),
+        /createStatusHandler: onPaidTimeoutMs/,
+      );
     }
   });
 });

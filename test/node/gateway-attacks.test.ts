@@ -12,14 +12,34 @@ import {
 import { settlePayment } from '../../src/server/settlement/settle.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment } from '../../src/server/stores/types.js';
-import { BASE_URL, fakeGateway, initiationBody as initiation, json, PUBLIC_KEY, SECRET_KEY, tokenAnswer, type Seen } from './gateway-fixtures.js';
+import {
+  BASE_URL,
+  fakeGateway,
+  initiationBody as initiation,
+  json,
+  PUBLIC_KEY,
+  SECRET_KEY,
+  tokenAnswer,
+  type Seen,
+} from './gateway-fixtures.js';
 import { ORDER, post, TRANSFER_REQUEST } from './server-fixtures.js';
 
 const TOKEN = 'tOk3n+One/AAAAbbbbCCCCdddd==';
 
-function keyedGateway(answer: (request: Seen, count: number) => Response | Promise<Response>, options: Partial<GatewayOptions> = {}) {
-  const fake = fakeGateway((request, count) => (request.path === '/api/v2/encrypt/keys' ? tokenAnswer(TOKEN) : answer(request, count)));
-  const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, fetch: fake.fetch, ...options });
+function keyedGateway(
+  answer: (request: Seen, count: number) => Response | Promise<Response>,
+  options: Partial<GatewayOptions> = {},
+) {
+  const fake = fakeGateway((request, count) =>
+    request.path === '/api/v2/encrypt/keys' ? tokenAnswer(TOKEN) : answer(request, count),
+  );
+  const gateway = createGateway({
+    baseUrl: BASE_URL,
+    publicKey: PUBLIC_KEY,
+    secretKey: SECRET_KEY,
+    fetch: fake.fetch,
+    ...options,
+  });
   return { gateway, ...fake };
 }
 
@@ -44,7 +64,10 @@ describe('issue 16 item 4: references that change the query URL', () => {
       const outcome = await gateway.query(reference);
       assert.equal(outcome.kind, 'unverified', reference);
     }
-    assert.deepEqual(seen.filter((request) => request.path.startsWith('/api/v3/') || request.path.startsWith('/api/v2/payments')), []);
+    assert.deepEqual(
+      seen.filter((request) => request.path.startsWith('/api/v3/') || request.path.startsWith('/api/v2/payments')),
+      [],
+    );
   });
 
   for (const [name, payments] of [
@@ -64,38 +87,77 @@ describe('issue 16 item 4: references that change the query URL', () => {
 describe('issue 16 item 5: two amounts that disagree', () => {
   /** Queries ORDER-1042 (ledger: 5000.00 NGN) and settles with the answer; what the merchant hears. */
   async function settleWith(payments: Record<string, unknown>) {
-    const { gateway } = keyedGateway(() => paidAnswer({ paymentReference: 'ORDER-1042', currency: 'NGN', ...payments }));
+    const { gateway } = keyedGateway(() =>
+      paidAnswer({ paymentReference: 'ORDER-1042', currency: 'NGN', ...payments }),
+    );
     const outcome = await gateway.query('ORDER-1042');
     assert.equal(outcome.kind, 'answer');
     if (outcome.kind !== 'answer') throw new Error('no answer');
     const store = createMemoryPaymentStore();
-    const entry: Payment = { paymentReference: 'ORDER-1042', paymentType: 'TRANSFER', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: 1, updatedAt: 1 };
+    const entry: Payment = {
+      paymentReference: 'ORDER-1042',
+      paymentType: 'TRANSFER',
+      amount: '5000.00',
+      currency: 'NGN',
+      state: 'PENDING',
+      version: 1,
+      createdAt: 1,
+      updatedAt: 1,
+    };
     await store.insert(entry);
     const paid: Payment[] = [];
     const events: SettleEvent[] = [];
-    const result = await settlePayment(entry, outcome, { payments: store, onPaid: (payment) => void paid.push(payment), emit: (event) => events.push(event) });
+    const result = await settlePayment(entry, outcome, {
+      payments: store,
+      onPaid: (payment) => void paid.push(payment),
+      emit: (event) => events.push(event),
+    });
     return { outcome, result, paid, events, stored: await store.get('ORDER-1042') };
   }
 
   for (const [name, payments] of [
-    ['paymentBreakdown.amount 5000, payments.amount 1', { amount: 1, paymentBreakdown: { amount: 5000, fee: 75, total: 5075 } }],
-    ['paymentBreakdown.amount 5000, payments.amount 6000 (more than amount + fee)', { amount: 6000, paymentBreakdown: { amount: 5000, fee: 75, total: 5075 } }],
-    ['paymentBreakdown.amount "5000", payments.amount "1.00"', { amount: '1.00', paymentBreakdown: { amount: '5000' } }],
+    [
+      'paymentBreakdown.amount 5000, payments.amount 1',
+      { amount: 1, paymentBreakdown: { amount: 5000, fee: 75, total: 5075 } },
+    ],
+    [
+      'paymentBreakdown.amount 5000, payments.amount 6000 (more than amount + fee)',
+      { amount: 6000, paymentBreakdown: { amount: 5000, fee: 75, total: 5075 } },
+    ],
+    [
+      'paymentBreakdown.amount "5000", payments.amount "1.00"',
+      { amount: '1.00', paymentBreakdown: { amount: '5000' } },
+    ],
   ] as const) {
     it(`does not pay a 00 answer with ${name}: an amount mismatch`, async () => {
       const { outcome, result, paid, events, stored } = await settleWith(payments);
       assert.notEqual(outcome.amount, 5000);
       assert.equal(paid.length, 0);
-      assert.deepEqual({ kind: result.kind, reason: result.kind === 'pending' ? result.reason : undefined }, { kind: 'pending', reason: 'mismatch' });
+      assert.deepEqual(
+        { kind: result.kind, reason: result.kind === 'pending' ? result.reason : undefined },
+        { kind: 'pending', reason: 'mismatch' },
+      );
       assert.equal(stored?.state, 'PENDING');
-      assert.ok(events.some((event) => event.type === 'amount-mismatch' && event.expected.amount === '5000.00'), JSON.stringify(events));
+      assert.ok(
+        events.some((event) => event.type === 'amount-mismatch' && event.expected.amount === '5000.00'),
+        JSON.stringify(events),
+      );
     });
   }
 
   for (const [name, payments] of [
-    ['payments.amount equal to paymentBreakdown.amount', { amount: 5000, paymentBreakdown: { amount: 5000, fee: 75, total: 5075 } }],
-    ['payments.amount the total with the fee', { amount: 5075, paymentBreakdown: { amount: 5000, fee: 75, total: 5075 } }],
-    ['payments.amount the total with the fee from payments.fee', { amount: 5075, fee: '75.00', paymentBreakdown: { amount: 5000 } }],
+    [
+      'payments.amount equal to paymentBreakdown.amount',
+      { amount: 5000, paymentBreakdown: { amount: 5000, fee: 75, total: 5075 } },
+    ],
+    [
+      'payments.amount the total with the fee',
+      { amount: 5075, paymentBreakdown: { amount: 5000, fee: 75, total: 5075 } },
+    ],
+    [
+      'payments.amount the total with the fee from payments.fee',
+      { amount: 5075, fee: '75.00', paymentBreakdown: { amount: 5000 } },
+    ],
   ] as const) {
     it(`still pays a 00 answer with ${name}`, async () => {
       const { result, paid } = await settleWith(payments);
@@ -114,7 +176,13 @@ describe('issue 16 item 6: a token storm', () => {
         ? tokenAnswer(`token-${++issued}`)
         : json(401, { message: 'Invalid Authentication Token', error: 'INPUT' }),
     );
-    const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, fetch: fake.fetch, ...options });
+    const gateway = createGateway({
+      baseUrl: BASE_URL,
+      publicKey: PUBLIC_KEY,
+      secretKey: SECRET_KEY,
+      fetch: fake.fetch,
+      ...options,
+    });
     const events: SessionEvent[] = [];
     let n = 0;
     const handler = createSessionHandler({
@@ -124,7 +192,10 @@ describe('issue 16 item 6: a token storm', () => {
     });
     const initiations = () => fake.seen.filter((request) => request.path.endsWith('/initiates')).length;
     /** What `onEvent` was told about the refusal: the gateway's 401s and the token failures. */
-    const reports = () => events.filter((event) => event.type === 'gateway' || (event.type === 'internal-error' && event.where === 'token'));
+    const reports = () =>
+      events.filter(
+        (event) => event.type === 'gateway' || (event.type === 'internal-error' && event.where === 'token'),
+      );
     return { handler, gateway, tokenRequests: () => fake.tokenRequests().length, initiations, reports };
   }
 
@@ -134,7 +205,10 @@ describe('issue 16 item 6: a token storm', () => {
     for (let i = 0; i < 100; i += 1) statuses.push((await handler(post(TRANSFER_REQUEST))).status);
     assert.equal(tokenRequests(), 2);
     assert.equal(initiations(), 2);
-    assert.ok(statuses.every((status) => status >= 500), String(statuses));
+    assert.ok(
+      statuses.every((status) => status >= 500),
+      String(statuses),
+    );
     assert.equal(reports().length, 1, JSON.stringify(reports()));
   });
 
@@ -164,7 +238,10 @@ describe('issue 16 item 3: redaction gaps (the gateway client)', () => {
   it("scrubs the initiation envelope's status and message, redacting before it shortens", async () => {
     for (const echo of [SECRET_KEY, PUBLIC_KEY, TOKEN]) {
       const { gateway } = keyedGateway(() =>
-        json(200, { status: `PENDING ${'x'.repeat(20)}${echo}`, data: { code: 'S20', message: `key ${'y'.repeat(8175)}${echo}`, payments: {} } }),
+        json(200, {
+          status: `PENDING ${'x'.repeat(20)}${echo}`,
+          data: { code: 'S20', message: `key ${'y'.repeat(8175)}${echo}`, payments: {} },
+        }),
       );
       const outcome = await gateway.initiate({ ...initiation(), paymentType: 'TRANSFER' });
       assert.equal(outcome.kind, 'unconfirmed');
@@ -200,7 +277,12 @@ describe('issue 16 item 3: redaction gaps (the gateway client)', () => {
     const properties = JSON.stringify(Object.entries(gateway));
     assert.ok(!properties.includes(SECRET_KEY.slice(0, 10)) && !properties.includes(TOKEN.slice(0, 10)), properties);
 
-    const given = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, accessToken: 'merchant-token-123', fetch: fakeGateway(() => json(500, {})).fetch });
+    const given = createGateway({
+      baseUrl: BASE_URL,
+      publicKey: PUBLIC_KEY,
+      accessToken: 'merchant-token-123',
+      fetch: fakeGateway(() => json(500, {})).fetch,
+    });
     assert.equal(given.redact('Bearer x merchant-token-123'), 'Bearer [redacted] [redacted]');
   });
 });

@@ -91,7 +91,14 @@ describe('issue 18: a USSD answer coded S20', () => {
 
   it('is not a success without a dial code', async () => {
     const { handler } = makeHandler({}, (call) =>
-      Response.json({ status: 'SUCCESS', data: { code: 'S20', message: 'Transaction is pending', payments: { paymentReference: call.body.paymentReference } } }),
+      Response.json({
+        status: 'SUCCESS',
+        data: {
+          code: 'S20',
+          message: 'Transaction is pending',
+          payments: { paymentReference: call.body.paymentReference },
+        },
+      }),
     );
     await readError(await handler(post(USSD_REQUEST)), 502, 'invalid_gateway_response');
   });
@@ -99,13 +106,19 @@ describe('issue 18: a USSD answer coded S20', () => {
 
 describe('issue 18: the sandbox and a re-initiated reference', () => {
   function sandboxBody(paymentType: 'USSD' | 'TRANSFER', paymentReference: string): GatewayRequest {
-    const typed = paymentType === 'USSD' ? { bankCode: '058' } : { amountControl: 'FIXEDAMOUNT' as const, walletDaysActive: '1' };
+    const typed =
+      paymentType === 'USSD' ? { bankCode: '058' } : { amountControl: 'FIXEDAMOUNT' as const, walletDaysActive: '1' };
     return { ...initiationBody(paymentReference), publicKey: SANDBOX_PUBLIC_KEY, paymentType, ...typed };
   }
 
   function sandboxGateway() {
     const sandbox = createSandboxGateway();
-    return createGateway({ baseUrl: 'https://sandbox.test', publicKey: SANDBOX_PUBLIC_KEY, accessToken: SANDBOX_ACCESS_TOKEN, fetch: sandbox.fetch });
+    return createGateway({
+      baseUrl: 'https://sandbox.test',
+      publicKey: SANDBOX_PUBLIC_KEY,
+      accessToken: SANDBOX_ACCESS_TOKEN,
+      fetch: sandbox.fetch,
+    });
   }
 
   for (const paymentType of ['USSD', 'TRANSFER'] as const) {

@@ -28,20 +28,26 @@ export function json(status: number, body: unknown): Response {
 }
 
 export function tokenAnswer(token: string, wrapper = 'EncryptedSecKey'): Response {
-  return json(200, { status: 'SUCCESS', data: { code: '00', message: 'Successful', [wrapper]: { encryptedKey: token } } });
+  return json(200, {
+    status: 'SUCCESS',
+    data: { code: '00', message: 'Successful', [wrapper]: { encryptedKey: token } },
+  });
 }
 
-export function queryAnswer(
-  code: string,
-  payments: Record<string, unknown> = {},
-  reference = 'ORDER-1042',
-): Response {
+export function queryAnswer(code: string, payments: Record<string, unknown> = {}, reference = 'ORDER-1042'): Response {
   return json(200, {
     status: 'SUCCESS',
     data: {
       code,
       message: code === '00' ? 'Successful' : 'Transaction is pending',
-      payments: { paymentReference: reference, amount: 5000, currency: 'NGN', paymentType: 'TRANSFER', gatewayCode: code, ...payments },
+      payments: {
+        paymentReference: reference,
+        amount: 5000,
+        currency: 'NGN',
+        paymentType: 'TRANSFER',
+        gatewayCode: code,
+        ...payments,
+      },
       customers: { customerEmail: 'ada@example.ng' },
     },
   });

@@ -18,12 +18,21 @@ const TOKEN_1 = 'tOk3n+One/AAAAbbbbCCCCdddd==';
 const TOKEN_2 = 'tOk3n+Two/EEEEffffGGGGhhhh==';
 
 /** A gateway whose token endpoint hands out TOKEN_1, then TOKEN_2, and whose other paths `answer`. */
-function keyedGateway(answer: (request: Seen, count: number) => Response | Promise<Response>, options: Partial<GatewayOptions> = {}) {
+function keyedGateway(
+  answer: (request: Seen, count: number) => Response | Promise<Response>,
+  options: Partial<GatewayOptions> = {},
+) {
   const fake = fakeGateway((request, count) => {
     if (request.path === '/api/v2/encrypt/keys') return tokenAnswer(count === 1 ? TOKEN_1 : TOKEN_2);
     return answer(request, count);
   });
-  const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, fetch: fake.fetch, ...options });
+  const gateway = createGateway({
+    baseUrl: BASE_URL,
+    publicKey: PUBLIC_KEY,
+    secretKey: SECRET_KEY,
+    fetch: fake.fetch,
+    ...options,
+  });
   return { gateway, ...fake };
 }
 
@@ -45,7 +54,12 @@ describe('createGateway: the token from encrypt/keys', () => {
       const fake = fakeGateway((request) =>
         request.path.endsWith('/encrypt/keys') ? tokenAnswer(TOKEN_1, wrapper) : queryAnswer('S20'),
       );
-      const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, fetch: fake.fetch });
+      const gateway = createGateway({
+        baseUrl: BASE_URL,
+        publicKey: PUBLIC_KEY,
+        secretKey: SECRET_KEY,
+        fetch: fake.fetch,
+      });
       const outcome = await gateway.query('ORDER-1042');
       assert.equal(outcome.kind, 'answer');
       assert.equal(fake.seen[1]!.authorization, `Bearer ${TOKEN_1}`);
@@ -62,14 +76,23 @@ describe('createGateway: the token from encrypt/keys', () => {
       }
       return queryAnswer('S20');
     });
-    const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, fetch: fake.fetch });
+    const gateway = createGateway({
+      baseUrl: BASE_URL,
+      publicKey: PUBLIC_KEY,
+      secretKey: SECRET_KEY,
+      fetch: fake.fetch,
+    });
     const calls = Array.from({ length: 20 }, () => gateway.query('ORDER-1042'));
     release();
     const outcomes = await Promise.all(calls);
     assert.ok(outcomes.every((outcome) => outcome.kind === 'answer'));
     await gateway.query('ORDER-1042');
     assert.equal(fake.tokenRequests().length, 1);
-    assert.ok(fake.seen.filter((request) => request.path.includes('/query/')).every((r) => r.authorization === `Bearer ${TOKEN_1}`));
+    assert.ok(
+      fake.seen
+        .filter((request) => request.path.includes('/query/'))
+        .every((r) => r.authorization === `Bearer ${TOKEN_1}`),
+    );
   });
 
   it('renews the token once on a 401 and sends the same initiation again (same paymentReference)', async () => {
@@ -94,7 +117,9 @@ describe('createGateway: the token from encrypt/keys', () => {
 
   it('renews once for 20 concurrent calls refused with the same stale token', async () => {
     const { gateway, tokenRequests } = keyedGateway((request) =>
-      request.authorization === `Bearer ${TOKEN_1}` ? json(401, { message: 'Invalid Authentication Token' }) : queryAnswer('00'),
+      request.authorization === `Bearer ${TOKEN_1}`
+        ? json(401, { message: 'Invalid Authentication Token' })
+        : queryAnswer('00'),
     );
     await gateway.query('ORDER-1042'); // TOKEN_1 → 401 → TOKEN_2
     assert.equal(tokenRequests().length, 2);
@@ -104,15 +129,22 @@ describe('createGateway: the token from encrypt/keys', () => {
   });
 
   it('does not loop when the renewed token is refused too: one renewal, two attempts, then the 401', async () => {
-    const { gateway, seen, tokenRequests } = keyedGateway(() => json(401, { message: 'Invalid Authentication Token', error: 'INPUT' }));
+    const { gateway, seen, tokenRequests } = keyedGateway(() =>
+      json(401, { message: 'Invalid Authentication Token', error: 'INPUT' }),
+    );
     const outcome = await gateway.initiate(initiationBody());
-    assert.deepEqual({ kind: outcome.kind, httpStatus: 'httpStatus' in outcome ? outcome.httpStatus : undefined }, { kind: 'http-error', httpStatus: 401 });
+    assert.deepEqual(
+      { kind: outcome.kind, httpStatus: 'httpStatus' in outcome ? outcome.httpStatus : undefined },
+      { kind: 'http-error', httpStatus: 401 },
+    );
     assert.equal(tokenRequests().length, 2);
     assert.equal(seen.filter((request) => request.path.endsWith('/initiates')).length, 2);
   });
 
   it('treats a 403 (Confirm Merchant Environment) as configuration: no renewal, no retry', async () => {
-    const { gateway, seen, tokenRequests } = keyedGateway(() => json(403, { message: 'Confirm Merchant Environment', error: 'PERMISSION' }));
+    const { gateway, seen, tokenRequests } = keyedGateway(() =>
+      json(403, { message: 'Confirm Merchant Environment', error: 'PERMISSION' }),
+    );
     const outcome = await gateway.initiate(initiationBody());
     assert.equal(outcome.kind, 'http-error');
     assert.equal(tokenRequests().length, 1);
@@ -122,21 +154,43 @@ describe('createGateway: the token from encrypt/keys', () => {
   const tokenFailures: [string, () => Response, string][] = [
     ['a 400', () => json(400, { message: 'Bad Request', error: 'invalid key' }), 'refused'],
     ['a 500', () => json(500, { message: 'Internal Server Error', error: 'PROCESSING' }), 'refused'],
-    ['a status other than SUCCESS', () => json(200, { status: 'ERROR', data: { EncryptedSecKey: { encryptedKey: TOKEN_1 } } }), 'unreadable'],
-    ['an empty encryptedKey', () => json(200, { status: 'SUCCESS', data: { EncryptedSecKey: { encryptedKey: '' } } }), 'unreadable'],
+    [
+      'a status other than SUCCESS',
+      () => json(200, { status: 'ERROR', data: { EncryptedSecKey: { encryptedKey: TOKEN_1 } } }),
+      'unreadable',
+    ],
+    [
+      'an empty encryptedKey',
+      () => json(200, { status: 'SUCCESS', data: { EncryptedSecKey: { encryptedKey: '' } } }),
+      'unreadable',
+    ],
     ['no wrapper', () => json(200, { status: 'SUCCESS', data: { code: '00' } }), 'unreadable'],
     ['an HTML page', () => new Response('<html>oops</html>', { status: 200 }), 'unreadable'],
   ];
   for (const [name, answer, reason] of tokenFailures) {
     it(`reports a token failure on ${name}, makes no gateway call, and asks again only on a later call`, async () => {
-      const fake = fakeGateway((request) => (request.path.endsWith('/encrypt/keys') ? answer() : json(200, TRANSFER_ENVELOPE)));
-      const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, fetch: fake.fetch });
+      const fake = fakeGateway((request) =>
+        request.path.endsWith('/encrypt/keys') ? answer() : json(200, TRANSFER_ENVELOPE),
+      );
+      const gateway = createGateway({
+        baseUrl: BASE_URL,
+        publicKey: PUBLIC_KEY,
+        secretKey: SECRET_KEY,
+        fetch: fake.fetch,
+      });
       const outcome = await gateway.initiate(initiationBody());
-      assert.deepEqual({ kind: outcome.kind, reason: 'reason' in outcome ? outcome.reason : undefined }, { kind: 'token-failed', reason });
+      assert.deepEqual(
+        { kind: outcome.kind, reason: 'reason' in outcome ? outcome.reason : undefined },
+        { kind: 'token-failed', reason },
+      );
       assert.equal(fake.seen.length, 1);
       const query = await gateway.query('ORDER-1042');
-      assert.deepEqual({ kind: query.kind, reason: 'reason' in query ? query.reason : undefined }, { kind: 'unverified', reason });
-      // Keys refused with a 400 are held back for refusedBackoffMs (issue 24, defect 10); anything else may pass next time.
+      assert.deepEqual(
+        { kind: query.kind, reason: 'reason' in query ? query.reason : undefined },
+        { kind: 'unverified', reason },
+      );
+      // Keys refused with a 400 are held back for refusedBackoffMs (issue 24, defect 10); anything else may pass next
+      // time.
       assert.equal(fake.seen.length, name === 'a 400' ? 1 : 2);
     });
   }
@@ -145,7 +199,10 @@ describe('createGateway: the token from encrypt/keys', () => {
     const { gateway } = keyedGateway((request) => {
       const quote = `token ${TOKEN_1} key ${SECRET_KEY}.${PUBLIC_KEY} ${JSON.stringify(TOKEN_1)} ${encodeURIComponent(TOKEN_1)}`;
       return request.path.includes('/query/')
-        ? json(200, { status: 'SUCCESS', data: { code: 'S20', message: quote, payments: { paymentReference: 'ORDER-1042' } } })
+        ? json(200, {
+            status: 'SUCCESS',
+            data: { code: 'S20', message: quote, payments: { paymentReference: 'ORDER-1042' } },
+          })
         : json(400, { message: quote, error: 'INPUT' });
     });
     const outcomes = [await gateway.initiate(initiationBody()), await gateway.query('ORDER-1042')];
@@ -158,16 +215,28 @@ describe('createGateway: the token from encrypt/keys', () => {
 
   it('still takes an accessToken string, or a function asked again once after a 401', async () => {
     const fake = fakeGateway((request) =>
-      request.authorization === 'Bearer rotated-2' || request.authorization === 'Bearer fixed' ? queryAnswer('S20') : json(401, {}),
+      request.authorization === 'Bearer rotated-2' || request.authorization === 'Bearer fixed'
+        ? queryAnswer('S20')
+        : json(401, {}),
     );
     const fixed = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, accessToken: 'fixed', fetch: fake.fetch });
     assert.equal((await fixed.query('ORDER-1042')).kind, 'answer');
     let n = 0;
-    const rotating = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, accessToken: async () => `rotated-${++n}`, fetch: fake.fetch });
+    const rotating = createGateway({
+      baseUrl: BASE_URL,
+      publicKey: PUBLIC_KEY,
+      accessToken: async () => `rotated-${++n}`,
+      fetch: fake.fetch,
+    });
     assert.equal((await rotating.query('ORDER-1042')).kind, 'answer');
     assert.equal(n, 2);
     assert.equal(fake.tokenRequests().length, 0);
-    const failing = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, accessToken: () => Promise.reject(new Error(`vault says ${TOKEN_1}`)), fetch: fake.fetch });
+    const failing = createGateway({
+      baseUrl: BASE_URL,
+      publicKey: PUBLIC_KEY,
+      accessToken: () => Promise.reject(new Error(`vault says ${TOKEN_1}`)),
+      fetch: fake.fetch,
+    });
     const outcome = await failing.query('ORDER-1042');
     assert.deepEqual(outcome, { kind: 'unverified', reason: 'source-failed' });
   });
@@ -185,11 +254,15 @@ describe('createGateway: the token from encrypt/keys', () => {
       ['a zero timeoutMs', { ...base, timeoutMs: 0 }],
     ];
     for (const [name, options] of bad) {
-      assert.throws(() => createGateway(options as GatewayOptions), (error: unknown) => {
-        assert.ok(error instanceof TypeError, name);
-        assert.ok(!String((error as Error).message).includes(SECRET_KEY));
-        return true;
-      }, name);
+      assert.throws(
+        () => createGateway(options as GatewayOptions),
+        (error: unknown) => {
+          assert.ok(error instanceof TypeError, name);
+          assert.ok(!String((error as Error).message).includes(SECRET_KEY));
+          return true;
+        },
+        name,
+      );
     }
   });
 });
@@ -229,7 +302,12 @@ describe('createGateway: query', () => {
   }
 
   it("does not take the envelope's status SUCCESS for the payment's success", async () => {
-    const { gateway } = keyedGateway(() => json(200, { status: 'SUCCESS', data: { code: 'S20', message: 'Transaction is pending', payments: { paymentReference: 'ORDER-1042' } } }));
+    const { gateway } = keyedGateway(() =>
+      json(200, {
+        status: 'SUCCESS',
+        data: { code: 'S20', message: 'Transaction is pending', payments: { paymentReference: 'ORDER-1042' } },
+      }),
+    );
     const outcome = await gateway.query('ORDER-1042');
     assert.equal(outcome.kind === 'answer' && outcome.state, 'PENDING');
   });
@@ -251,14 +329,31 @@ describe('createGateway: query', () => {
   });
 
   const unverified: [string, () => Response | Promise<Response>, string][] = [
-    ['HTTP 500 "No transaction found"', () => json(500, { message: 'No transaction found', error: 'PROCESSING' }), 'not-found'],
-    ['HTTP 500 "Internal Server Error"', () => json(500, { message: 'Internal Server Error', error: 'PROCESSING' }), 'http-error'],
-    ['an HTML page', () => new Response('<!doctype html><p>Bad gateway</p>', { status: 200, headers: { 'content-type': 'text/html' } }), 'unreadable'],
+    [
+      'HTTP 500 "No transaction found"',
+      () => json(500, { message: 'No transaction found', error: 'PROCESSING' }),
+      'not-found',
+    ],
+    [
+      'HTTP 500 "Internal Server Error"',
+      () => json(500, { message: 'Internal Server Error', error: 'PROCESSING' }),
+      'http-error',
+    ],
+    [
+      'an HTML page',
+      () =>
+        new Response('<!doctype html><p>Bad gateway</p>', { status: 200, headers: { 'content-type': 'text/html' } }),
+      'unreadable',
+    ],
     ['an empty body', () => new Response('', { status: 200 }), 'unreadable'],
     ['a truncated body', () => new Response('{"status":"SUCCESS","data":{"code":"00"', { status: 200 }), 'unreadable'],
     ['an envelope with status ERROR', () => json(200, { status: 'ERROR', data: { code: '00' } }), 'unreadable'],
     ['an answer about another reference', () => queryAnswer('00', {}, 'SOMEONE-ELSE'), 'other-reference'],
-    ['a refused connection', () => Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } })), 'unreachable'],
+    [
+      'a refused connection',
+      () => Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } })),
+      'unreachable',
+    ],
   ];
   for (const [name, answer, reason] of unverified) {
     it(`reads ${name} as "could not verify" (${reason})`, async () => {
@@ -271,10 +366,23 @@ describe('createGateway: query', () => {
 
   it('times out a query that does not answer, and stops when the caller aborts', async () => {
     const never = () => new Promise<Response>(() => {});
-    const hanging = fakeGateway((request, count) => (request.path.endsWith('/encrypt/keys') ? tokenAnswer(TOKEN_1) : never()));
-    const slow = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, timeoutMs: 20, fetch: withAbort(hanging.fetch) });
+    const hanging = fakeGateway((request, count) =>
+      request.path.endsWith('/encrypt/keys') ? tokenAnswer(TOKEN_1) : never(),
+    );
+    const slow = createGateway({
+      baseUrl: BASE_URL,
+      publicKey: PUBLIC_KEY,
+      secretKey: SECRET_KEY,
+      timeoutMs: 20,
+      fetch: withAbort(hanging.fetch),
+    });
     assert.deepEqual(await slow.query('ORDER-1042'), { kind: 'unverified', reason: 'timeout' });
-    const patient = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, fetch: withAbort(hanging.fetch) });
+    const patient = createGateway({
+      baseUrl: BASE_URL,
+      publicKey: PUBLIC_KEY,
+      secretKey: SECRET_KEY,
+      fetch: withAbort(hanging.fetch),
+    });
     const controller = new AbortController();
     const pending = patient.query('ORDER-1042', { signal: controller.signal });
     setTimeout(() => controller.abort(), 10);
@@ -282,19 +390,29 @@ describe('createGateway: query', () => {
   });
 
   it('asks v3 by default, tries v2 once on a 404, and keeps the version in one option', async () => {
-    const { gateway, seen } = keyedGateway((request) => (request.path.startsWith('/api/v3/') ? json(404, { error: 'Not Found' }) : queryAnswer('00')));
+    const { gateway, seen } = keyedGateway((request) =>
+      request.path.startsWith('/api/v3/') ? json(404, { error: 'Not Found' }) : queryAnswer('00'),
+    );
     const outcome = await gateway.query('ORDER-1042');
     assert.equal(outcome.kind === 'answer' && outcome.state, 'SUCCESS');
-    assert.deepEqual(seen.slice(1).map((request) => request.path), ['/api/v3/payments/query/ORDER-1042', '/api/v2/payments/query/ORDER-1042']);
+    assert.deepEqual(
+      seen.slice(1).map((request) => request.path),
+      ['/api/v3/payments/query/ORDER-1042', '/api/v2/payments/query/ORDER-1042'],
+    );
 
     const v2 = keyedGateway(() => json(404, { error: 'Not Found' }), { queryVersion: 'v2' });
     assert.deepEqual(await v2.gateway.query('A/B'), { kind: 'unverified', reason: 'http-error', httpStatus: 404 });
-    assert.deepEqual(v2.seen.slice(1).map((request) => request.path), ['/api/v2/payments/query/A%2FB', '/api/v3/payments/query/A%2FB']);
+    assert.deepEqual(
+      v2.seen.slice(1).map((request) => request.path),
+      ['/api/v2/payments/query/A%2FB', '/api/v3/payments/query/A%2FB'],
+    );
   });
 
   it('renews the token once on a 401 from the query and asks again', async () => {
     const { gateway, tokenRequests } = keyedGateway((request) =>
-      request.authorization === `Bearer ${TOKEN_1}` ? json(401, { status: 'ERROR', data: { code: 'S12', message: 'Invalid credentials' } }) : queryAnswer('S12'),
+      request.authorization === `Bearer ${TOKEN_1}`
+        ? json(401, { status: 'ERROR', data: { code: 'S12', message: 'Invalid credentials' } })
+        : queryAnswer('S12'),
     );
     const outcome = await gateway.query('ORDER-1042');
     assert.equal(outcome.kind === 'answer' && outcome.state, 'FAILED');

@@ -34,7 +34,10 @@ describe('requireMethod', () => {
 describe('requireJson', () => {
   it('passes application/json with parameters and in any case', () => {
     for (const type of ['application/json', 'Application/JSON; charset=utf-8']) {
-      assert.equal(requireJson(new Request(URL_, { method: 'POST', headers: { 'content-type': type }, body: '{}' })), undefined);
+      assert.equal(
+        requireJson(new Request(URL_, { method: 'POST', headers: { 'content-type': type }, body: '{}' })),
+        undefined,
+      );
     }
   });
 
@@ -59,7 +62,10 @@ describe('readJsonBody', () => {
 
   it('names text that is not JSON, and bytes that are not UTF-8', async () => {
     const notJson = await readJsonBody(post('{"a":'), { maxBytes: 100 });
-    assert.deepEqual(notJson, { ok: false, problem: { code: 'invalid_json', message: 'The body is not valid JSON.', reason: 'malformed' } });
+    assert.deepEqual(notJson, {
+      ok: false,
+      problem: { code: 'invalid_json', message: 'The body is not valid JSON.', reason: 'malformed' },
+    });
     const notText = await readJsonBody(post(new Uint8Array([0x7b, 0xff, 0x7d])), { maxBytes: 100 });
     assert.equal(!notText.ok && notText.problem.reason, 'unreadable');
   });
@@ -67,7 +73,10 @@ describe('readJsonBody', () => {
   it('refuses a body over the limit, declared or counted as it arrives', async () => {
     const declared = await readJsonBody(post('{}', { 'content-length': '5000' }), { maxBytes: 100 });
     assert.equal(!declared.ok && declared.problem.code, 'payload_too_large');
-    const counted = await readJsonBody(post(trickle(['{"a":"', 'x'.repeat(80), 'x'.repeat(80), '"}'], 1)), { maxBytes: 100, what: 'The notification body' });
+    const counted = await readJsonBody(post(trickle(['{"a":"', 'x'.repeat(80), 'x'.repeat(80), '"}'], 1)), {
+      maxBytes: 100,
+      what: 'The notification body',
+    });
     assert.ok(!counted.ok);
     assert.equal(counted.problem.code, 'payload_too_large');
     assert.equal(counted.problem.message, 'The notification body is larger than 100 bytes.');

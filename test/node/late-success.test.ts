@@ -18,19 +18,40 @@ function answer(code: string, changes: Partial<Extract<QueryOutcome, { kind: 'an
 /** A payment the gateway first said failed (settled FAILED through the transition), then `later`. */
 async function failedThen(later: QueryOutcome) {
   const payments = createMemoryPaymentStore();
-  await payments.insert({ paymentReference: REFERENCE, paymentType: 'TRANSFER', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: 1, updatedAt: 1 });
+  await payments.insert({
+    paymentReference: REFERENCE,
+    paymentType: 'TRANSFER',
+    amount: '5000.00',
+    currency: 'NGN',
+    state: 'PENDING',
+    version: 1,
+    createdAt: 1,
+    updatedAt: 1,
+  });
   let outcome = answer('S12');
   const gateway: Pick<Gateway, 'query'> = { query: async () => outcome };
   const [paid, failed, events]: [Payment[], Payment[], VerifyEvent[]] = [[], [], []];
   const record = (list: Payment[]) => (payment: Payment) => void list.push(payment);
-  const context = { payments, onPaid: record(paid), onFailed: record(failed), emit: (event: VerifyEvent) => void events.push(event) };
+  const context = {
+    payments,
+    onPaid: record(paid),
+    onFailed: record(failed),
+    emit: (event: VerifyEvent) => void events.push(event),
+  };
   await verifyAndSettle((await payments.get(REFERENCE))!, gateway, context);
   assert.equal((await payments.get(REFERENCE))?.state, 'FAILED');
   assert.equal(failed.length, 1);
   outcome = later;
   events.length = 0;
   const result = await verifyAndSettle((await payments.get(REFERENCE))!, gateway, context);
-  return { payments, paid, failed, events, result, verifyAgain: async () => verifyAndSettle((await payments.get(REFERENCE))!, gateway, context) };
+  return {
+    payments,
+    paid,
+    failed,
+    events,
+    result,
+    verifyAgain: async () => verifyAndSettle((await payments.get(REFERENCE))!, gateway, context),
+  };
 }
 
 describe('a FAILED payment the gateway later confirms paid', () => {
@@ -59,7 +80,10 @@ describe('a FAILED payment the gateway later confirms paid', () => {
       assert.equal(result.kind, 'already-settled', JSON.stringify(changes));
       assert.equal((await payments.get(REFERENCE))?.state, 'FAILED');
       assert.equal(paid.length, 0);
-      assert.deepEqual(events.map((event) => event.type), ['verified', 'amount-mismatch', 'needs-review']);
+      assert.deepEqual(
+        events.map((event) => event.type),
+        ['verified', 'amount-mismatch', 'needs-review'],
+      );
       assert.equal((await payments.get(REFERENCE))?.review?.reason, 'amount-mismatch');
     }
   });

@@ -29,7 +29,12 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 async function ledger(...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await ledgerCommand(args, { out: (line) => void out.push(line), err: (line) => void err.push(line) }, Date.now, gatewaySettings);
+  const code = await ledgerCommand(
+    args,
+    { out: (line) => void out.push(line), err: (line) => void err.push(line) },
+    Date.now,
+    gatewaySettings,
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -45,13 +50,13 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i += 1) {
     const character = text[i]!;
     if (quoted) {
-      if (character === '"' && text[i + 1] === '"') (field += '"'), (i += 1);
+      if (character === '"' && text[i + 1] === '"') ((field += '"'), (i += 1));
       else if (character === '"') quoted = false;
       else field += character;
     } else if (character === '"') quoted = true;
-    else if (character === ',') record.push(field), (field = '');
+    else if (character === ',') (record.push(field), (field = ''));
     else if (character === '\r' && text[i + 1] === '\n') {
-      record.push(field), records.push(record), (record = []), (field = ''), (i += 1);
+      (record.push(field), records.push(record), (record = []), (field = ''), (i += 1));
     } else field += character;
   }
   record.push(field);
@@ -67,13 +72,23 @@ function parseCsv(text: string): string[][] {
 async function shopWithEveryState(stores: PaymentsStores) {
   let time = Date.now();
   const sandbox = createSandboxGateway();
-  const real = createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: (input, init) => sandbox.fetch(new Request(input, init)) });
+  const real = createGateway({
+    baseUrl: 'https://sandbox.invalid',
+    publicKey: SANDBOX_PUBLIC_KEY,
+    secretKey: SANDBOX_SECRET_KEY,
+    fetch: (input, init) => sandbox.fetch(new Request(input, init)),
+  });
   const answers = new Map<string, QueryOutcome>();
   const gateway = Object.assign(Object.create(real) as typeof real, {
-    query: (reference: string, options?: { signal?: AbortSignal }) => (answers.has(reference) ? Promise.resolve(answers.get(reference)!) : real.query(reference, options)),
+    query: (reference: string, options?: { signal?: AbortSignal }) =>
+      answers.has(reference) ? Promise.resolve(answers.get(reference)!) : real.query(reference, options),
   });
   gatewaySettings = {
-    env: { PAY_BASE_URL: 'https://sandbox.invalid', PAY_PUBLIC_KEY: SANDBOX_PUBLIC_KEY, PAY_SECRET_KEY: SANDBOX_SECRET_KEY },
+    env: {
+      PAY_BASE_URL: 'https://sandbox.invalid',
+      PAY_PUBLIC_KEY: SANDBOX_PUBLIC_KEY,
+      PAY_SECRET_KEY: SANDBOX_SECRET_KEY,
+    },
     fetch: (input, init) => sandbox.fetch(new Request(input, init)),
   };
   const failing = new Set<string>();
@@ -102,12 +117,19 @@ async function shopWithEveryState(stores: PaymentsStores) {
     const response = await payments.handler(
       new Request(`${ORIGIN}/pay/session`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': `ledger-cli-${process.pid}-${stores.payments === undefined ? '' : name}-${time}` },
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': `ledger-cli-${process.pid}-${stores.payments === undefined ? '' : name}-${time}`,
+        },
         body: JSON.stringify({ ...USSD_REQUEST, fullName, mobileNumber, email: `${name}@shop.example` }),
       }),
     );
-    const body = (await response.json()) as { order?: { paymentReference: string; statusToken: string }; error?: { paymentReference?: string } };
-    references[name] = body.order?.paymentReference ?? (await stores.payments.list!({ search: mobileNumber }))[0]!.paymentReference;
+    const body = (await response.json()) as {
+      order?: { paymentReference: string; statusToken: string };
+      error?: { paymentReference?: string };
+    };
+    references[name] =
+      body.order?.paymentReference ?? (await stores.payments.list!({ search: mobileNumber }))[0]!.paymentReference;
     if (body.order) tokens[name] = body.order.statusToken;
   }
   const poll = async (name: string) => {
@@ -117,22 +139,47 @@ async function shopWithEveryState(stores: PaymentsStores) {
   };
   failing.add(references.throws!);
   for (const name of ['paid', 'throws'] as const) sandbox.setStatus(references[name]!, 'SUCCESS');
-  answers.set(references.review!, { kind: 'answer', state: 'SUCCESS', code: '00', amount: 4000, currency: 'NGN', message: undefined });
+  answers.set(references.review!, {
+    kind: 'answer',
+    state: 'SUCCESS',
+    code: '00',
+    amount: 4000,
+    currency: 'NGN',
+    message: undefined,
+  });
   sandbox.setStatus(references.late!, 'FAILED');
   for (const name of ['paid', 'throws', 'review'] as const) await poll(name);
   // The reconciler's first look finds the late one failed; the gateway later says it was paid.
   time += 2 * 60 * 1000;
   await payments.sweep();
-  answers.set(references.late!, { kind: 'answer', state: 'SUCCESS', code: '00', amount: 5000, currency: 'NGN', message: undefined });
+  answers.set(references.late!, {
+    kind: 'answer',
+    state: 'SUCCESS',
+    code: '00',
+    amount: 5000,
+    currency: 'NGN',
+    message: undefined,
+  });
   // A day and more of the reconciler: the late payment is found paid, the unpaid one's schedule runs out.
   for (let hour = 0; hour < 26; hour += 1) {
     time += HOUR;
     await payments.sweep();
   }
-  return { payments, sandbox, references, failing, fulfilled, close: () => Promise.all([payments.close(), sandbox.close()]) };
+  return {
+    payments,
+    sandbox,
+    references,
+    failing,
+    fulfilled,
+    close: () => Promise.all([payments.close(), sandbox.close()]),
+  };
 }
 
-function ledgerCases(name: string, options: { skip?: boolean }, setup: () => Promise<{ stores: PaymentsStores; flag: string[] }>) {
+function ledgerCases(
+  name: string,
+  options: { skip?: boolean },
+  setup: () => Promise<{ stores: PaymentsStores; flag: string[] }>,
+) {
   describe(`pay-widget ledger on ${name}`, { ...options, timeout: 120_000 }, () => {
     it('lists what needs a person, finds a payment by part of a phone number, shows its history, retries, resolves and exports it', async () => {
       const { stores, flag } = await setup();
@@ -142,7 +189,10 @@ function ledgerCases(name: string, options: { skip?: boolean }, setup: () => Pro
         const attention = await ledger('list', ...flag, '--needs-attention', '--json');
         assert.equal(attention.code, 0, attention.err);
         const rows = JSON.parse(attention.out) as { reference: string; needs: string }[];
-        assert.deepEqual(new Set(rows.map((row) => row.reference)), new Set([ref.throws, ref.review, ref.stale, ref.late]));
+        assert.deepEqual(
+          new Set(rows.map((row) => row.reference)),
+          new Set([ref.throws, ref.review, ref.stale, ref.late]),
+        );
         assert.match(rows.find((row) => row.reference === ref.review)!.needs, /amount-mismatch/);
         assert.match(rows.find((row) => row.reference === ref.late)!.needs, /after-expiry/);
         assert.match(rows.find((row) => row.reference === ref.stale)!.needs, /stale/);
@@ -150,16 +200,27 @@ function ledgerCases(name: string, options: { skip?: boolean }, setup: () => Pro
 
         const table = await ledger('list', ...flag, '--needs-attention');
         assert.equal(table.out.split('\n').length, 5, table.out);
-        assert.match(table.out.split('\n')[0]!, /^REFERENCE\s+CREATED\s+AMOUNT\s+TYPE\s+STATE\s+FULFILLED\s+NEEDS A PERSON$/);
+        assert.match(
+          table.out.split('\n')[0]!,
+          /^REFERENCE\s+CREATED\s+AMOUNT\s+TYPE\s+STATE\s+FULFILLED\s+NEEDS A PERSON$/,
+        );
 
         const found = await ledger('list', ...flag, '--search', '555 0103', '--json');
-        assert.deepEqual(JSON.parse(found.out).map((row: { reference: string }) => row.reference), [ref.stale], 'a partial phone number finds one');
+        assert.deepEqual(
+          JSON.parse(found.out).map((row: { reference: string }) => row.reference),
+          [ref.stale],
+          'a partial phone number finds one',
+        );
 
         const shown = await ledger('show', ref.throws!, ...flag);
         assert.equal(shown.code, 0, shown.err);
         const history = shown.out.slice(shown.out.indexOf('history:'));
         const whats = [...history.matchAll(/Z {2}(\S+)/g)].map((match) => match[1]);
-        assert.deepEqual(whats.slice(0, 6), ['created', 'instructions', 'query-answered', 'paid', 'onPaid-started', 'onPaid-threw'], history);
+        assert.deepEqual(
+          whats.slice(0, 6),
+          ['created', 'instructions', 'query-answered', 'paid', 'onPaid-started', 'onPaid-threw'],
+          history,
+        );
         assert.match(history, /onPaid-threw {2}RangeError/);
         assert.match(shown.out, /customer: +Customer throws/);
 
@@ -176,7 +237,10 @@ function ledgerCases(name: string, options: { skip?: boolean }, setup: () => Pro
         assert.equal(rechecked.code, 0, rechecked.err);
         assert.match(rechecked.out, /SUCCESS \(code 00\); the server's next sweep runs onPaid/);
         assert.ok(!shop.fulfilled.includes(ref.stale!), 'no merchant code ran in the command');
-        assert.match((await ledger('show', ref.stale!, ...flag)).out, /rechecked {2}\(by a person\)\n.*query-answered {2}SUCCESS \(code 00\)\n.*paid/);
+        assert.match(
+          (await ledger('show', ref.stale!, ...flag)).out,
+          /rechecked {2}\(by a person\)\n.*query-answered {2}SUCCESS \(code 00\)\n.*paid/,
+        );
         await shop.payments.sweep();
         assert.ok(shop.fulfilled.includes(ref.stale!), 'the server’s sweep ran onPaid');
 
@@ -186,7 +250,10 @@ function ledgerCases(name: string, options: { skip?: boolean }, setup: () => Pro
         }
         const none = await ledger('list', ...flag, '--needs-attention', '--json');
         assert.deepEqual(JSON.parse(none.out), [], 'resolved and fulfilled entries leave the list');
-        assert.match((await ledger('show', ref.review!, ...flag)).out, /resolved {2}dealt with review: refunded {2}\(by a person\)/);
+        assert.match(
+          (await ledger('show', ref.review!, ...flag)).out,
+          /resolved {2}dealt with review: refunded {2}\(by a person\)/,
+        );
 
         const exported = await ledger('export', '--csv', ...flag);
         const [header, ...records] = parseCsv(exported.out);
@@ -200,7 +267,11 @@ function ledgerCases(name: string, options: { skip?: boolean }, setup: () => Pro
           assert.equal(column(record, 'created'), new Date(entry.createdAt).toISOString());
           assert.equal(column(record, 'customer_phone'), entry.customer?.phone);
           const name = entry.customer!.name!;
-          assert.equal(column(record, 'customer_name'), name.startsWith('=') ? `'${name}` : name, 'a formula is made text');
+          assert.equal(
+            column(record, 'customer_name'),
+            name.startsWith('=') ? `'${name}` : name,
+            'a formula is made text',
+          );
         }
       } finally {
         await shop.close();
@@ -263,7 +334,10 @@ describe('pay-widget ledger on a file that is not a ledger', () => {
     const text = join(folder, 'notes.txt');
     writeFileSync(text, 'not a database at all, just some text that is long enough to be read');
     const before = readFileSync(text);
-    for (const args of [['list', '--sqlite', text], ['list', '--sqlite', join(folder, 'missing.db')]]) {
+    for (const args of [
+      ['list', '--sqlite', text],
+      ['list', '--sqlite', join(folder, 'missing.db')],
+    ]) {
       const result = await ledger(...args);
       assert.equal(result.code, 2, result.err);
       assert.equal(result.err.split('\n').length, 1);
@@ -278,7 +352,13 @@ describe('pay-widget ledger on a file that is not a ledger', () => {
     assert.equal(result.code, 2);
     assert.match(result.err, /not a pay-widget ledger/);
     const peek = new Database(other);
-    assert.deepEqual((peek.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name), ['customers'], 'nothing written');
+    assert.deepEqual(
+      (peek.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (row) => row.name,
+      ),
+      ['customers'],
+      'nothing written',
+    );
     peek.close();
   });
 });

@@ -23,7 +23,12 @@ let reference = '';
 let statusToken = '';
 const sandbox = createSandboxGateway();
 const stores = createMemoryStores();
-const gateway = createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch });
+const gateway = createGateway({
+  baseUrl: 'https://sandbox.invalid',
+  publicKey: SANDBOX_PUBLIC_KEY,
+  secretKey: SANDBOX_SECRET_KEY,
+  fetch: sandbox.fetch,
+});
 const payments = createPayments({
   gateway,
   stores,
@@ -47,7 +52,10 @@ before(async () => {
       return response;
     },
   });
-  origin = await listen((request, response) => void (request.url?.startsWith('/admin/payments') ? ledgerHandler : payHandler)(request, response));
+  origin = await listen(
+    (request, response) =>
+      void (request.url?.startsWith('/admin/payments') ? ledgerHandler : payHandler)(request, response),
+  );
   const started = await fetch(`${origin}/pay/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': 'ledger-browser-0001' },
@@ -75,7 +83,9 @@ async function signedInPage(): Promise<Page> {
 async function axeViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: axePath });
   return page.evaluate(async () => {
-    const { violations } = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string }[] }> } }).axe.run();
+    const { violations } = await (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string }[] }> } }
+    ).axe.run();
     return violations.map((violation) => violation.id);
   });
 }
@@ -106,7 +116,8 @@ describe('the ledger page in headless Chromium, behind Basic auth', () => {
     await page.goto(`${origin}/admin/payments`);
     assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 320, 'the list fits 320 px');
     assert.deepEqual(await axeViolations(page), [], 'the list at 320 px');
-    for (const secret of [statusToken, SANDBOX_SECRET_KEY, SANDBOX_PUBLIC_KEY]) assert.ok(!html.includes(secret), 'no token or key');
+    for (const secret of [statusToken, SANDBOX_SECRET_KEY, SANDBOX_PUBLIC_KEY])
+      assert.ok(!html.includes(secret), 'no token or key');
     await page.close();
   });
 

@@ -15,7 +15,14 @@ async function ledgerWithPayments() {
   const payments = createMemoryPaymentStore();
   const base = { paymentType: 'USSD', currency: 'NGN', version: 1, updatedAt: 1, initiation: 'started' } as const;
   const entries: Payment[] = [
-    { ...base, paymentReference: 'ORDER-PAID', amount: '5000.00', state: 'SUCCESS', createdAt: 1_000, fulfilledAt: 2_000 },
+    {
+      ...base,
+      paymentReference: 'ORDER-PAID',
+      amount: '5000.00',
+      state: 'SUCCESS',
+      createdAt: 1_000,
+      fulfilledAt: 2_000,
+    },
     {
       ...base,
       paymentReference: 'ORDER-SHORT',
@@ -27,7 +34,11 @@ async function ledgerWithPayments() {
     },
   ];
   for (const entry of entries) await payments.insert(entry);
-  await payments.appendHistory!('ORDER-SHORT', { at: 3_000, what: 'review', detail: 'amount-mismatch: 4000.00 NGN received' });
+  await payments.appendHistory!('ORDER-SHORT', {
+    at: 3_000,
+    what: 'review',
+    detail: 'amount-mismatch: 4000.00 NGN received',
+  });
   const signedIn = (request: Request) => (request.headers.get('cookie') ?? '').split('; ').includes(SIGNED_IN);
   const page = createLedgerPage({ stores: { payments }, authorize: signedIn });
   const get = (search = '', cookie = SIGNED_IN) => page(new Request(`${PAGE}${search}`, { headers: { cookie } }));
@@ -42,7 +53,11 @@ async function ledgerWithPayments() {
     page(
       new Request(PAGE, {
         method: 'POST',
-        headers: { cookie: [SIGNED_IN, csrfCookie].filter(Boolean).join('; '), origin, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          cookie: [SIGNED_IN, csrfCookie].filter(Boolean).join('; '),
+          origin,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         body: new URLSearchParams(fields).toString(),
       }),
     );
@@ -69,7 +84,10 @@ describe('createLedgerPage', () => {
     assert.ok(!html.includes('ORDER-PAID'), 'a paid and fulfilled payment needs nobody');
     const shown = await (await get('?ref=ORDER-SHORT')).text();
     assert.match(shown, /review: amount-mismatch: 4000\.00 NGN received/);
-    assert.ok(shown.includes('&lt;script&gt;alert(1)&lt;/script&gt;') && !shown.includes('<script>'), 'the customer’s name is text');
+    assert.ok(
+      shown.includes('&lt;script&gt;alert(1)&lt;/script&gt;') && !shown.includes('<script>'),
+      'the customer’s name is text',
+    );
     assert.match(await (await get('?search=555 0100')).text(), /ORDER-SHORT/);
     assert.equal((await get('?since=2026-02-30')).status, 400);
     assert.equal((await get('?ref=NOPE')).status, 404);
@@ -79,15 +97,39 @@ describe('createLedgerPage', () => {
     const { payments, get, post, opened } = await ledgerWithPayments();
     const { cookie, token } = await opened('ORDER-SHORT');
     assert.match(cookie, /^pay-ledger-csrf=[0-9a-f]{32}$/);
-    const forged = await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded', csrf: token }, 'https://evil.example', cookie);
+    const forged = await post(
+      { action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded', csrf: token },
+      'https://evil.example',
+      cookie,
+    );
     assert.equal(forged.status, 403);
     // Same origin, but without the form's token, or with one that is not the cookie's: refused too.
-    assert.equal((await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded' }, 'https://shop.example', cookie)).status, 403);
-    assert.equal((await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded', csrf: token }, 'https://shop.example')).status, 403);
+    assert.equal(
+      (await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded' }, 'https://shop.example', cookie)).status,
+      403,
+    );
+    assert.equal(
+      (await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded', csrf: token }, 'https://shop.example'))
+        .status,
+      403,
+    );
     const other = newTokenLike(token);
-    assert.equal((await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded', csrf: other }, 'https://shop.example', cookie)).status, 403);
+    assert.equal(
+      (
+        await post(
+          { action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded', csrf: other },
+          'https://shop.example',
+          cookie,
+        )
+      ).status,
+      403,
+    );
     assert.equal((await payments.get('ORDER-SHORT'))?.review?.reason, 'amount-mismatch', 'nothing changed');
-    const resolved = await post({ action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded ₦4,000', csrf: token }, 'https://shop.example', cookie);
+    const resolved = await post(
+      { action: 'resolve', ref: 'ORDER-SHORT', note: 'refunded ₦4,000', csrf: token },
+      'https://shop.example',
+      cookie,
+    );
     assert.equal(resolved.status, 303);
     assert.match(resolved.headers.get('location') ?? '', /^\/admin\/ledger\?ref=ORDER-SHORT&done=/);
     assert.equal((await payments.get('ORDER-SHORT'))?.review, undefined);

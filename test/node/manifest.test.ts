@@ -30,13 +30,24 @@ describe('custom-elements.json', () => {
   });
 
   it('lists every attribute DESIGN.md names', () => {
-    assert.deepEqual(
-      names(element.attributes),
-      [
-        'amount', 'color-scheme', 'country', 'currency', 'disabled', 'email', 'full-name', 'locale', 'mobile-number',
-        'payment-reference', 'payment-type', 'payment-types', 'resume', 'session-url', 'status-url', 'timeout',
-      ],
-    );
+    assert.deepEqual(names(element.attributes), [
+      'amount',
+      'color-scheme',
+      'country',
+      'currency',
+      'disabled',
+      'email',
+      'full-name',
+      'locale',
+      'mobile-number',
+      'payment-reference',
+      'payment-type',
+      'payment-types',
+      'resume',
+      'session-url',
+      'status-url',
+      'timeout',
+    ]);
   });
 
   it('lists the nine events with their typed details', () => {
@@ -56,19 +67,35 @@ describe('custom-elements.json', () => {
 
   it('lists the parts, slots and public methods and properties', () => {
     assert.deepEqual(names(element.cssParts), [
-      'account-number', 'copy-button', 'dial-code', 'error', 'field', 'form', 'input', 'label', 'result',
-      'status', 'submit', 'type-option',
+      'account-number',
+      'copy-button',
+      'dial-code',
+      'error',
+      'field',
+      'form',
+      'input',
+      'label',
+      'result',
+      'status',
+      'submit',
+      'type-option',
     ]);
     assert.deepEqual(names(element.slots), ['footer', 'header']);
     const publicMembers = (element.members ?? []).filter((member) => !member.privacy || member.privacy === 'public');
     for (const name of ['banks', 'messages', 'initiate', 'submit', 'reset', 'sessionUrl']) {
-      assert.ok(publicMembers.some((member) => member.name === name), `no public ${name}`);
+      assert.ok(
+        publicMembers.some((member) => member.name === name),
+        `no public ${name}`,
+      );
     }
   });
 
   it('lists only --pay-widget-* custom properties', () => {
     const properties = names(element.cssProperties);
     assert.ok(properties.length >= 10);
-    assert.ok(properties.every((name) => name.startsWith('--pay-widget-')), properties.join(' '));
+    assert.ok(
+      properties.every((name) => name.startsWith('--pay-widget-')),
+      properties.join(' '),
+    );
   });
 });

@@ -17,8 +17,17 @@ const SESSIONS = 100_000;
 /** An anonymous session as the session handler records it: PENDING, started at the gateway, due for its first check. */
 function anonymousSession(n: number, time: number): Payment {
   return {
-    paymentReference: `pw-anon-${n}`, paymentType: 'USSD', amount: '800.00', currency: 'NGN', state: 'PENDING', version: 1,
-    createdAt: time, updatedAt: time, idempotencyKey: `key-anon-${n}`, initiation: 'started', dueAt: nextCheckAt(time, 0)!,
+    paymentReference: `pw-anon-${n}`,
+    paymentType: 'USSD',
+    amount: '800.00',
+    currency: 'NGN',
+    state: 'PENDING',
+    version: 1,
+    createdAt: time,
+    updatedAt: time,
+    idempotencyKey: `key-anon-${n}`,
+    initiation: 'started',
+    dueAt: nextCheckAt(time, 0)!,
   };
 }
 
@@ -30,7 +39,11 @@ describe('the in-memory ledger after 100,000 anonymous sessions (issue 24, defec
     // What 100,000 scripted sessions leave in the default-sized ledger (the session handler's writes,
     // made directly: 100,000 requests through the handler take minutes on a shared machine).
     for (let n = 0; n < SESSIONS; n += 1) assert.ok(await payments.insert(anonymousSession(n, T0)));
-    const { handler } = makeHandler({ payments, now: () => clock.time, order: () => ({ ...ORDER, paymentReference: undefined }) });
+    const { handler } = makeHandler({
+      payments,
+      now: () => clock.time,
+      order: () => ({ ...ORDER, paymentReference: undefined }),
+    });
 
     clock.time = T0 + 23 * HOUR; // the entries may still be paid and polled: nothing is dropped
     await readError(await handler(post(USSD_REQUEST)), 503, 'server_busy');
@@ -38,10 +51,21 @@ describe('the in-memory ledger after 100,000 anonymous sessions (issue 24, defec
 
     clock.time = T0 + 24 * HOUR + 1; // past the schedule's last step and the status tokens' life
     const customers = await Promise.all(Array.from({ length: 1_000 }, () => handler(post(USSD_REQUEST))));
-    assert.ok(customers.every((answer) => answer.status === 200), 'new customers pay again');
+    assert.ok(
+      customers.every((answer) => answer.status === 200),
+      'new customers pay again',
+    );
     assert.equal(evicted.length, 1_000, 'one reported drop per entry made room for');
-    assert.deepEqual(evicted[0], { type: 'ledger-evicted', paymentReference: 'pw-anon-0', state: 'PENDING', createdAt: T0 });
-    assert.ok(evicted.every((event, n) => event.paymentReference === `pw-anon-${n}`), 'the oldest first');
+    assert.deepEqual(evicted[0], {
+      type: 'ledger-evicted',
+      paymentReference: 'pw-anon-0',
+      state: 'PENDING',
+      createdAt: T0,
+    });
+    assert.ok(
+      evicted.every((event, n) => event.paymentReference === `pw-anon-${n}`),
+      'the oldest first',
+    );
   });
 
   it('never drops a paid entry, one still polled, or one whose query is retried for want of an answer', async () => {
@@ -62,8 +86,13 @@ describe('the in-memory ledger after 100,000 anonymous sessions (issue 24, defec
   it('the session handler warns once when no beforeInitiate limits payments', async () => {
     const { handler, events } = makeHandler({ order: () => ({ ...ORDER, paymentReference: undefined }) });
     for (let i = 0; i < 3; i += 1) assert.equal((await handler(post(USSD_REQUEST))).status, 200);
-    const warnings = events.filter((event): event is Extract<SessionEvent, { type: 'warning' }> => event.type === 'warning');
-    assert.deepEqual(warnings.map((event) => event.code), ['no-rate-limit']);
+    const warnings = events.filter(
+      (event): event is Extract<SessionEvent, { type: 'warning' }> => event.type === 'warning',
+    );
+    assert.deepEqual(
+      warnings.map((event) => event.code),
+      ['no-rate-limit'],
+    );
     assert.match(warnings[0]!.message, /beforeInitiate/);
     const limited = makeHandler({ order: () => ({ ...ORDER, paymentReference: undefined }), beforeInitiate: () => {} });
     await limited.handler(post(USSD_REQUEST));

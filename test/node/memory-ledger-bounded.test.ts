@@ -39,7 +39,15 @@ function started(n: number, time: number): Payment {
 /** The webhook's settlement, then the fulfilment's mark once onPaid returned: nothing owed on it after. */
 async function settleAndFulfil(store: PaymentStore, n: number, time: number): Promise<void> {
   const entry = (await store.get(reference(n)))!;
-  const paid: Payment = { ...entry, state: 'SUCCESS', updatedAt: time, checkedAt: time, gatewayCode: '00', dueAt: time, fulfilAttempts: 0 };
+  const paid: Payment = {
+    ...entry,
+    state: 'SUCCESS',
+    updatedAt: time,
+    checkedAt: time,
+    gatewayCode: '00',
+    dueAt: time,
+    fulfilAttempts: 0,
+  };
   assert.equal(await store.update(paid), true);
   const fulfilled: Payment = { ...paid, version: paid.version + 1, fulfilledAt: time, fulfilAttempts: 1 };
   delete fulfilled.dueAt;
@@ -74,7 +82,10 @@ describe('the memory ledger, bounded (issue 15 item 7)', () => {
     const finishedKept = present.filter((n) => !owed(n));
     const firstKept = finishedKept[0]!;
     assert.equal(finishedKept.length, maxEntries - owedNumbers.length);
-    assert.deepEqual(finishedKept, Array.from({ length: total - firstKept }, (_, i) => firstKept + i).filter((n) => !owed(n)));
+    assert.deepEqual(
+      finishedKept,
+      Array.from({ length: total - firstKept }, (_, i) => firstKept + i).filter((n) => !owed(n)),
+    );
 
     // The reconciler sees exactly the owed ones, and the key index only what is kept.
     const due = await store.claimDue(time.now() + MINUTE, total, MINUTE);
@@ -94,7 +105,10 @@ describe('the memory ledger, bounded (issue 15 item 7)', () => {
     assert.throws(() => store.insert(started(100, time.now())), {
       message: 'the memory ledger holds 100 payments still owed work (maxEntries)',
     });
-    assert.deepEqual(await kept(store, 0, 101), Array.from({ length: 100 }, (_, n) => n));
+    assert.deepEqual(
+      await kept(store, 0, 101),
+      Array.from({ length: 100 }, (_, n) => n),
+    );
 
     // Once one is settled and fulfilled, it makes the room.
     await settleAndFulfil(store, 42, time.now());
@@ -123,7 +137,11 @@ describe('the memory ledger, bounded (issue 15 item 7)', () => {
     const present = await kept(store, 0, 601);
     const owedEarly = Array.from({ length: 10 }, (_, i) => i * 50);
     const later = Array.from({ length: 101 }, (_, i) => 500 + i);
-    assert.deepEqual(present, [...owedEarly, ...later], 'the first 490 finished expired; the owed ten and the later ones stay');
+    assert.deepEqual(
+      present,
+      [...owedEarly, ...later],
+      'the first 490 finished expired; the owed ten and the later ones stay',
+    );
     assert.equal(await store.findByIdempotencyKey(keyOf(1)), undefined);
   });
 });

@@ -31,8 +31,16 @@ describe('the memory stores with live keys', () => {
 
   it('tells live keys from the sandbox, the gateway’s test keys and gateways on this machine', () => {
     assert.equal(isLiveGateway(LIVE), true);
-    assert.equal(isLiveGateway({ baseUrl: 'https://seerbitapi.com', publicKey: 'SBTESTPUBK_t4G7' }), false, 'test keys');
-    assert.equal(isLiveGateway({ baseUrl: 'https://sandbox.pay-widget.invalid', publicKey: SANDBOX_PUBLIC_KEY }), false, 'the sandbox');
+    assert.equal(
+      isLiveGateway({ baseUrl: 'https://seerbitapi.com', publicKey: 'SBTESTPUBK_t4G7' }),
+      false,
+      'test keys',
+    );
+    assert.equal(
+      isLiveGateway({ baseUrl: 'https://sandbox.pay-widget.invalid', publicKey: SANDBOX_PUBLIC_KEY }),
+      false,
+      'the sandbox',
+    );
     assert.equal(isLiveGateway({ baseUrl: 'http://127.0.0.1:4010', publicKey: LIVE.publicKey }), false, 'this machine');
     assert.equal(isLiveGateway({ baseUrl: 'https://gateway.test', publicKey: LIVE.publicKey }), false, 'a test domain');
   });
@@ -49,7 +57,13 @@ describe('the memory stores with live keys', () => {
     handlerWith(LIVE);
     assert.equal(warn.mock.callCount(), 1);
     const message = String(warn.mock.calls[0]!.arguments[0]);
-    for (const name of ['createSqliteStores', 'pay-widget/server/sqlite', 'createPostgresStores', 'createRedisStores', 'restart']) {
+    for (const name of [
+      'createSqliteStores',
+      'pay-widget/server/sqlite',
+      'createPostgresStores',
+      'createRedisStores',
+      'restart',
+    ]) {
       assert.ok(message.includes(name), `names ${name}: ${message}`);
     }
     assert.ok(!message.includes(LIVE.publicKey) && !message.includes(SECRET));

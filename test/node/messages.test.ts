@@ -114,7 +114,10 @@ describe('where the script tag finds a locale file', () => {
   const cases: [scriptUrl: string, expected: string][] = [
     ['https://shop.example/js/pay-widget.iife.js', 'https://shop.example/js/pay-widget.yo.js'],
     ['https://shop.example/assets/checkout.js?v=3#x', 'https://shop.example/assets/pay-widget.yo.js'],
-    ['https://unpkg.com/pay-widget@0.1.0/dist/pay-widget.iife.js', 'https://unpkg.com/pay-widget@0.1.0/dist/pay-widget.yo.js'],
+    [
+      'https://unpkg.com/pay-widget@0.1.0/dist/pay-widget.iife.js',
+      'https://unpkg.com/pay-widget@0.1.0/dist/pay-widget.yo.js',
+    ],
     // The README's one-liner: a CDN's package address, which names no file (unpkg redirects it, and
     // document.currentScript.src keeps the address as written). Beside it, `https://unpkg.com/
     // pay-widget.yo.js` would be another npm package, anyone's.
@@ -161,7 +164,8 @@ describe('the builds ship each locale on its own', () => {
       if (staticGraph.has(file)) return;
       staticGraph.add(file);
       const code = readFileSync(file, 'utf8');
-      for (const [, specifier] of code.matchAll(/\bfrom\s*["'](\.{1,2}\/[^"']+)["']/g)) visit(resolve(dirname(file), specifier!));
+      for (const [, specifier] of code.matchAll(/\bfrom\s*["'](\.{1,2}\/[^"']+)["']/g))
+        visit(resolve(dirname(file), specifier!));
       for (const [, specifier] of code.matchAll(/\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g)) {
         dynamicTargets.add(resolve(dirname(file), specifier!));
       }

@@ -46,7 +46,10 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     const store = await makeStore(clock);
     const payment = entry({ idempotencyKey: `key-${counter}-find` });
     await store.insert(payment);
-    assert.equal((await store.findByIdempotencyKey(payment.idempotencyKey!))?.paymentReference, payment.paymentReference);
+    assert.equal(
+      (await store.findByIdempotencyKey(payment.idempotencyKey!))?.paymentReference,
+      payment.paymentReference,
+    );
     assert.equal(await store.findByIdempotencyKey(`${payment.idempotencyKey}-other`), undefined);
   });
 
@@ -70,7 +73,9 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     const payment = entry();
     await store.insert(payment);
     const writes = await Promise.all(
-      Array.from({ length: 10 }, (_, index) => store.update({ ...payment, gatewayCode: String(index), state: 'SUCCESS' })),
+      Array.from({ length: 10 }, (_, index) =>
+        store.update({ ...payment, gatewayCode: String(index), state: 'SUCCESS' }),
+      ),
     );
     assert.equal(writes.filter(Boolean).length, 1);
   });
@@ -80,7 +85,13 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     const payment = entry({ dueAt: time + 5, checks: 2, stale: false, checkedAt: 99, gatewayCode: 'S20' });
     await store.insert(payment);
     const review = { reason: 'after-expiry' as const, since: time, amountReceived: '4500', currencyReceived: 'USD' };
-    const leased: Payment = { ...payment, state: 'SUCCESS', lease: { owner: 'me', until: time + 60_000 }, fulfilAttempts: 1, review };
+    const leased: Payment = {
+      ...payment,
+      state: 'SUCCESS',
+      lease: { owner: 'me', until: time + 60_000 },
+      fulfilAttempts: 1,
+      review,
+    };
     assert.equal(await store.update(leased), true);
     assert.deepEqual(await store.get(payment.paymentReference), { ...leased, version: 2 });
     const fulfilled: Payment = { ...leased, version: 2, fulfilledAt: time, fulfilAttempts: 1 };
@@ -100,7 +111,9 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     for (const payment of [late, early, future, nothingOwed]) await store.insert(payment);
 
     const [one, two] = await Promise.all([store.claimDue(time, 10, 30_000), store.claimDue(time, 10, 30_000)]);
-    const mine = [...one, ...two].filter((payment) => [late, early, future].some((p) => p.paymentReference === payment.paymentReference));
+    const mine = [...one, ...two].filter((payment) =>
+      [late, early, future].some((p) => p.paymentReference === payment.paymentReference),
+    );
     assert.deepEqual(
       mine.map((payment) => payment.paymentReference),
       [early.paymentReference, late.paymentReference],
@@ -112,9 +125,17 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
       assert.deepEqual(await store.get(claimed.paymentReference), claimed);
     }
     const again = await store.claimDue(time + 29_999, 10, 30_000);
-    assert.equal(again.some((payment) => payment.paymentReference === early.paymentReference), false, 'still held');
+    assert.equal(
+      again.some((payment) => payment.paymentReference === early.paymentReference),
+      false,
+      'still held',
+    );
     const lapsed = await store.claimDue(time + 30_000, 100, 30_000);
-    assert.equal(lapsed.some((payment) => payment.paymentReference === early.paymentReference), true, 'due again once the hold lapsed');
+    assert.equal(
+      lapsed.some((payment) => payment.paymentReference === early.paymentReference),
+      true,
+      'due again once the hold lapsed',
+    );
   });
 
   it('renews a lease by compare-and-set: claimDue leaves the entry alone until the renewed dueAt, a stale renewal loses', async () => {
@@ -123,16 +144,29 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     time += 10_000_000;
     const payment = entry({ state: 'SUCCESS', initiation: 'started', dueAt: time - 1 });
     await store.insert(payment);
-    const leased: Payment = { ...payment, lease: { owner: 'a.1', until: time + 300 }, fulfilAttempts: 1, dueAt: time + 300 };
+    const leased: Payment = {
+      ...payment,
+      lease: { owner: 'a.1', until: time + 300 },
+      fulfilAttempts: 1,
+      dueAt: time + 300,
+    };
     assert.equal(await store.update(leased), true);
     const renewed: Payment = { ...leased, version: 2, lease: { owner: 'a.1', until: time + 600 }, dueAt: time + 600 };
     assert.equal(await store.update(renewed), true);
-    assert.equal(await store.update({ ...leased, lease: { owner: 'a.1', until: time + 900 } }), false, 'a renewal from a stale read loses');
-    const mine = (claimed: Payment[]) => claimed.some((claimedEntry) => claimedEntry.paymentReference === payment.paymentReference);
+    assert.equal(
+      await store.update({ ...leased, lease: { owner: 'a.1', until: time + 900 } }),
+      false,
+      'a renewal from a stale read loses',
+    );
+    const mine = (claimed: Payment[]) =>
+      claimed.some((claimedEntry) => claimedEntry.paymentReference === payment.paymentReference);
     assert.equal(mine(await store.claimDue(time + 599, 100, 1_000)), false, 'the renewed lease keeps sweepers off');
     const lapsed = await store.claimDue(time + 600, 100, 1_000);
     assert.equal(mine(lapsed), true, 'due once the renewed lease lapsed');
-    assert.deepEqual(lapsed.find((claimedEntry) => claimedEntry.paymentReference === payment.paymentReference)?.lease, { owner: 'a.1', until: time + 600 });
+    assert.deepEqual(lapsed.find((claimedEntry) => claimedEntry.paymentReference === payment.paymentReference)?.lease, {
+      owner: 'a.1',
+      until: time + 600,
+    });
   });
 
   it('takes at most limit entries per claim, and none once nothing is owed', async () => {
@@ -146,8 +180,15 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     delete settled.dueAt;
     assert.equal(await store.update(settled), true);
     const later = await store.claimDue(time + 5_000, 100, 1_000);
-    assert.equal(later.some((payment) => payment.paymentReference === settled.paymentReference), false, 'no dueAt: off the sweep');
-    assert.equal(later.filter((payment) => owed.some((p) => p.paymentReference === payment.paymentReference)).length, 4);
+    assert.equal(
+      later.some((payment) => payment.paymentReference === settled.paymentReference),
+      false,
+      'no dueAt: off the sweep',
+    );
+    assert.equal(
+      later.filter((payment) => owed.some((p) => p.paymentReference === payment.paymentReference)).length,
+      4,
+    );
   });
 
   it("keeps a transfer account's openUntil through insert, update and claimDue, and an older entry without it as it was", async () => {
@@ -187,8 +228,14 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     assert.equal(await store.update({ ...before, checkedAt: time }), false, 'a write from before the mark loses');
 
     const mine = [scheduled, stale, soon].map((payment) => payment.paymentReference);
-    const claimed = (await store.claimDue(time, 100, 1_000)).filter((payment) => mine.includes(payment.paymentReference));
-    assert.deepEqual(claimed.map((payment) => payment.paymentReference).sort(), [...mine].sort(), 'all three taken by the next sweep');
+    const claimed = (await store.claimDue(time, 100, 1_000)).filter((payment) =>
+      mine.includes(payment.paymentReference),
+    );
+    assert.deepEqual(
+      claimed.map((payment) => payment.paymentReference).sort(),
+      [...mine].sort(),
+      'all three taken by the next sweep',
+    );
   });
 
   it('returns copies: changing what it returned changes nothing stored', async () => {
@@ -212,7 +259,8 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
       { at: 1, what: 'created', detail: '5000.00 NGN' },
       { at: 2, what: 'resolved', detail: 'refunded', by: 'person' },
     ]);
-    for (let at = 3; at < HISTORY_LIMIT + 10; at += 1) await store.appendHistory(payment.paymentReference, { at, what: 'query-answered' });
+    for (let at = 3; at < HISTORY_LIMIT + 10; at += 1)
+      await store.appendHistory(payment.paymentReference, { at, what: 'query-answered' });
     const kept = await store.history(payment.paymentReference);
     assert.equal(kept.length, HISTORY_LIMIT);
     assert.deepEqual([kept[0]!.at, kept.at(-1)!.at], [10, HISTORY_LIMIT + 9], 'the oldest dropped');
@@ -227,14 +275,24 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     const store = await makeStore(clock);
     assert.ok(store.list, 'the store lists its entries');
     const run = `list-${process.pid}-${++counter}`;
-    const mine = (payments: Payment[]) => payments.filter((payment) => payment.paymentReference.startsWith(run)).map((payment) => payment.paymentReference);
+    const mine = (payments: Payment[]) =>
+      payments.filter((payment) => payment.paymentReference.startsWith(run)).map((payment) => payment.paymentReference);
     const customer = { name: 'Adaeze Okafor', phone: '+234 803 555 0199', email: 'ada@shop.example' };
     const made = [
       entry({ paymentReference: `${run}-paid`, state: 'SUCCESS', createdAt: 10, fulfilledAt: 11 }),
       entry({ paymentReference: `${run}-owed`, state: 'SUCCESS', createdAt: 20, fulfilAttempts: 2, dueAt: 99 }),
-      entry({ paymentReference: `${run}-review`, createdAt: 30, review: { reason: 'amount-mismatch', since: 31, amountReceived: '4000.00' } }),
+      entry({
+        paymentReference: `${run}-review`,
+        createdAt: 30,
+        review: { reason: 'amount-mismatch', since: 31, amountReceived: '4000.00' },
+      }),
       entry({ paymentReference: `${run}-stale`, createdAt: 40, stale: true, customer }),
-      entry({ paymentReference: `${run}-failed`, state: 'FAILED', createdAt: 50, customer: { name: 'Bola', phone: '08031112222' } }),
+      entry({
+        paymentReference: `${run}-failed`,
+        state: 'FAILED',
+        createdAt: 50,
+        customer: { name: 'Bola', phone: '08031112222' },
+      }),
     ];
     for (const payment of made) await store.insert(payment);
     const list = async (query: LedgerQuery) => mine(await store.list!({ limit: 10_000, ...query }));
@@ -242,7 +300,11 @@ export function paymentStoreContract(makeStore: StoreMaker): void {
     assert.deepEqual(await list({ needsAttention: true }), [`${run}-stale`, `${run}-review`, `${run}-owed`]);
     assert.deepEqual(await list({ state: 'SUCCESS' }), [`${run}-owed`, `${run}-paid`]);
     assert.deepEqual(await list({ since: 20, until: 40 }), [`${run}-review`, `${run}-owed`]);
-    assert.deepEqual(await list({ search: '0803 555' }), [`${run}-stale`], 'a phone number in part, written the local way');
+    assert.deepEqual(
+      await list({ search: '0803 555' }),
+      [`${run}-stale`],
+      'a phone number in part, written the local way',
+    );
     assert.deepEqual(await list({ search: 'ADA@' }), [`${run}-stale`]);
     assert.deepEqual(await list({ search: 'bola' }), [`${run}-failed`]);
     assert.deepEqual(await list({ search: `${run}-rev` }), [`${run}-review`]);

@@ -40,7 +40,9 @@ describe('createPostgresStores on a real PostgreSQL', { skip, timeout: 120_000 }
   it('of 20 concurrent claims on one key, from two pools, exactly one wins', async () => {
     const tablePrefix = postgres.prefix();
     const stores = [await postgres.stores({ tablePrefix }), createPostgresStores(postgres.pool(), { tablePrefix })];
-    const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => stores[i % 2]!.idempotency.claim('same', 60_000)));
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => stores[i % 2]!.idempotency.claim('same', 60_000)),
+    );
     assert.equal(claims.filter(Boolean).length, 1);
   });
 
@@ -66,13 +68,17 @@ describe('createPostgresStores on a real PostgreSQL', { skip, timeout: 120_000 }
 
   it('migrates idempotently, however many instances start at once, in a schema too', async () => {
     const tablePrefix = postgres.prefix();
-    await Promise.all(Array.from({ length: 4 }, () => migratePostgres(postgres.pool(), { tablePrefix, schema: `s_${tablePrefix}` })));
+    await Promise.all(
+      Array.from({ length: 4 }, () => migratePostgres(postgres.pool(), { tablePrefix, schema: `s_${tablePrefix}` })),
+    );
     await migratePostgres(postgres.shared(), { tablePrefix, schema: `s_${tablePrefix}` });
     const { payments } = createPostgresStores(postgres.shared(), { tablePrefix, schema: `s_${tablePrefix}` });
     const payment = entry();
     assert.equal(await payments.insert(payment), true);
-    const { rows } = await postgres.shared().query('SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1', [`s_${tablePrefix}`]);
-    assert.equal(rows[0].n, 4, "payments, their history, idempotency records and claims");
+    const { rows } = await postgres
+      .shared()
+      .query('SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1', [`s_${tablePrefix}`]);
+    assert.equal(rows[0].n, 4, 'payments, their history, idempotency records and claims');
   });
 
   it('ships postgres.sql, the DDL migratePostgres runs, and stores work on tables it created', async () => {
@@ -91,11 +97,16 @@ describe('createPostgresStores on a real PostgreSQL', { skip, timeout: 120_000 }
     const { payments } = await postgres.stores({ now: () => time, paymentTtlMs: 1_000 });
     const finished = entry({ state: 'FAILED', initiation: 'started' });
     const owed = entry({ state: 'SUCCESS', dueAt: 5 });
-    const reviewed = entry({ state: 'FAILED', initiation: 'started', review: { reason: 'amount-mismatch', since: 1, amountReceived: '4500' } });
+    const reviewed = entry({
+      state: 'FAILED',
+      initiation: 'started',
+      review: { reason: 'amount-mismatch', since: 1, amountReceived: '4500' },
+    });
     await payments.insert(finished);
     await payments.insert(owed);
     await payments.insert(reviewed);
-    for (const payment of [finished, owed]) await payments.appendHistory!(payment.paymentReference, { at: 1, what: 'created' });
+    for (const payment of [finished, owed])
+      await payments.appendHistory!(payment.paymentReference, { at: 1, what: 'created' });
     time += 1_000;
     // A bounded sweep runs every hundredth insert.
     for (let i = 0; i < 97; i++) await payments.insert(entry());
@@ -110,7 +121,9 @@ describe('createPostgresStores on a real PostgreSQL', { skip, timeout: 120_000 }
     assert.throws(() => createPostgresStores({} as never), /createPostgresStores: pass a pg Pool/);
     assert.throws(() => createPostgresStores(postgres.shared(), { tablePrefix: 'x"; DROP' }), /tablePrefix must be/);
     const { default: pg } = await import('pg');
-    const closed = new pg.Pool({ connectionString: `postgres://shop:hunter2-secret@127.0.0.1:${postgres.server().port + 1}/shop` });
+    const closed = new pg.Pool({
+      connectionString: `postgres://shop:hunter2-secret@127.0.0.1:${postgres.server().port + 1}/shop`,
+    });
     await assert.rejects(
       async () => createPostgresStores(closed).payments.get('ref'),
       (error: Error) => !`${error.message} ${error.stack}`.includes('hunter2'),

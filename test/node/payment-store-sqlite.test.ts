@@ -10,7 +10,11 @@ import { after, describe, it } from 'node:test';
 import Database from 'libsql';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { createSessionHandler, type IdempotencyRecord } from '../../src/server/internal.js';
-import { createSqliteStores, SQLITE_SCHEMA_SQL, type SqliteStoresOptions } from '../../src/server/stores/sqlite/index.js';
+import {
+  createSqliteStores,
+  SQLITE_SCHEMA_SQL,
+  type SqliteStoresOptions,
+} from '../../src/server/stores/sqlite/index.js';
 import { entry, paymentStoreContract } from './payment-store-contract.js';
 import { ORDER, post, USSD_REQUEST } from './server-fixtures.js';
 
@@ -89,11 +93,19 @@ describe('createSqliteStores on a file', () => {
     const file = newFile();
     const made = stores(file, { busyTimeoutMs: 1_234 });
     const peek = new Database(file);
-    const tables = () => peek.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+    const tables = () =>
+      peek.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
     assert.deepEqual(tables(), [], 'nothing written before first use');
     await made.payments.get('nothing');
-    assert.deepEqual(tables().map((table) => table.name), ['pay_widget_idempotency', 'pay_widget_idempotency_claims', 'pay_widget_payment_history', 'pay_widget_payments']);
-    assert.equal((peek.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode, 'wal', 'WAL is kept in the file');
+    assert.deepEqual(
+      tables().map((table) => table.name),
+      ['pay_widget_idempotency', 'pay_widget_idempotency_claims', 'pay_widget_payment_history', 'pay_widget_payments'],
+    );
+    assert.equal(
+      (peek.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode,
+      'wal',
+      'WAL is kept in the file',
+    );
     peek.close();
 
     const mine = new Database(newFile());
@@ -113,7 +125,11 @@ describe('createSqliteStores on a file', () => {
     const payment = entry();
     assert.equal(await payments.insert(payment), true);
     close();
-    assert.equal((await payments.get(payment.paymentReference))?.amount, '5000.00', 'close leaves a database passed in open');
+    assert.equal(
+      (await payments.get(payment.paymentReference))?.amount,
+      '5000.00',
+      'close leaves a database passed in open',
+    );
     db.close();
   });
 
@@ -126,7 +142,8 @@ describe('createSqliteStores on a file', () => {
     const markedDue = entry({ state: 'FAILED', initiation: 'started' });
     for (const payment of [finished, owed, pending, markedDue]) await payments.insert(payment);
     assert.equal(await payments.markDue!(markedDue.paymentReference, time), true);
-    for (const payment of [finished, owed]) await payments.appendHistory!(payment.paymentReference, { at: 1, what: 'created' });
+    for (const payment of [finished, owed])
+      await payments.appendHistory!(payment.paymentReference, { at: 1, what: 'created' });
     time += 1_000;
     // A bounded sweep runs every hundredth insert.
     for (let i = 0; i < 96; i++) await payments.insert(entry());
@@ -163,7 +180,10 @@ async function holdWriteLock(file: string, ms: number): Promise<{ released: Prom
   const script = `const D = require('libsql'); const db = new D(${JSON.stringify(file)});
     db.exec('BEGIN IMMEDIATE'); process.send('locked');
     setTimeout(() => { db.exec('COMMIT'); db.close(); process.exit(0); }, ${ms});`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], cwd: process.cwd() });
+  const child = spawn(process.execPath, ['-e', script], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    cwd: process.cwd(),
+  });
   const released = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise((resolve) => child.once('message', resolve));
   return { released };
@@ -194,10 +214,17 @@ describe('the SQLite ledger’s group commit', () => {
     const before = seen.commits;
     const settledAfter: number[] = [];
     const payments = Array.from({ length: 50 }, () => entry());
-    const inserted = await Promise.all(payments.map((payment) => Promise.resolve(stores.payments.insert(payment)).then((ok) => (settledAfter.push(seen.commits), ok))));
+    const inserted = await Promise.all(
+      payments.map((payment) =>
+        Promise.resolve(stores.payments.insert(payment)).then((ok) => (settledAfter.push(seen.commits), ok)),
+      ),
+    );
     assert.deepEqual(new Set(inserted), new Set([true]));
     assert.equal(seen.commits - before, 1, 'one commit for the fifty');
-    assert.ok(settledAfter.every((commits) => commits === before + 1), 'none settled before the commit');
+    assert.ok(
+      settledAfter.every((commits) => commits === before + 1),
+      'none settled before the commit',
+    );
     db.close();
   });
 
@@ -207,7 +234,10 @@ describe('the SQLite ledger’s group commit', () => {
     seen.failNext = true;
     const payments = Array.from({ length: 5 }, () => entry());
     const results = await Promise.allSettled(payments.map((payment) => stores.payments.insert(payment)));
-    assert.deepEqual(results.map((result) => result.status), ['rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['rejected', 'rejected', 'rejected', 'rejected', 'rejected'],
+    );
     for (const payment of payments) assert.equal(await stores.payments.get(payment.paymentReference), undefined);
     assert.equal(await stores.payments.insert(payments[0]!), true, 'the next write works');
     db.close();
@@ -224,7 +254,12 @@ describe('the session handler on the SQLite ledger', () => {
         baseUrl: 'https://sandbox.test',
         publicKey: SANDBOX_PUBLIC_KEY,
         accessToken: SANDBOX_ACCESS_TOKEN,
-        order: () => ({ amount: '2500.00', paymentReference: `order-${crypto.randomUUID()}`, callbackUrl: ORDER.callbackUrl, redirectUrl: ORDER.redirectUrl }),
+        order: () => ({
+          amount: '2500.00',
+          paymentReference: `order-${crypto.randomUUID()}`,
+          callbackUrl: ORDER.callbackUrl,
+          redirectUrl: ORDER.redirectUrl,
+        }),
         fetch: async (input, init) => {
           seen.push(String(JSON.parse(String(init?.body)).paymentReference));
           return sandbox.fetch(input, init);
@@ -242,7 +277,11 @@ describe('the session handler on the SQLite ledger', () => {
     const afterRestart = stores(file);
     const retry = await handlerOn(afterRestart)(post(USSD_REQUEST, key));
     assert.equal(retry.status, 200);
-    assert.equal(JSON.parse(await retry.text()).order.paymentReference, reference, 'the same payment, not a new random reference');
+    assert.equal(
+      JSON.parse(await retry.text()).order.paymentReference,
+      reference,
+      'the same payment, not a new random reference',
+    );
     assert.deepEqual(seen, [reference], 'the gateway was asked once');
     assert.equal((await afterRestart.payments.get(reference))?.amount, '2500.00');
   });

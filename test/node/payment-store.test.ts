@@ -39,7 +39,8 @@ describe('the PaymentStore contract: Redis', { timeout: 60_000 }, () => {
       await payments.insert(payment);
       await payments.appendHistory!(payment.paymentReference, { at: 1, what: 'created' });
     }
-    const ttl = async (reference: string) => Number(await client.sendCommand(['PTTL', `${prefix}payment-history:${reference}`]));
+    const ttl = async (reference: string) =>
+      Number(await client.sendCommand(['PTTL', `${prefix}payment-history:${reference}`]));
     assert.ok((await ttl(finished.paymentReference)) > 0 && (await ttl(finished.paymentReference)) <= 60_000);
     assert.equal(await ttl(owed.paymentReference), -1, 'kept as long as the entry: for good');
   });

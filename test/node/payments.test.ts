@@ -34,7 +34,8 @@ function shop(overrides: Partial<PaymentsOptions> = {}) {
     secretKey: SANDBOX_SECRET_KEY,
     fetch: async (input, init) => {
       const request = new Request(input, init);
-      if (request.method === 'POST' && request.url.endsWith('/initiates')) sent.push({ url: request.url, body: await request.clone().json() });
+      if (request.method === 'POST' && request.url.endsWith('/initiates'))
+        sent.push({ url: request.url, body: await request.clone().json() });
       return sandbox.fetch(request);
     },
   });
@@ -48,11 +49,17 @@ function shop(overrides: Partial<PaymentsOptions> = {}) {
     reconcile: false,
     ...overrides,
   });
-  closers.push(() => payments.close(), () => sandbox.close());
+  closers.push(
+    () => payments.close(),
+    () => sandbox.close(),
+  );
   return { sandbox, payments, sent, paid };
 }
 
-function startSession(payments: { handler(request: Request): Promise<Response> }, key = 'payments-test-0001'): Promise<Response> {
+function startSession(
+  payments: { handler(request: Request): Promise<Response> },
+  key = 'payments-test-0001',
+): Promise<Response> {
   return payments.handler(
     new Request(`${ORIGIN}/pay/session`, {
       method: 'POST',
@@ -66,7 +73,10 @@ type Answer = { order: { paymentReference: string; amount: string; statusToken: 
 
 function statusRequest(order: Answer['order']): Request {
   const url = new URL(order.statusUrl, `${ORIGIN}/pay/session`);
-  url.search = new URLSearchParams({ paymentReference: order.paymentReference, statusToken: order.statusToken }).toString();
+  url.search = new URLSearchParams({
+    paymentReference: order.paymentReference,
+    statusToken: order.statusToken,
+  }).toString();
   return new Request(url);
 }
 
@@ -77,7 +87,11 @@ describe('createPayments', () => {
     assert.equal(started.status, 200, await started.clone().text());
     const { order } = (await started.json()) as Answer;
     assert.equal(order.amount, '5000.00');
-    assert.equal(new URL(order.statusUrl, `${ORIGIN}/pay/session`).href, `${ORIGIN}/pay/status`, 'polled at …/status beside …/session');
+    assert.equal(
+      new URL(order.statusUrl, `${ORIGIN}/pay/session`).href,
+      `${ORIGIN}/pay/status`,
+      'polled at …/status beside …/session',
+    );
 
     const pending = await payments.handler(statusRequest(order));
     assert.equal(((await pending.json()) as { status: string }).status, 'PENDING');
@@ -88,11 +102,19 @@ describe('createPayments', () => {
       new Request(`${ORIGIN}/pay/webhook`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ notificationItems: [{ notificationRequestItem: { eventType: 'transaction', data: { reference: order.paymentReference } } }] }),
+        body: JSON.stringify({
+          notificationItems: [
+            { notificationRequestItem: { eventType: 'transaction', data: { reference: order.paymentReference } } },
+          ],
+        }),
       }),
     );
     assert.equal(notification.status, 200, await notification.clone().text());
-    assert.deepEqual(paid.map((payment) => payment.paymentReference), [order.paymentReference], 'onPaid once, through the webhook');
+    assert.deepEqual(
+      paid.map((payment) => payment.paymentReference),
+      [order.paymentReference],
+      'onPaid once, through the webhook',
+    );
     const done = await payments.handler(statusRequest(order));
     assert.equal(((await done.json()) as { status: string }).status, 'SUCCESS');
   });
@@ -102,7 +124,11 @@ describe('createPayments', () => {
     for (const path of ['/pay/', '/pay/sessions', '/pay/session/extra', '/pay/admin']) {
       const response = await payments.handler(new Request(`${ORIGIN}${path}`, { method: 'POST' }));
       assert.equal(response.status, 404, path);
-      assert.equal(((await response.json()) as { status: string; error: { code: string } }).error.code, 'not_found', path);
+      assert.equal(
+        ((await response.json()) as { status: string; error: { code: string } }).error.code,
+        'not_found',
+        path,
+      );
     }
   });
 
@@ -115,7 +141,11 @@ describe('createPayments', () => {
 
   it("keeps the order's own URLs when it names them", async () => {
     const { payments, sent } = shop({
-      order: async () => ({ amount: '5000.00', callbackUrl: 'https://shop.example/hooks/pay', redirectUrl: 'https://shop.example/thanks' }),
+      order: async () => ({
+        amount: '5000.00',
+        callbackUrl: 'https://shop.example/hooks/pay',
+        redirectUrl: 'https://shop.example/thanks',
+      }),
     });
     assert.equal((await startSession(payments)).status, 200);
     assert.equal(sent[0]?.body.callbackUrl, 'https://shop.example/hooks/pay');
@@ -167,7 +197,10 @@ describe('createPayments', () => {
     time += 61_000;
     const swept = await payments.sweep();
     assert.equal(swept.paid, 1, JSON.stringify(swept));
-    assert.deepEqual(paid.map((payment) => payment.paymentReference), [order.paymentReference]);
+    assert.deepEqual(
+      paid.map((payment) => payment.paymentReference),
+      [order.paymentReference],
+    );
     time += 61_000;
     await payments.sweep();
     assert.equal(paid.length, 1, 'never twice');
@@ -175,38 +208,72 @@ describe('createPayments', () => {
 });
 
 describe('createPayments refuses, when it is created, what cannot work', () => {
-  const gateway = createGateway({ baseUrl: 'https://seerbitapi.com', publicKey: 'SBPUBK_live', secretKey: 'SBSECK_live' });
+  const gateway = createGateway({
+    baseUrl: 'https://seerbitapi.com',
+    publicKey: 'SBPUBK_live',
+    secretKey: 'SBSECK_live',
+  });
   const base = { gateway, stores: createMemoryStores(), order: async () => ({ amount: '1' }), onPaid: () => {} };
 
   it('a loopback publicUrl with live keys, in one line saying why', () => {
-    assert.throws(() => createPayments({ ...base, publicUrl: 'http://127.0.0.1:3000/pay' }), (error: Error) => {
-      assert.match(error.message, /^createPayments: publicUrl http:\/\/127\.0\.0\.1:3000\/pay is this machine, which the gateway cannot reach/);
-      assert.ok(!error.message.includes('\n'));
-      return true;
-    });
+    assert.throws(
+      () => createPayments({ ...base, publicUrl: 'http://127.0.0.1:3000/pay' }),
+      (error: Error) => {
+        assert.match(
+          error.message,
+          /^createPayments: publicUrl http:\/\/127\.0\.0\.1:3000\/pay is this machine, which the gateway cannot reach/,
+        );
+        assert.ok(!error.message.includes('\n'));
+        return true;
+      },
+    );
     assert.throws(() => createPayments({ ...base, publicUrl: 'http://localhost/pay' }), /cannot reach/);
   });
 
   it('a publicUrl that is not an absolute http(s) URL', () => {
     for (const publicUrl of ['/pay', 'shop.example/pay', 'ftp://shop.example/pay', '']) {
-      assert.throws(() => createPayments({ ...base, publicUrl }), /publicUrl must be the absolute http\(s\) URL/, publicUrl);
+      assert.throws(
+        () => createPayments({ ...base, publicUrl }),
+        /publicUrl must be the absolute http\(s\) URL/,
+        publicUrl,
+      );
     }
   });
 
   it('stores that cannot keep a status secret, unless one is given', () => {
     const { keepSecret: _, ...idempotency } = createMemoryStores().idempotency;
     const stores = { payments: createMemoryStores().payments, idempotency };
-    assert.throws(() => createPayments({ ...base, stores, publicUrl: 'https://shop.example/pay' }), /pass statusSecret/);
-    const made = createPayments({ ...base, stores, publicUrl: 'https://shop.example/pay', statusSecret: 'x'.repeat(32), reconcile: false });
+    assert.throws(
+      () => createPayments({ ...base, stores, publicUrl: 'https://shop.example/pay' }),
+      /pass statusSecret/,
+    );
+    const made = createPayments({
+      ...base,
+      stores,
+      publicUrl: 'https://shop.example/pay',
+      statusSecret: 'x'.repeat(32),
+      reconcile: false,
+    });
     assert.equal(typeof made.handler, 'function');
   });
 
   it('missing stores, order or onPaid, and a store without its claims', () => {
     const publicUrl = 'https://shop.example/pay';
     assert.throws(() => createPayments({ ...base, publicUrl, stores: undefined as never }), /stores is required/);
-    assert.throws(() => createPayments({ ...base, publicUrl, onPaid: undefined as never }), /onPaid must be a function/);
+    assert.throws(
+      () => createPayments({ ...base, publicUrl, onPaid: undefined as never }),
+      /onPaid must be a function/,
+    );
     assert.throws(() => createPayments({ ...base, publicUrl, order: undefined as never }), /order must be a function/);
     const { claim: _, ...noClaim } = createMemoryStores().idempotency;
-    assert.throws(() => createPayments({ ...base, publicUrl, stores: { payments: base.stores.payments, idempotency: noClaim as never } }), /lacks claim\(\)/);
+    assert.throws(
+      () =>
+        createPayments({
+          ...base,
+          publicUrl,
+          stores: { payments: base.stores.payments, idempotency: noClaim as never },
+        }),
+      /lacks claim\(\)/,
+    );
   });
 });

@@ -3,7 +3,11 @@
 import { after, before } from 'node:test';
 import pg from 'pg';
 import { findPostgres, missingPostgresMessage } from '../../scripts/ensure-postgres.mjs';
-import { createPostgresStores, migratePostgres, type PostgresStoresOptions } from '../../src/server/stores/postgres/index.js';
+import {
+  createPostgresStores,
+  migratePostgres,
+  type PostgresStoresOptions,
+} from '../../src/server/stores/postgres/index.js';
 import { startPostgresServer, type PostgresServer } from './postgres-server.js';
 
 export const skip: string | false = findPostgres() ? false : `skipped: ${missingPostgresMessage()}`;

@@ -29,7 +29,9 @@ describe('fulfilInTransaction on a real PostgreSQL', { skip, timeout: 120_000 },
 
   /** `onPaid` as a merchant writes it: the order marked paid through the transaction's client. */
   const markOrderPaid = async (payment: Payment, db: unknown) => {
-    await (db as pg.PoolClient).query('INSERT INTO shop_orders (reference, paid) VALUES ($1, true)', [payment.paymentReference]);
+    await (db as pg.PoolClient).query('INSERT INTO shop_orders (reference, paid) VALUES ($1, true)', [
+      payment.paymentReference,
+    ]);
   };
 
   async function orderRows(reference: string): Promise<number> {
@@ -39,7 +41,10 @@ describe('fulfilInTransaction on a real PostgreSQL', { skip, timeout: 120_000 },
 
   it('commits what onPaid wrote with the fulfilment mark, and never runs it again', async () => {
     const payment = await owed();
-    assert.equal(await stores.payments.fulfilInTransaction(payment.paymentReference, markOrderPaid, retryAt), 'fulfilled');
+    assert.equal(
+      await stores.payments.fulfilInTransaction(payment.paymentReference, markOrderPaid, retryAt),
+      'fulfilled',
+    );
     assert.equal(await orderRows(payment.paymentReference), 1);
     const stored = (await stores.payments.get(payment.paymentReference))!;
     // Two writes: the lease taken before the transaction, and the mark that dropped it.
@@ -47,7 +52,11 @@ describe('fulfilInTransaction on a real PostgreSQL', { skip, timeout: 120_000 },
     delete expected.dueAt;
     assert.deepEqual(stored, expected);
     let ranAgain = false;
-    const again = await stores.payments.fulfilInTransaction(payment.paymentReference, async () => void (ranAgain = true), retryAt);
+    const again = await stores.payments.fulfilInTransaction(
+      payment.paymentReference,
+      async () => void (ranAgain = true),
+      retryAt,
+    );
     assert.equal(again, 'not-owed');
     assert.equal(ranAgain, false);
   });
@@ -67,7 +76,10 @@ describe('fulfilInTransaction on a real PostgreSQL', { skip, timeout: 120_000 },
       await markOrderPaid(paid, db);
       throw failure;
     };
-    await assert.rejects(stores.payments.fulfilInTransaction(payment.paymentReference, failing, retryAt), (error) => error === failure);
+    await assert.rejects(
+      stores.payments.fulfilInTransaction(payment.paymentReference, failing, retryAt),
+      (error) => error === failure,
+    );
     assert.equal(await orderRows(payment.paymentReference), 0, 'the order write rolled back');
     const stored = (await stores.payments.get(payment.paymentReference))!;
     assert.equal(stored.fulfilledAt, undefined);
@@ -75,7 +87,10 @@ describe('fulfilInTransaction on a real PostgreSQL', { skip, timeout: 120_000 },
     assert.equal(stored.dueAt, retryAt(1));
     await assert.rejects(stores.payments.fulfilInTransaction(payment.paymentReference, failing, retryAt));
     assert.equal((await stores.payments.get(payment.paymentReference))!.dueAt, retryAt(2), 'backs off by attempts');
-    assert.equal(await stores.payments.fulfilInTransaction(payment.paymentReference, markOrderPaid, retryAt), 'fulfilled');
+    assert.equal(
+      await stores.payments.fulfilInTransaction(payment.paymentReference, markOrderPaid, retryAt),
+      'fulfilled',
+    );
     assert.equal(await orderRows(payment.paymentReference), 1);
   });
 
@@ -115,7 +130,10 @@ describe('fulfilInTransaction on a real PostgreSQL', { skip, timeout: 120_000 },
     await running;
     let marked: unknown;
     try {
-      marked = await Promise.race([stores.payments.markDue!(payment.paymentReference, time), new Promise((resolve) => setTimeout(resolve, 2_000, 'waited'))]);
+      marked = await Promise.race([
+        stores.payments.markDue!(payment.paymentReference, time),
+        new Promise((resolve) => setTimeout(resolve, 2_000, 'waited')),
+      ]);
     } finally {
       finish();
     }
@@ -137,7 +155,10 @@ describe('fulfilInTransaction on a real PostgreSQL', { skip, timeout: 120_000 },
     const stored = (await stores.payments.get(payment.paymentReference))!;
     assert.equal(stored.fulfilledAt, undefined);
     assert.equal(stored.fulfilAttempts, 1);
-    assert.equal(await stores.payments.fulfilInTransaction(payment.paymentReference, markOrderPaid, retryAt), 'fulfilled');
+    assert.equal(
+      await stores.payments.fulfilInTransaction(payment.paymentReference, markOrderPaid, retryAt),
+      'fulfilled',
+    );
     assert.equal(await orderRows(payment.paymentReference), 1);
   });
 });

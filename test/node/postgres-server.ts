@@ -34,7 +34,8 @@ function runAs(): Pick<SpawnOptions, 'uid' | 'gid'> {
   const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
   const uid = id('-u');
   const gid = id('-g');
-  if (!Number.isInteger(uid) || uid === 0) throw new Error('running as root, and there is no `postgres` system user to run PostgreSQL as');
+  if (!Number.isInteger(uid) || uid === 0)
+    throw new Error('running as root, and there is no `postgres` system user to run PostgreSQL as');
   return { uid, gid };
 }
 
@@ -45,10 +46,14 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const folder = mkdtempSync(join(tmpdir(), 'pay-widget-pg-'));
   if (user.uid !== undefined) chownSync(folder, user.uid, user.gid!);
   const data = join(folder, 'data');
-  const init = spawnSync(programs.initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'], {
-    ...user,
-    encoding: 'utf8',
-  });
+  const init = spawnSync(
+    programs.initdb,
+    ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'],
+    {
+      ...user,
+      encoding: 'utf8',
+    },
+  );
   if (init.status !== 0) {
     rmSync(folder, { recursive: true, force: true });
     throw new Error(`initdb failed (${init.status}): ${(init.stderr || String(init.error)).slice(-500)}`);

@@ -12,7 +12,10 @@ const run = promisify(execFile);
 
 describe('npm publish --dry-run', () => {
   it('corrects nothing in package.json and packs every file "bin" names', async () => {
-    const { stdout, stderr } = await run('npm', ['publish', '--dry-run', '--ignore-scripts', '--json'], { cwd: repoRoot, maxBuffer: 16 << 20 });
+    const { stdout, stderr } = await run('npm', ['publish', '--dry-run', '--ignore-scripts', '--json'], {
+      cwd: repoRoot,
+      maxBuffer: 16 << 20,
+    });
     const corrections = stderr.split('\n').filter((line) => /warn publish/.test(line) && !/logged in/.test(line));
     assert.deepEqual(corrections, [], 'npm corrected package.json');
     const { files } = (JSON.parse(stdout) as Record<string, { files: { path: string }[] }>)['pay-widget']!;
@@ -22,13 +25,26 @@ describe('npm publish --dry-run', () => {
   });
 
   it('packs every file "exports" names (pay-widget/server/sqlite and its sqlite.sql among them)', async () => {
-    const { stdout } = await run('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: repoRoot, maxBuffer: 16 << 20 });
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], {
+      cwd: repoRoot,
+      maxBuffer: 16 << 20,
+    });
     const packed = new Set((JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path));
-    const { exports } = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')) as { exports: Record<string, string | Record<string, string>> };
+    const { exports } = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')) as {
+      exports: Record<string, string | Record<string, string>>;
+    };
     const named = Object.entries(exports).flatMap(([entry, target]) =>
-      (typeof target === 'string' ? [target] : Object.values(target)).map((path) => [entry, path.replace(/^\.\//, '')] as const),
+      (typeof target === 'string' ? [target] : Object.values(target)).map(
+        (path) => [entry, path.replace(/^\.\//, '')] as const,
+      ),
     );
-    assert.ok(named.some(([entry]) => entry === './server/sqlite') && named.some(([entry]) => entry === './server/sqlite.sql'));
-    assert.deepEqual(named.filter(([, path]) => !packed.has(path)), [], 'named in exports but not packed');
+    assert.ok(
+      named.some(([entry]) => entry === './server/sqlite') && named.some(([entry]) => entry === './server/sqlite.sql'),
+    );
+    assert.deepEqual(
+      named.filter(([, path]) => !packed.has(path)),
+      [],
+      'named in exports but not packed',
+    );
   });
 });

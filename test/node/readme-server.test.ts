@@ -87,12 +87,16 @@ describe('the README’s complete Express server, pasted into server.mjs and sta
     await page.type('pierce/#mobileNumber', '08012345678');
     await page.select('pierce/#bankCode', '058');
     await page.click('pierce/button[part~="submit"]');
-    const dialCode = async () => (await page.waitForSelector('pierce/[part~="dial-code"]', { visible: true }))!.evaluate((element) => element.textContent!.trim());
+    const dialCode = async () =>
+      (await page.waitForSelector('pierce/[part~="dial-code"]', { visible: true }))!.evaluate((element) =>
+        element.textContent!.trim(),
+      );
     const code = await dialCode();
     assert.match(code, /^\*000\*058\*/);
     await page.waitForSelector('#paid', { visible: true });
 
-    // Back from the dialer to a reloaded tab: the same code, and the snippet's pay-resumed listener shows the button again.
+    // Back from the dialer to a reloaded tab: the same code, and the snippet's pay-resumed listener shows the button
+    // again.
     await page.reload({ waitUntil: 'load' });
     assert.equal(await dialCode(), code);
     await page.waitForSelector('#paid', { visible: true });
@@ -101,10 +105,21 @@ describe('the README’s complete Express server, pasted into server.mjs and sta
 
     [, reference = ''] = (await server.printed(/paid (\S+) 5000\.00 NGN/)) as string[];
     assert.equal(server.output().split(`paid ${reference} `).length - 1, 1, 'onPaid ran once');
-    assert.match(server.output(), new RegExp(`"type":"paid","paymentReference":"${reference}"`), 'the webhook settled it');
-    assert.ok(scripts.includes('200 /pay-widget/pay-widget.after-submit.js'), `the script's second file was served beside it: ${scripts.join(', ')}`);
+    assert.match(
+      server.output(),
+      new RegExp(`"type":"paid","paymentReference":"${reference}"`),
+      'the webhook settled it',
+    );
+    assert.ok(
+      scripts.includes('200 /pay-widget/pay-widget.after-submit.js'),
+      `the script's second file was served beside it: ${scripts.join(', ')}`,
+    );
     // After the reload, the browser asks whether its copies are current: 304 is served too.
-    assert.deepEqual(scripts.filter((line) => !/^(200|304) /.test(line)), [], 'every file of the script was served');
+    assert.deepEqual(
+      scripts.filter((line) => !/^(200|304) /.test(line)),
+      [],
+      'every file of the script was served',
+    );
   });
 
   it('takes a transfer too, the widget polling the status URL the session answer gave (the page sets no status-url)', async (t) => {
@@ -112,7 +127,11 @@ describe('the README’s complete Express server, pasted into server.mjs and sta
     const page = await browser.newPage();
     page.setDefaultTimeout(STEP_MS);
     await page.goto(server.origin, { waitUntil: 'load' });
-    assert.equal(await page.$eval('pay-widget', (widget) => widget.getAttribute('status-url')), null, 'the README page sets session-url only');
+    assert.equal(
+      await page.$eval('pay-widget', (widget) => widget.getAttribute('status-url')),
+      null,
+      'the README page sets session-url only',
+    );
     await page.waitForSelector('pierce/input[name="paymentType"][value="TRANSFER"]', { visible: true });
     await page.click('pierce/input[name="paymentType"][value="TRANSFER"]');
     await page.type('pierce/#fullName', 'Ada Obi');
@@ -140,8 +159,14 @@ describe('the README’s complete Express server, pasted into server.mjs and sta
     assert.equal(withoutTimeLeft(await replay.text()), withoutTimeLeft(text), 'a replay gets the same answer');
     const { order } = JSON.parse(text) as { order: { paymentReference: string; statusToken: string } };
     const statusOf = (origin: string, ref: string, token: string) =>
-      fetch(`${origin}/pay/status?paymentReference=${encodeURIComponent(ref)}&statusToken=${encodeURIComponent(token)}`).then(statusBody);
-    assert.deepEqual(await statusOf(server.origin, order.paymentReference, order.statusToken), { status: 'PENDING', amount: '5000.00', currency: 'NGN' });
+      fetch(
+        `${origin}/pay/status?paymentReference=${encodeURIComponent(ref)}&statusToken=${encodeURIComponent(token)}`,
+      ).then(statusBody);
+    assert.deepEqual(await statusOf(server.origin, order.paymentReference, order.statusToken), {
+      status: 'PENDING',
+      amount: '5000.00',
+      currency: 'NGN',
+    });
 
     await server.close();
     server = await startServer(app, 'start', /open http:\/\/127\.0\.0\.1:\d+ \(sandbox\)/, { env });
@@ -152,18 +177,33 @@ describe('the README’s complete Express server, pasted into server.mjs and sta
     );
     const again = await session('readme-server-0001');
     assert.equal(again.status, 200);
-    assert.equal(((await again.json()) as { order: { paymentReference: string } }).order.paymentReference, order.paymentReference, 'the same key names the same payment after a restart');
+    assert.equal(
+      ((await again.json()) as { order: { paymentReference: string } }).order.paymentReference,
+      order.paymentReference,
+      'the same key names the same payment after a restart',
+    );
   });
 
   it('never runs on the sandbox by mistake: with no settings, or only some of the gateway’s, it stops with one line', async () => {
     const { PATH, HOME } = process.env;
-    for (const settings of [{}, { PAY_BASE_URL: 'https://seerbitapi.com' }, { PAY_SANDBOX: '1', PAY_SECRET_KEY: 'sk_live_x' }]) {
-      const result = await run('node', ['server.mjs'], { cwd: app, env: { PATH, HOME, PORT: '0', ...settings }, timeout: 30_000 }).then(
+    for (const settings of [
+      {},
+      { PAY_BASE_URL: 'https://seerbitapi.com' },
+      { PAY_SANDBOX: '1', PAY_SECRET_KEY: 'sk_live_x' },
+    ]) {
+      const result = await run('node', ['server.mjs'], {
+        cwd: app,
+        env: { PATH, HOME, PORT: '0', ...settings },
+        timeout: 30_000,
+      }).then(
         () => ({ code: 0, stderr: '' }),
         (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
       );
       assert.equal(result.code, 1, `exit code with ${JSON.stringify(settings)}`);
-      assert.equal(result.stderr.trim(), 'Set PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_SECRET_KEY for the gateway, or only PAY_SANDBOX=1 for the sandbox.');
+      assert.equal(
+        result.stderr.trim(),
+        'Set PAY_BASE_URL, PAY_PUBLIC_KEY and PAY_SECRET_KEY for the gateway, or only PAY_SANDBOX=1 for the sandbox.',
+      );
     }
   });
 });

@@ -30,7 +30,10 @@ let app: string;
 before(async () => {
   const versions = Object.fromEntries(
     await Promise.all(
-      REPOSITORY_VERSIONS.map(async (name) => [name, `^${JSON.parse(await readFile(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')).version}`]),
+      REPOSITORY_VERSIONS.map(async (name) => [
+        name,
+        `^${JSON.parse(await readFile(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')).version}`,
+      ]),
     ),
   );
   // Install scripts stay off: the runtimes' binaries come in their platform packages. Bun's alone
@@ -57,7 +60,12 @@ async function missing(binary: string): Promise<string | undefined> {
 }
 
 /** Starts `script` (after checking `binary` runs), drives the loop and then `more`, stops it. */
-async function recipe(t: TestContext, script: string, binary?: string, more?: (server: StartedServer) => Promise<void>): Promise<void> {
+async function recipe(
+  t: TestContext,
+  script: string,
+  binary?: string,
+  more?: (server: StartedServer) => Promise<void>,
+): Promise<void> {
   const skip = binary && (await missing(binary));
   if (skip) return t.skip(skip);
   const server = await startServer(app, script, /listening on http:\/\/127\.0\.0\.1:\d+/);
@@ -86,21 +94,33 @@ async function sweptWithoutWebhook(server: StartedServer): Promise<void> {
     body: JSON.stringify(USSD_REQUEST),
   });
   assert.equal(session.status, 200, await session.clone().text());
-  const { order } = (await session.json()) as { order: { paymentReference: string; statusToken: string; statusUrl: string } };
+  const { order } = (await session.json()) as {
+    order: { paymentReference: string; statusToken: string; statusUrl: string };
+  };
   const reference = order.paymentReference;
-  const paid = await fetch(`${server.origin}/pay/simulate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paymentReference: reference, webhookLost: true }) });
+  const paid = await fetch(`${server.origin}/pay/simulate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ paymentReference: reference, webhookLost: true }),
+  });
   assert.equal(paid.status, 204);
 
   const early = await fetch(`${server.origin}/cdn-cgi/handler/scheduled`);
   assert.equal(early.status, 200, await early.text());
   await new Promise((resolve) => setTimeout(resolve, started + FIRST_CHECK_MS - Date.now()));
-  assert.ok(!server.output().includes(`paid ${reference} `), 'nothing settled it before the sweep: no webhook, no poll');
+  assert.ok(
+    !server.output().includes(`paid ${reference} `),
+    'nothing settled it before the sweep: no webhook, no poll',
+  );
 
   const trigger = await fetch(`${server.origin}/cdn-cgi/handler/scheduled`);
   assert.equal(trigger.status, 200, await trigger.text());
   await server.printed(new RegExp(`paid ${reference} 5000.00 NGN`));
   await server.printed(/sweep \{"checked":1,"paid":1,/);
-  const statusUrl = new URL(`${order.statusUrl}?paymentReference=${encodeURIComponent(reference)}&statusToken=${encodeURIComponent(order.statusToken)}`, `${server.origin}/pay/session`);
+  const statusUrl = new URL(
+    `${order.statusUrl}?paymentReference=${encodeURIComponent(reference)}&statusToken=${encodeURIComponent(order.statusToken)}`,
+    `${server.origin}/pay/session`,
+  );
   assert.deepEqual(await statusBody(await fetch(statusUrl)), { status: 'SUCCESS', amount: '5000.00', currency: 'NGN' });
   assert.equal(server.output().split(`paid ${reference} `).length - 1, 1, 'onPaid ran once');
 }

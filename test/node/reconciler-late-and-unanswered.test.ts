@@ -76,116 +76,154 @@ const ledgers: { name: string; skip: string | false; open(now: () => number): Pr
 ];
 
 for (const ledger of ledgers) {
-  describe(`the reconciler on the ${ledger.name} ledger (issue 24, defects 2 and 3)`, { skip: ledger.skip, timeout: 60_000 }, () => {
-    async function setUp() {
-      const clock = { time: T0 };
-      const payments = await ledger.open(() => clock.time);
-      const replies = new Map<string, Reply>();
-      const upstream = fakeGateway((request) => {
-        const reference = decodeURIComponent(request.path.split('/').pop()!);
-        const reply = replies.get(reference) ?? 'pending';
-        if (reply === 'hang') return new Promise<Response>(() => {}); // never answers: the reconciler's deadline (50 ms) gives up on it
-        if (typeof reply === 'number') return new Response(JSON.stringify({ message: 'Too busy' }), { status: reply });
-        if (reply === 'garbage') return new Response('<html>upstream error</html>', { status: 200 });
-        return queryAnswer({ paid: '00', failed: 'S12', pending: 'S20' }[reply], {}, reference);
-      });
-      const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, accessToken: 'token-1', fetch: upstream.fetch, timeoutMs: 200 });
-      const paid: string[] = [];
-      const events: ReconcileEvent[] = [];
-      const reconciler = createReconciler({
-        gateway,
-        payments,
-        onPaid: (payment) => void paid.push(payment.paymentReference),
-        onEvent: (event) => void events.push(event),
-        now: () => clock.time,
-        queryTimeoutMs: 50,
-        sleep: async (ms) => void (clock.time += ms),
-      });
-      /** A payment the session handler started at `createdAt`, as the ledger holds it after `checks` answered steps. */
-      async function started(reference: string, createdAt: number, checks = 0): Promise<void> {
-        const entry: Payment = {
-          paymentReference: reference, paymentType: 'TRANSFER', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1,
-          createdAt, updatedAt: createdAt, initiation: 'started', checks, dueAt: nextCheckAt(createdAt, checks)!,
-        };
-        assert.ok(await payments.insert(entry));
-      }
-      const queries = (reference: string) => upstream.seen.filter((request) => request.path.endsWith(`/${reference}`)).length;
-      return { clock, payments, replies, paid, events, reconciler, started, queries };
-    }
-
-    it('finds a payment made after it FAILED, with its notification dropped: late-success, onPaid once', async () => {
-      const { clock, payments, replies, paid, events, reconciler, started } = await setUp();
-      await started('late-1', T0);
-      replies.set('late-1', 'failed');
-      clock.time = T0 + MINUTE;
-      assert.equal((await reconciler.run()).failed, 1);
-      const failedAt = clock.time;
-      assert.equal((await payments.get('late-1'))?.state, 'FAILED');
-
-      replies.set('late-1', 'paid'); // the customer paid after all; the gateway's webhook never arrived
-      clock.time = failedAt + HOUR;
-      const counts = await reconciler.run();
-      assert.deepEqual([counts.checked, counts.paid, counts.fulfilled], [1, 1, 1]);
-      const stored = await payments.get('late-1');
-      assert.deepEqual([stored?.state, stored?.dueAt], ['SUCCESS', undefined]);
-      assert.notEqual(stored?.fulfilledAt, undefined);
-      assert.deepEqual(paid, ['late-1']);
-      assert.deepEqual(
-        events.filter((event) => event.type === 'late-success'),
-        [{ type: 'late-success', paymentReference: 'late-1', amount: '5000.00', currency: 'NGN', previousCode: 'S12' }],
-      );
-    });
-
-    it('asks about a FAILED payment 1 h, 6 h, 24 h and 72 h after the failure, then never again', async () => {
-      const { clock, payments, replies, reconciler, started, queries } = await setUp();
-      await started('late-2', T0);
-      replies.set('late-2', 'failed');
-      clock.time = T0 + MINUTE;
-      await reconciler.run();
-      const failedAt = clock.time;
-      for (const offset of AFTER_FAILURE_SCHEDULE_MS) {
-        clock.time = failedAt + offset - 1;
-        assert.equal((await reconciler.run()).checked, 0, `not before ${offset / HOUR} h`);
-        clock.time = failedAt + offset;
-        assert.equal((await reconciler.run()).checked, 1, `at ${offset / HOUR} h`);
-      }
-      clock.time += 30 * 24 * HOUR;
-      assert.equal((await reconciler.run()).checked, 0);
-      assert.equal(queries('late-2'), 1 + AFTER_FAILURE_SCHEDULE_MS.length);
-      const stored = await payments.get('late-2');
-      assert.deepEqual([stored?.state, stored?.dueAt], ['FAILED', undefined]);
-    });
-
-    it('keeps the 24-hour step through 503, 429, garbage and a hang, and pays once the answer is read', async () => {
-      const { clock, payments, replies, paid, events, reconciler, started, queries } = await setUp();
-      await started('late-3', T0, LAST_STEP); // every earlier step answered "pending"
-      await started('late-4', T0, LAST_STEP);
-      clock.time = T0 + RECHECK_SCHEDULE_MS[LAST_STEP]!;
-      for (const reply of [503, 429, 'garbage', 'hang'] as const) {
-        replies.set('late-3', reply);
-        replies.set('late-4', reply);
-        const counts = await reconciler.run();
-        assert.deepEqual([counts.checked, counts.errors, counts.stale], [2, 2, 0], String(reply));
-        for (const reference of ['late-3', 'late-4']) {
-          const stored = (await payments.get(reference))!;
-          assert.equal(stored.state, 'PENDING', `${reference} after ${reply}`);
-          assert.equal(stored.stale, undefined, `${reference} is not stale after ${reply}`);
-          assert.equal(stored.checks, LAST_STEP, `${reference}: the step is not used up by ${reply}`);
-          assert.ok(stored.dueAt! > clock.time, `${reference} is due again after ${reply}`);
+  describe(
+    `the reconciler on the ${ledger.name} ledger (issue 24, defects 2 and 3)`,
+    { skip: ledger.skip, timeout: 60_000 },
+    () => {
+      async function setUp() {
+        const clock = { time: T0 };
+        const payments = await ledger.open(() => clock.time);
+        const replies = new Map<string, Reply>();
+        const upstream = fakeGateway((request) => {
+          const reference = decodeURIComponent(request.path.split('/').pop()!);
+          const reply = replies.get(reference) ?? 'pending';
+          if (reply === 'hang') return new Promise<Response>(() => {}); // never answers: the reconciler's deadline (50 ms) gives up on it
+          if (typeof reply === 'number')
+            return new Response(JSON.stringify({ message: 'Too busy' }), { status: reply });
+          if (reply === 'garbage') return new Response('<html>upstream error</html>', { status: 200 });
+          return queryAnswer({ paid: '00', failed: 'S12', pending: 'S20' }[reply], {}, reference);
+        });
+        const gateway = createGateway({
+          baseUrl: BASE_URL,
+          publicKey: PUBLIC_KEY,
+          accessToken: 'token-1',
+          fetch: upstream.fetch,
+          timeoutMs: 200,
+        });
+        const paid: string[] = [];
+        const events: ReconcileEvent[] = [];
+        const reconciler = createReconciler({
+          gateway,
+          payments,
+          onPaid: (payment) => void paid.push(payment.paymentReference),
+          onEvent: (event) => void events.push(event),
+          now: () => clock.time,
+          queryTimeoutMs: 50,
+          sleep: async (ms) => void (clock.time += ms),
+        });
+        /** A payment the session handler started at `createdAt`, as the ledger holds it after `checks` answered steps. */
+        async function started(reference: string, createdAt: number, checks = 0): Promise<void> {
+          const entry: Payment = {
+            paymentReference: reference,
+            paymentType: 'TRANSFER',
+            amount: '5000.00',
+            currency: 'NGN',
+            state: 'PENDING',
+            version: 1,
+            createdAt,
+            updatedAt: createdAt,
+            initiation: 'started',
+            checks,
+            dueAt: nextCheckAt(createdAt, checks)!,
+          };
+          assert.ok(await payments.insert(entry));
         }
-        clock.time = (await payments.get('late-3'))!.dueAt!;
+        const queries = (reference: string) =>
+          upstream.seen.filter((request) => request.path.endsWith(`/${reference}`)).length;
+        return { clock, payments, replies, paid, events, reconciler, started, queries };
       }
-      assert.equal(events.filter((event) => event.type === 'stale').length, 0);
-      replies.set('late-3', 'paid');
-      replies.set('late-4', 'pending');
-      const counts = await reconciler.run();
-      assert.deepEqual([counts.checked, counts.paid, counts.stale], [2, 1, 1]);
-      assert.deepEqual(paid, ['late-3']);
-      assert.equal((await payments.get('late-3'))?.state, 'SUCCESS');
-      const pending = await payments.get('late-4');
-      assert.deepEqual([pending?.state, pending?.stale, pending?.dueAt], ['PENDING', true, undefined], 'stale only once the gateway answered "pending" at the last step');
-      assert.deepEqual(events.filter((event) => event.type === 'stale').map((event) => 'paymentReference' in event && event.paymentReference), ['late-4']);
-      assert.equal(queries('late-3'), 5);
-    });
-  });
+
+      it('finds a payment made after it FAILED, with its notification dropped: late-success, onPaid once', async () => {
+        const { clock, payments, replies, paid, events, reconciler, started } = await setUp();
+        await started('late-1', T0);
+        replies.set('late-1', 'failed');
+        clock.time = T0 + MINUTE;
+        assert.equal((await reconciler.run()).failed, 1);
+        const failedAt = clock.time;
+        assert.equal((await payments.get('late-1'))?.state, 'FAILED');
+
+        replies.set('late-1', 'paid'); // the customer paid after all; the gateway's webhook never arrived
+        clock.time = failedAt + HOUR;
+        const counts = await reconciler.run();
+        assert.deepEqual([counts.checked, counts.paid, counts.fulfilled], [1, 1, 1]);
+        const stored = await payments.get('late-1');
+        assert.deepEqual([stored?.state, stored?.dueAt], ['SUCCESS', undefined]);
+        assert.notEqual(stored?.fulfilledAt, undefined);
+        assert.deepEqual(paid, ['late-1']);
+        assert.deepEqual(
+          events.filter((event) => event.type === 'late-success'),
+          [
+            {
+              type: 'late-success',
+              paymentReference: 'late-1',
+              amount: '5000.00',
+              currency: 'NGN',
+              previousCode: 'S12',
+            },
+          ],
+        );
+      });
+
+      it('asks about a FAILED payment 1 h, 6 h, 24 h and 72 h after the failure, then never again', async () => {
+        const { clock, payments, replies, reconciler, started, queries } = await setUp();
+        await started('late-2', T0);
+        replies.set('late-2', 'failed');
+        clock.time = T0 + MINUTE;
+        await reconciler.run();
+        const failedAt = clock.time;
+        for (const offset of AFTER_FAILURE_SCHEDULE_MS) {
+          clock.time = failedAt + offset - 1;
+          assert.equal((await reconciler.run()).checked, 0, `not before ${offset / HOUR} h`);
+          clock.time = failedAt + offset;
+          assert.equal((await reconciler.run()).checked, 1, `at ${offset / HOUR} h`);
+        }
+        clock.time += 30 * 24 * HOUR;
+        assert.equal((await reconciler.run()).checked, 0);
+        assert.equal(queries('late-2'), 1 + AFTER_FAILURE_SCHEDULE_MS.length);
+        const stored = await payments.get('late-2');
+        assert.deepEqual([stored?.state, stored?.dueAt], ['FAILED', undefined]);
+      });
+
+      it('keeps the 24-hour step through 503, 429, garbage and a hang, and pays once the answer is read', async () => {
+        const { clock, payments, replies, paid, events, reconciler, started, queries } = await setUp();
+        await started('late-3', T0, LAST_STEP); // every earlier step answered "pending"
+        await started('late-4', T0, LAST_STEP);
+        clock.time = T0 + RECHECK_SCHEDULE_MS[LAST_STEP]!;
+        for (const reply of [503, 429, 'garbage', 'hang'] as const) {
+          replies.set('late-3', reply);
+          replies.set('late-4', reply);
+          const counts = await reconciler.run();
+          assert.deepEqual([counts.checked, counts.errors, counts.stale], [2, 2, 0], String(reply));
+          for (const reference of ['late-3', 'late-4']) {
+            const stored = (await payments.get(reference))!;
+            assert.equal(stored.state, 'PENDING', `${reference} after ${reply}`);
+            assert.equal(stored.stale, undefined, `${reference} is not stale after ${reply}`);
+            assert.equal(stored.checks, LAST_STEP, `${reference}: the step is not used up by ${reply}`);
+            assert.ok(stored.dueAt! > clock.time, `${reference} is due again after ${reply}`);
+          }
+          clock.time = (await payments.get('late-3'))!.dueAt!;
+        }
+        assert.equal(events.filter((event) => event.type === 'stale').length, 0);
+        replies.set('late-3', 'paid');
+        replies.set('late-4', 'pending');
+        const counts = await reconciler.run();
+        assert.deepEqual([counts.checked, counts.paid, counts.stale], [2, 1, 1]);
+        assert.deepEqual(paid, ['late-3']);
+        assert.equal((await payments.get('late-3'))?.state, 'SUCCESS');
+        const pending = await payments.get('late-4');
+        assert.deepEqual(
+          [pending?.state, pending?.stale, pending?.dueAt],
+          ['PENDING', true, undefined],
+          'stale only once the gateway answered "pending" at the last step',
+        );
+        assert.deepEqual(
+          events
+            .filter((event) => event.type === 'stale')
+            .map((event) => 'paymentReference' in event && event.paymentReference),
+          ['late-4'],
+        );
+        assert.equal(queries('late-3'), 5);
+      });
+    },
+  );
 }

@@ -44,15 +44,28 @@ function shop(payments: PaymentStore, clock: { time: number }, options: Partial<
   const upstream = fakeGateway(async (request) => {
     if (request.path === INITIATE_PATH) {
       const body = JSON.parse(request.body) as { paymentReference: string; paymentType: string };
-      return Response.json(body.paymentType === 'USSD' ? ussdEnvelope(body.paymentReference) : transferEnvelope(body.paymentReference));
+      return Response.json(
+        body.paymentType === 'USSD' ? ussdEnvelope(body.paymentReference) : transferEnvelope(body.paymentReference),
+      );
     }
     const reference = decodeURIComponent(request.path.split('/').pop()!);
     const paid = paidAtGateway.has(reference);
     return queryAnswer(paid ? '00' : 'S20', { amount: 2500, currency: 'NGN' }, reference);
   });
-  const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, accessToken: 'token-1', fetch: upstream.fetch });
+  const gateway = createGateway({
+    baseUrl: BASE_URL,
+    publicKey: PUBLIC_KEY,
+    accessToken: 'token-1',
+    fetch: upstream.fetch,
+  });
   const now = () => clock.time;
-  const handler = createSessionHandler({ gateway, payments, now, order: () => ({ ...ORDER, paymentReference: `pw-${(next += 1)}` }), ...options });
+  const handler = createSessionHandler({
+    gateway,
+    payments,
+    now,
+    order: () => ({ ...ORDER, paymentReference: `pw-${(next += 1)}` }),
+    ...options,
+  });
   const fulfilled: string[] = [];
   const reconciler = createReconciler({
     gateway,
@@ -75,7 +88,8 @@ function shop(payments: PaymentStore, clock: { time: number }, options: Partial<
     const body = (await answer.json()) as { order?: { paymentReference: string } };
     return { status: answer.status, reference: body.order?.paymentReference };
   }
-  const queries = (reference: string) => upstream.seen.filter((request) => request.path.endsWith(`/${reference}`)).length;
+  const queries = (reference: string) =>
+    upstream.seen.filter((request) => request.path.endsWith(`/${reference}`)).length;
   return { paidAtGateway, fulfilled, sweepUntil, start, queries };
 }
 
@@ -93,25 +107,33 @@ const ledgers: { name: string; open(now: () => number): PaymentStore }[] = [
 ];
 
 for (const ledger of ledgers) {
-  describe(`a three-day transfer account on the ${ledger.name} ledger (issue 35, finding 2)`, { timeout: 120_000 }, () => {
-    it('a transfer paid at 30 h, its notification lost, is found by a sweep and fulfilled', async () => {
-      const clock = { time: T0 };
-      const { paidAtGateway, fulfilled, sweepUntil, start, queries } = shop(ledger.open(() => clock.time), clock, { walletDaysActive: '3' });
-      const transfer = await start(TRANSFER_REQUEST);
-      const abandoned = await start(USSD_REQUEST); // never paid: past its schedule after 24 h
-      assert.deepEqual([transfer.status, abandoned.status], [200, 200]);
+  describe(
+    `a three-day transfer account on the ${ledger.name} ledger (issue 35, finding 2)`,
+    { timeout: 120_000 },
+    () => {
+      it('a transfer paid at 30 h, its notification lost, is found by a sweep and fulfilled', async () => {
+        const clock = { time: T0 };
+        const { paidAtGateway, fulfilled, sweepUntil, start, queries } = shop(
+          ledger.open(() => clock.time),
+          clock,
+          { walletDaysActive: '3' },
+        );
+        const transfer = await start(TRANSFER_REQUEST);
+        const abandoned = await start(USSD_REQUEST); // never paid: past its schedule after 24 h
+        assert.deepEqual([transfer.status, abandoned.status], [200, 200]);
 
-      await sweepUntil(T0 + 26 * HOUR);
-      // A new customer after 24 h: on the memory ledger it takes the room of what can no longer be paid.
-      assert.equal((await start(USSD_REQUEST)).status, 200);
-      await sweepUntil(T0 + 30 * HOUR - SWEEP_EVERY);
-      paidAtGateway.add(transfer.reference!); // paid on its second day; the gateway's notification never arrives
-      await sweepUntil(T0 + 10 * DAY);
+        await sweepUntil(T0 + 26 * HOUR);
+        // A new customer after 24 h: on the memory ledger it takes the room of what can no longer be paid.
+        assert.equal((await start(USSD_REQUEST)).status, 200);
+        await sweepUntil(T0 + 30 * HOUR - SWEEP_EVERY);
+        paidAtGateway.add(transfer.reference!); // paid on its second day; the gateway's notification never arrives
+        await sweepUntil(T0 + 10 * DAY);
 
-      assert.deepEqual(fulfilled, [transfer.reference]);
-      assert.ok(queries(transfer.reference!) > 0);
-    });
-  });
+        assert.deepEqual(fulfilled, [transfer.reference]);
+        assert.ok(queries(transfer.reference!) > 0);
+      });
+    },
+  );
 }
 
 describe('the ledger entry of a transfer (issue 35, finding 2)', () => {
@@ -139,7 +161,10 @@ describe('a customer back after the schedule ended (issue 35, finding 2)', { tim
     const { paidAtGateway, fulfilled, sweepUntil, start } = shop(payments, clock, { idempotency });
     const first = await start(TRANSFER_REQUEST, 'key-transfer-back');
     await sweepUntil(T0 + 5 * DAY);
-    assert.deepEqual([(await payments.get(first.reference!))?.stale, (await payments.get(first.reference!))?.dueAt], [true, undefined]);
+    assert.deepEqual(
+      [(await payments.get(first.reference!))?.stale, (await payments.get(first.reference!))?.dueAt],
+      [true, undefined],
+    );
 
     assert.equal((await start(TRANSFER_REQUEST, 'key-transfer-back')).reference, first.reference);
     clock.time = T0 + 5 * DAY + 12 * HOUR;

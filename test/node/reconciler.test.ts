@@ -4,7 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from 'redis';
-import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, type SandboxGateway } from '../../src/sandbox/index.js';
+import {
+  createSandboxGateway,
+  SANDBOX_ACCESS_TOKEN,
+  SANDBOX_PUBLIC_KEY,
+  type SandboxGateway,
+} from '../../src/sandbox/index.js';
 import {
   createGateway,
   createMemoryPaymentStore,
@@ -40,7 +45,8 @@ const ledgers: Ledger[] = [
       const client = createClient({ url: redis.url });
       client.on('error', () => {});
       clients.push(client);
-      return createRedisStores(await client.connect(), { prefix: `reconciler-${process.pid}-${++prefixes}:`, now }).payments;
+      return createRedisStores(await client.connect(), { prefix: `reconciler-${process.pid}-${++prefixes}:`, now })
+        .payments;
     },
   },
 ];
@@ -57,7 +63,12 @@ for (const ledger of ledgers) {
 
     before(() => {
       sandbox = createSandboxGateway();
-      gateway = createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, accessToken: SANDBOX_ACCESS_TOKEN, fetch: sandbox.fetch });
+      gateway = createGateway({
+        baseUrl: 'https://sandbox.invalid',
+        publicKey: SANDBOX_PUBLIC_KEY,
+        accessToken: SANDBOX_ACCESS_TOKEN,
+        fetch: sandbox.fetch,
+      });
     });
     after(() => sandbox.close());
 
@@ -85,7 +96,9 @@ for (const ledger of ledgers) {
         // Each wait ends in its own turn, in the order the waits began, moving the clock to its end.
         sleep: (ms) => {
           const until = clock.time + ms;
-          return new Promise<void>((resolve) => setImmediate(() => resolve(void (clock.time = Math.max(clock.time, until)))));
+          return new Promise<void>((resolve) =>
+            setImmediate(() => resolve(void (clock.time = Math.max(clock.time, until)))),
+          );
         },
         ...options,
       });
@@ -93,11 +106,22 @@ for (const ledger of ledgers) {
       async function startPayment(reference: string, amount = '5000.00'): Promise<void> {
         const createdAt = clock.time;
         const entry: Payment = {
-          paymentReference: reference, paymentType: 'TRANSFER', amount, currency: 'NGN', state: 'PENDING', version: 1,
-          createdAt, updatedAt: createdAt, initiation: 'started', dueAt: nextCheckAt(createdAt, 0)!,
+          paymentReference: reference,
+          paymentType: 'TRANSFER',
+          amount,
+          currency: 'NGN',
+          state: 'PENDING',
+          version: 1,
+          createdAt,
+          updatedAt: createdAt,
+          initiation: 'started',
+          dueAt: nextCheckAt(createdAt, 0)!,
         };
         assert.ok(await payments.insert(entry));
-        assert.equal((await gateway.initiate({ ...initiationBody(reference), amount, publicKey: SANDBOX_PUBLIC_KEY })).kind, 'success');
+        assert.equal(
+          (await gateway.initiate({ ...initiationBody(reference), amount, publicKey: SANDBOX_PUBLIC_KEY })).kind,
+          'success',
+        );
       }
       return { payments, clock, paid, events, queried, queriedAt, reconciler, startPayment };
     }
@@ -127,7 +151,11 @@ for (const ledger of ledgers) {
         clock.time = T0 + offset;
         const counts = await reconciler.run();
         const last = step === RECHECK_SCHEDULE_MS.length - 1;
-        assert.deepEqual([counts.checked, counts.pending, counts.stale], [1, last ? 0 : 1, last ? 1 : 0], `step ${step}`);
+        assert.deepEqual(
+          [counts.checked, counts.pending, counts.stale],
+          [1, last ? 0 : 1, last ? 1 : 0],
+          `step ${step}`,
+        );
         const stored = await payments.get('rec-never');
         assert.equal(stored?.state, 'PENDING');
         assert.equal(stored?.checks, step + 1);
@@ -137,7 +165,10 @@ for (const ledger of ledgers) {
       clock.time += 30 * 24 * 60 * MINUTE;
       assert.equal((await reconciler.run()).checked, 0);
       assert.equal(queried.length, RECHECK_SCHEDULE_MS.length);
-      assert.deepEqual(events.filter((event) => event.type === 'stale'), [{ type: 'stale', paymentReference: 'rec-never', checks: RECHECK_SCHEDULE_MS.length }]);
+      assert.deepEqual(
+        events.filter((event) => event.type === 'stale'),
+        [{ type: 'stale', paymentReference: 'rec-never', checks: RECHECK_SCHEDULE_MS.length }],
+      );
       assert.equal((await payments.get('rec-never'))?.state, 'PENDING');
     });
 
@@ -149,7 +180,18 @@ for (const ledger of ledgers) {
       assert.equal((await payments.get('rec-late'))?.dueAt, T0 + 60 * MINUTE);
       // Never initiated at the gateway (its process died asking): every query is answered 500 "No
       // transaction found", an answer about the payment (unlike a 503), so its schedule moves on.
-      await payments.insert({ paymentReference: 'rec-unknown', paymentType: 'TRANSFER', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: T0, updatedAt: T0, initiation: 'asking', dueAt: T0 + MINUTE });
+      await payments.insert({
+        paymentReference: 'rec-unknown',
+        paymentType: 'TRANSFER',
+        amount: '5000.00',
+        currency: 'NGN',
+        state: 'PENDING',
+        version: 1,
+        createdAt: T0,
+        updatedAt: T0,
+        initiation: 'asking',
+        dueAt: T0 + MINUTE,
+      });
       const first = await reconciler.run();
       assert.deepEqual([first.checked, first.errors, first.pending], [1, 0, 1]);
       assert.equal((await payments.get('rec-unknown'))?.dueAt, T0 + 60 * MINUTE, 'kept due at its next step');
@@ -158,17 +200,34 @@ for (const ledger of ledgers) {
       assert.deepEqual([last.checked, last.errors, last.stale], [2, 0, 2]);
       const unknown = await payments.get('rec-unknown');
       assert.deepEqual([unknown?.state, unknown?.stale, unknown?.dueAt], ['PENDING', true, undefined]);
-      assert.deepEqual(events.filter((event) => event.type === 'stale').map((event) => 'paymentReference' in event && event.paymentReference).sort(), ['rec-late', 'rec-unknown']);
+      assert.deepEqual(
+        events
+          .filter((event) => event.type === 'stale')
+          .map((event) => 'paymentReference' in event && event.paymentReference)
+          .sort(),
+        ['rec-late', 'rec-unknown'],
+      );
     });
 
     it('lets two reconcilers sweep one ledger at once: each entry queried once, onPaid once', async () => {
-      const { payments, clock, paid, queried, reconciler, startPayment } = await setUp({ queriesPerSecond: 1000, batchSize: 3, sleep: () => delay(1) });
+      const { payments, clock, paid, queried, reconciler, startPayment } = await setUp({
+        queriesPerSecond: 1000,
+        batchSize: 3,
+        sleep: () => delay(1),
+      });
       const references = Array.from({ length: 12 }, (_, i) => `rec-two-${i}`);
       for (const reference of references) {
         await startPayment(reference);
         sandbox.setStatus(reference, 'SUCCESS');
       }
-      const other = createReconciler({ gateway: { query: (reference) => (queried.push(reference), gateway.query(reference)) }, payments, onPaid: (payment) => void paid.push(payment.paymentReference), now: () => clock.time, batchSize: 2, queriesPerSecond: 1000 });
+      const other = createReconciler({
+        gateway: { query: (reference) => (queried.push(reference), gateway.query(reference)) },
+        payments,
+        onPaid: (payment) => void paid.push(payment.paymentReference),
+        now: () => clock.time,
+        batchSize: 2,
+        queriesPerSecond: 1000,
+      });
       clock.time += MINUTE;
       const [one, two] = await Promise.all([reconciler.run(), other.run()]);
       assert.equal(one.paid + two.paid, references.length);
@@ -182,7 +241,10 @@ for (const ledger of ledgers) {
       clock.time += MINUTE;
       assert.equal((await reconciler.run()).checked, 10);
       // The clock moves only while the reconciler waits for its next query slot: 250 ms apart, across batches.
-      assert.deepEqual(queriedAt.map((time) => time - queriedAt[0]!), Array.from({ length: 10 }, (_, i) => i * 250));
+      assert.deepEqual(
+        queriedAt.map((time) => time - queriedAt[0]!),
+        Array.from({ length: 10 }, (_, i) => i * 250),
+      );
     });
 
     it('counts what a sweep did', async () => {
@@ -201,18 +263,58 @@ for (const ledger of ledgers) {
       sandbox.setStatus('rec-count-throws', 'SUCCESS');
       sandbox.setStatus('rec-count-failed', 'FAILED');
       // A verified payment whose onPaid never returned (its process died): its lease lapsed.
-      await payments.insert({ paymentReference: 'rec-count-owed', paymentType: 'USSD', amount: '10.00', currency: 'NGN', state: 'SUCCESS', version: 1, createdAt: T0, updatedAt: T0, lease: { owner: 'dead', until: T0 + 1 }, fulfilAttempts: 1, dueAt: T0 + 1 });
+      await payments.insert({
+        paymentReference: 'rec-count-owed',
+        paymentType: 'USSD',
+        amount: '10.00',
+        currency: 'NGN',
+        state: 'SUCCESS',
+        version: 1,
+        createdAt: T0,
+        updatedAt: T0,
+        lease: { owner: 'dead', until: T0 + 1 },
+        fulfilAttempts: 1,
+        dueAt: T0 + 1,
+      });
       clock.time += MINUTE;
-      assert.deepEqual(await reconciler.run(), { checked: 4, paid: 2, failed: 1, fulfilled: 2, pending: 1, stale: 0, errors: 1 });
+      assert.deepEqual(await reconciler.run(), {
+        checked: 4,
+        paid: 2,
+        failed: 1,
+        fulfilled: 2,
+        pending: 1,
+        stale: 0,
+        errors: 1,
+      });
       assert.deepEqual(paid.sort(), ['rec-count-owed', 'rec-count-paid']);
       // onPaid that threw is due again after its back-off (10 s), not before.
       clock.time += 5_000;
-      assert.deepEqual(await reconciler.run(), { checked: 0, paid: 0, failed: 0, fulfilled: 0, pending: 0, stale: 0, errors: 0 });
+      assert.deepEqual(await reconciler.run(), {
+        checked: 0,
+        paid: 0,
+        failed: 0,
+        fulfilled: 0,
+        pending: 0,
+        stale: 0,
+        errors: 0,
+      });
       clock.time += 5_000;
-      assert.deepEqual(await reconciler.run(), { checked: 0, paid: 0, failed: 0, fulfilled: 1, pending: 0, stale: 0, errors: 0 });
+      assert.deepEqual(await reconciler.run(), {
+        checked: 0,
+        paid: 0,
+        failed: 0,
+        fulfilled: 1,
+        pending: 0,
+        stale: 0,
+        errors: 0,
+      });
       assert.notEqual((await payments.get('rec-count-throws'))?.fulfilledAt, undefined);
       const failed = await payments.get('rec-count-failed');
-      assert.equal(failed?.dueAt, failed!.failedAt! + 60 * MINUTE, 'asked again an hour after it failed (issue 24, defect 2)');
+      assert.equal(
+        failed?.dueAt,
+        failed!.failedAt! + 60 * MINUTE,
+        'asked again an hour after it failed (issue 24, defect 2)',
+      );
     });
 
     it('takes no more than limit entries in a sweep', async () => {
@@ -230,7 +332,17 @@ describe('createReconciler: start, stop and options', () => {
 
   it('sweeps at once and every interval, never two sweeps at once, and stop() waits for the running one', async () => {
     const memory = createMemoryPaymentStore();
-    await memory.insert({ paymentReference: 'rec-start', paymentType: 'USSD', amount: '10.00', currency: 'NGN', state: 'SUCCESS', version: 1, createdAt: 1, updatedAt: 1, dueAt: 1 });
+    await memory.insert({
+      paymentReference: 'rec-start',
+      paymentType: 'USSD',
+      amount: '10.00',
+      currency: 'NGN',
+      state: 'SUCCESS',
+      version: 1,
+      createdAt: 1,
+      updatedAt: 1,
+      dueAt: 1,
+    });
     let inFlight = 0;
     let mostInFlight = 0;
     const payments: PaymentStore = {
@@ -266,14 +378,19 @@ describe('createReconciler: start, stop and options', () => {
     const payments = createMemoryPaymentStore();
     const onPaid = () => {};
     const refused: [string, Partial<ReconcilerOptions>, RegExp][] = [
-      ['a store without claimDue', { gateway, onPaid, payments: { ...payments, claimDue: undefined } as unknown as PaymentStore }, /claimDue\(\)/],
+      [
+        'a store without claimDue',
+        { gateway, onPaid, payments: { ...payments, claimDue: undefined } as unknown as PaymentStore },
+        /claimDue\(\)/,
+      ],
       ['no onPaid', { gateway, payments }, /onPaid/],
       ['no gateway', { payments, onPaid }, /gateway/],
       ['queriesPerSecond 0', { gateway, payments, onPaid, queriesPerSecond: 0 }, /queriesPerSecond/],
       ['batchSize 1.5', { gateway, payments, onPaid, batchSize: 1.5 }, /batchSize/],
       ['leaseMs -1', { gateway, payments, onPaid, leaseMs: -1 }, /leaseMs/],
     ];
-    for (const [name, options, message] of refused) assert.throws(() => createReconciler(options as ReconcilerOptions), { name: 'TypeError', message }, name);
+    for (const [name, options, message] of refused)
+      assert.throws(() => createReconciler(options as ReconcilerOptions), { name: 'TypeError', message }, name);
     assert.throws(() => createReconciler({ gateway, payments, onPaid }).start(0), /intervalMs/);
   });
 });

@@ -11,14 +11,22 @@ import { findRedisServer, missingRedisMessage } from '../../scripts/ensure-redis
  * in a temporary folder. `stop()` (SIGKILL) and `start()` again (same port) rehearse Redis going
  * away and coming back; `remove()` also deletes the folder.
  */
-export type RedisServer = { url: string; port: number; start(): Promise<void>; stop(): Promise<void>; remove(): Promise<void> };
+export type RedisServer = {
+  url: string;
+  port: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  remove(): Promise<void>;
+};
 
 export async function startRedisServer(options: { persistent?: boolean } = {}): Promise<RedisServer> {
   const executable = findRedisServer();
   if (!executable) throw new Error(missingRedisMessage());
   const port = await freePort();
   const folder = options.persistent ? await mkdtemp(join(tmpdir(), 'pay-widget-redis-')) : undefined;
-  const durability = folder ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', folder] : ['--appendonly', 'no'];
+  const durability = folder
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', folder]
+    : ['--appendonly', 'no'];
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {
@@ -61,4 +69,3 @@ export async function startRedisServer(options: { persistent?: boolean } = {}): 
   await start();
   return { url: `redis://127.0.0.1:${port}`, port, start, stop, remove };
 }
-

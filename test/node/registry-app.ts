@@ -15,7 +15,10 @@ const BUILD_OUTPUT = new Set(['node_modules', '.next']);
 export type RegistryApp = { dir: string; close(): Promise<void> };
 
 /** Packs this repository (`npm run build` first) and installs `source` with it and `dependencies`. */
-export async function installRegistryApp(source: string, dependencies: Record<string, string> = {}): Promise<RegistryApp> {
+export async function installRegistryApp(
+  source: string,
+  dependencies: Record<string, string> = {},
+): Promise<RegistryApp> {
   const pack = await packPackage();
   const dir = await mkdtemp(join(tmpdir(), 'pay-widget-app-'));
   const close = async () => {
@@ -23,7 +26,11 @@ export async function installRegistryApp(source: string, dependencies: Record<st
     await pack.close();
   };
   try {
-    const own = (path: string) => !path.slice(source.length).split(sep).some((part) => BUILD_OUTPUT.has(part));
+    const own = (path: string) =>
+      !path
+        .slice(source.length)
+        .split(sep)
+        .some((part) => BUILD_OUTPUT.has(part));
     await cp(source, dir, { recursive: true, filter: own });
     const manifest = JSON.parse(await readFile(join(source, 'package.json'), 'utf8'));
     manifest.private = true;

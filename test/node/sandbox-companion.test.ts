@@ -16,11 +16,19 @@ const BASE = 'https://sandbox.test';
 const KEY = `${SANDBOX_SECRET_KEY}.${SANDBOX_PUBLIC_KEY}`;
 
 function tokenRequest(sandbox: SandboxGateway, key: unknown): Promise<Response> {
-  return sandbox(new Request(`${BASE}/api/v2/encrypt/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key }) }));
+  return sandbox(
+    new Request(`${BASE}/api/v2/encrypt/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key }),
+    }),
+  );
 }
 
 async function tokenFrom(sandbox: SandboxGateway): Promise<string> {
-  const body = (await (await tokenRequest(sandbox, KEY)).json()) as { data: { EncryptedSecKey: { encryptedKey: string } } };
+  const body = (await (await tokenRequest(sandbox, KEY)).json()) as {
+    data: { EncryptedSecKey: { encryptedKey: string } };
+  };
   return body.data.EncryptedSecKey.encryptedKey;
 }
 
@@ -35,7 +43,11 @@ function initiate(sandbox: SandboxGateway, token: string, paymentReference: stri
 }
 
 function query(sandbox: SandboxGateway, token: string, paymentReference: string, version = 'v3'): Promise<Response> {
-  return sandbox(new Request(`${BASE}/api/${version}/payments/query/${encodeURIComponent(paymentReference)}`, { headers: { authorization: `Bearer ${token}` } }));
+  return sandbox(
+    new Request(`${BASE}/api/${version}/payments/query/${encodeURIComponent(paymentReference)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    }),
+  );
 }
 
 describe('createSandboxGateway: encrypt/keys', () => {
@@ -43,7 +55,10 @@ describe('createSandboxGateway: encrypt/keys', () => {
     const sandbox = createSandboxGateway();
     const response = await tokenRequest(sandbox, KEY);
     assert.equal(response.status, 200);
-    const body = (await response.json()) as { status: string; data: { code: string; EncryptedSecKey: { encryptedKey: string } } };
+    const body = (await response.json()) as {
+      status: string;
+      data: { code: string; EncryptedSecKey: { encryptedKey: string } };
+    };
     assert.equal(body.status, 'SUCCESS');
     assert.equal(body.data.code, '00');
     const token = body.data.EncryptedSecKey.encryptedKey;
@@ -54,7 +69,13 @@ describe('createSandboxGateway: encrypt/keys', () => {
 
   it('answers 400 { message, error } to other keys, keys in the wrong order, and a body that is not JSON', async () => {
     const sandbox = createSandboxGateway();
-    for (const key of [`${SANDBOX_PUBLIC_KEY}.${SANDBOX_SECRET_KEY}`, SANDBOX_SECRET_KEY, `${SANDBOX_SECRET_KEY}.pk_other`, undefined, 42]) {
+    for (const key of [
+      `${SANDBOX_PUBLIC_KEY}.${SANDBOX_SECRET_KEY}`,
+      SANDBOX_SECRET_KEY,
+      `${SANDBOX_SECRET_KEY}.pk_other`,
+      undefined,
+      42,
+    ]) {
       const response = await tokenRequest(sandbox, key);
       assert.equal(response.status, 400, String(key));
       assert.equal(((await response.json()) as { message: string }).message, 'Bad Request');
@@ -86,7 +107,12 @@ describe('createSandboxGateway: encrypt/keys', () => {
       if (String(input instanceof Request ? input.url : input).endsWith('/encrypt/keys')) tokenRequests += 1;
       return sandbox.fetch(input, init);
     };
-    const gateway = createGateway({ baseUrl: BASE, publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: counting });
+    const gateway = createGateway({
+      baseUrl: BASE,
+      publicKey: SANDBOX_PUBLIC_KEY,
+      secretKey: SANDBOX_SECRET_KEY,
+      fetch: counting,
+    });
     const body = { ...initiationBody('renew-1'), publicKey: SANDBOX_PUBLIC_KEY };
     assert.equal((await gateway.initiate(body)).kind, 'success');
     time += 5_000;
@@ -104,14 +130,21 @@ describe('createSandboxGateway: payment query', () => {
     const read = async (reference: string, version: string) => {
       const response = await query(sandbox, SANDBOX_ACCESS_TOKEN, reference, version);
       assert.equal(response.status, 200);
-      return (await response.json()) as { status: string; data: { code: string; payments: { paymentReference: string; amount: unknown; currency: string } } };
+      return (await response.json()) as {
+        status: string;
+        data: { code: string; payments: { paymentReference: string; amount: unknown; currency: string } };
+      };
     };
     for (const version of ['v2', 'v3']) {
       const pending = await read('q-paid', version);
       assert.equal(pending.status, 'SUCCESS');
       assert.equal(pending.data.code, 'S20');
       assert.deepEqual(
-        { reference: pending.data.payments.paymentReference, amount: pending.data.payments.amount, currency: pending.data.payments.currency },
+        {
+          reference: pending.data.payments.paymentReference,
+          amount: pending.data.payments.amount,
+          currency: pending.data.payments.currency,
+        },
         { reference: 'q-paid', amount: 5000, currency: 'NGN' },
       );
     }
@@ -127,22 +160,38 @@ describe('createSandboxGateway: payment query', () => {
     assert.equal(unknown.status, 500);
     assert.deepEqual(await unknown.json(), { message: 'No transaction found', error: 'PROCESSING' });
     assert.equal((await query(sandbox, 'wrong', 'nobody')).status, 401);
-    const malformed = await sandbox(new Request(`${BASE}/api/v3/payments/query/%E0%A4%A`, { headers: { authorization: `Bearer ${SANDBOX_ACCESS_TOKEN}` } }));
+    const malformed = await sandbox(
+      new Request(`${BASE}/api/v3/payments/query/%E0%A4%A`, {
+        headers: { authorization: `Bearer ${SANDBOX_ACCESS_TOKEN}` },
+      }),
+    );
     assert.equal(malformed.status, 400);
-    const post = await sandbox(new Request(`${BASE}/api/v3/payments/query/x`, { method: 'POST', headers: { authorization: `Bearer ${SANDBOX_ACCESS_TOKEN}` } }));
+    const post = await sandbox(
+      new Request(`${BASE}/api/v3/payments/query/x`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SANDBOX_ACCESS_TOKEN}` },
+      }),
+    );
     assert.equal(post.status, 405);
   });
 
   it('is read by createGateway into the ledger states', async () => {
     const sandbox = createSandboxGateway();
-    const gateway = createGateway({ baseUrl: BASE, publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch });
+    const gateway = createGateway({
+      baseUrl: BASE,
+      publicKey: SANDBOX_PUBLIC_KEY,
+      secretKey: SANDBOX_SECRET_KEY,
+      fetch: sandbox.fetch,
+    });
     await gateway.initiate({ ...initiationBody('g-1'), publicKey: SANDBOX_PUBLIC_KEY });
     const states = [];
     states.push(await gateway.query('g-1'));
     sandbox.setStatus('g-1', 'SUCCESS');
     states.push(await gateway.query('g-1'));
     assert.deepEqual(
-      states.map((outcome) => outcome.kind === 'answer' && [outcome.state, outcome.code, outcome.amount, outcome.currency]),
+      states.map(
+        (outcome) => outcome.kind === 'answer' && [outcome.state, outcome.code, outcome.amount, outcome.currency],
+      ),
       [
         ['PENDING', 'S20', 5000, 'NGN'],
         ['SUCCESS', '00', 5000, 'NGN'],
@@ -153,7 +202,14 @@ describe('createSandboxGateway: payment query', () => {
   });
 });
 
-type Received = { ack: string | null; body: { notificationItems: { notificationRequestItem: { eventType: string; eventId: string; data: Record<string, unknown> } }[] } };
+type Received = {
+  ack: string | null;
+  body: {
+    notificationItems: {
+      notificationRequestItem: { eventType: string; eventId: string; data: Record<string, unknown> };
+    }[];
+  };
+};
 
 /** A merchant endpoint that answers with `answer(n)` for its n-th delivery, and keeps each. */
 function receiver(answer: (n: number, ack: string | null) => Response) {
@@ -193,15 +249,28 @@ describe('createSandboxGateway: webhooks', () => {
     sandbox.setStatus('w-2', 'FAILED');
     await sandbox.webhooksSettled();
     assert.equal(merchant.received.length, 2);
-    const [paid, failed] = merchant.received.map((delivery) => delivery.body.notificationItems[0]!.notificationRequestItem);
+    const [paid, failed] = merchant.received.map(
+      (delivery) => delivery.body.notificationItems[0]!.notificationRequestItem,
+    );
     assert.equal(paid!.eventType, 'transaction');
     assert.deepEqual(
-      { reference: paid!.data.reference, amount: paid!.data.amount, currency: paid!.data.currency, code: paid!.data.code },
+      {
+        reference: paid!.data.reference,
+        amount: paid!.data.amount,
+        currency: paid!.data.currency,
+        code: paid!.data.code,
+      },
       { reference: 'w-1', amount: 5000, currency: 'NGN', code: '00' },
     );
     assert.equal(failed!.data.code, 'S12');
     assert.ok(merchant.received.every((delivery) => /^SBX-ACK-/.test(delivery.ack ?? '')));
-    assert.deepEqual(attempts.map((attempt) => [attempt.attempt, attempt.acknowledged]), [[1, true], [1, true]]);
+    assert.deepEqual(
+      attempts.map((attempt) => [attempt.attempt, attempt.acknowledged]),
+      [
+        [1, true],
+        [1, true],
+      ],
+    );
   });
 
   it('retries on anything but 200 with the echoed ack, with the same ack reference, then gives up', async () => {
@@ -217,7 +286,14 @@ describe('createSandboxGateway: webhooks', () => {
     await sandbox.webhooksSettled();
     assert.equal(merchant.received.length, 3);
     assert.equal(new Set(merchant.received.map((delivery) => delivery.ack)).size, 1);
-    assert.deepEqual(attempts.map((attempt) => [attempt.httpStatus, attempt.acknowledged]), [[500, false], [200, false], [200, true]]);
+    assert.deepEqual(
+      attempts.map((attempt) => [attempt.httpStatus, attempt.acknowledged]),
+      [
+        [500, false],
+        [200, false],
+        [200, true],
+      ],
+    );
 
     const down = receiver(() => new Response(null, { status: 503 }));
     const giving = webhookSandbox(down.fetch);
@@ -235,7 +311,9 @@ describe('createSandboxGateway: webhooks', () => {
     sandbox.setStatus('d-1', 'SUCCESS');
     await sandbox.webhooksSettled();
     assert.equal(merchant.received.length, 2);
-    const ids = merchant.received.map((delivery) => delivery.body.notificationItems[0]!.notificationRequestItem.eventId);
+    const ids = merchant.received.map(
+      (delivery) => delivery.body.notificationItems[0]!.notificationRequestItem.eventId,
+    );
     assert.equal(ids[0], ids[1]);
     assert.notEqual(merchant.received[0]!.ack, merchant.received[1]!.ack);
 

@@ -23,7 +23,9 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pay-widget-deno-'));
   await writeFile(join(dir, 'package.json'), '{"private":true}');
   try {
-    await run('npm', ['install', 'deno@^2.5.0', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir });
+    await run('npm', ['install', 'deno@^2.5.0', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+      cwd: dir,
+    });
     deno = join(dir, 'node_modules', '.bin', 'deno');
     await run(deno, ['--version']);
   } catch (error) {
@@ -41,7 +43,10 @@ async function narrowDeno(code: string): Promise<{ code: number; output: string 
   await writeFile(file, code.replace('SANDBOX', sandbox));
   return run(deno!, ['run', '--allow-env=PORT', `--allow-read=${repoRoot}`, file], { cwd: dir }).then(
     ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      output: error.stdout + error.stderr,
+    }),
   );
 }
 

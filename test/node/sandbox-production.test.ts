@@ -3,7 +3,12 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { productionRefusal } from '../../src/sandbox/environment.js';
-import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, type SandboxGateway } from '../../src/sandbox/index.js';
+import {
+  createSandboxGateway,
+  SANDBOX_ACCESS_TOKEN,
+  SANDBOX_PUBLIC_KEY,
+  type SandboxGateway,
+} from '../../src/sandbox/index.js';
 import { initiationBody } from './gateway-fixtures.js';
 
 const URL_ = 'https://sandbox.test/api/v2/payments/initiates';
@@ -12,7 +17,13 @@ let counter = 0;
 /** A USSD initiation the sandbox accepts, with `changes`. */
 function body(changes: Record<string, unknown> = {}): Record<string, unknown> {
   counter += 1;
-  return { ...initiationBody(`prod-${counter}`), publicKey: SANDBOX_PUBLIC_KEY, paymentType: 'USSD', bankCode: '058', ...changes };
+  return {
+    ...initiationBody(`prod-${counter}`),
+    publicKey: SANDBOX_PUBLIC_KEY,
+    paymentType: 'USSD',
+    bankCode: '058',
+    ...changes,
+  };
 }
 
 function initiate(sandbox: SandboxGateway, payload: unknown): Promise<Response> {
@@ -34,7 +45,13 @@ describe('createSandboxGateway in production (issue 16 item 10)', () => {
 
   it('refuses to start with NODE_ENV=production unless allowInProduction is passed', () => {
     process.env.NODE_ENV = 'production';
-    assert.throws(() => createSandboxGateway(), (error: Error) => error instanceof TypeError && /NODE_ENV=production/.test(error.message) && /allowInProduction/.test(error.message));
+    assert.throws(
+      () => createSandboxGateway(),
+      (error: Error) =>
+        error instanceof TypeError &&
+        /NODE_ENV=production/.test(error.message) &&
+        /allowInProduction/.test(error.message),
+    );
     const allowed = createSandboxGateway({ allowInProduction: true });
     assert.equal(typeof allowed, 'function');
     process.env.NODE_ENV = 'development';
@@ -43,15 +60,24 @@ describe('createSandboxGateway in production (issue 16 item 10)', () => {
 
   it('an environment it may not read (Deno with --allow-env=PORT) is taken as production, said in one line (issue 27)', () => {
     const notCapable = () => {
-      throw Object.assign(new Error('Requires env access to "NODE_ENV", run again with the --allow-env flag'), { name: 'NotCapable' });
+      throw Object.assign(new Error('Requires env access to "NODE_ENV", run again with the --allow-env flag'), {
+        name: 'NotCapable',
+      });
     };
     const refusal = productionRefusal(notCapable);
     assert.equal(
       refusal,
       'could not read NODE_ENV (NotCapable: e.g. Deno without --allow-env=NODE_ENV), so it is taken as production: refusing to start, as the sandbox moves no money. Allow reading NODE_ENV, or pass allowInProduction: true for a public demo.',
     );
-    assert.equal(productionRefusal(() => undefined), undefined, 'no NODE_ENV (workers): not production');
-    assert.equal(productionRefusal(() => 'test'), undefined);
+    assert.equal(
+      productionRefusal(() => undefined),
+      undefined,
+      'no NODE_ENV (workers): not production',
+    );
+    assert.equal(
+      productionRefusal(() => 'test'),
+      undefined,
+    );
   });
 });
 
@@ -59,10 +85,13 @@ describe('createSandboxGateway: dial codes no bank answers (issue 16 item 10)', 
   it('never hands out a bank’s real USSD short code: *000*, the bank code, the payment number', async () => {
     const sandbox = createSandboxGateway();
     for (const bankCode of ['058', '057', '082', '044', '999']) {
-      const answer = (await (await initiate(sandbox, body({ bankCode }))).json()) as { data: { payments: { ussdDailCode: string } } };
+      const answer = (await (await initiate(sandbox, body({ bankCode }))).json()) as {
+        data: { payments: { ussdDailCode: string } };
+      };
       const code = answer.data.payments.ussdDailCode;
       assert.match(code, new RegExp(`^\\*000\\*${bankCode}\\*\\d{4,}#$`), code);
-      for (const real of ['*737*', '*966*', '*7111*', '*901*']) assert.ok(!code.includes(real), `${code} dials a bank's ${real}`);
+      for (const real of ['*737*', '*966*', '*7111*', '*901*'])
+        assert.ok(!code.includes(real), `${code} dials a bank's ${real}`);
     }
   });
 });
@@ -101,7 +130,11 @@ describe('createSandboxGateway: the gateway’s field rules (issue 16 item 10)',
 
   it('still accepts the spec’s example values', async () => {
     assert.equal((await initiate(sandbox, body({ callbackUrl: 'http://localhost:5173/pay/callback' }))).status, 200);
-    assert.equal((await initiate(sandbox, body({ paymentType: 'TRANSFER', bankCode: undefined, mobileNumber: '+2348030000000' }))).status, 200);
+    assert.equal(
+      (await initiate(sandbox, body({ paymentType: 'TRANSFER', bankCode: undefined, mobileNumber: '+2348030000000' })))
+        .status,
+      200,
+    );
   });
 });
 

@@ -2,11 +2,21 @@
 // (the demo's) is known, paid and queried after it, with the same instructions.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY, type SandboxPayment } from '../../src/sandbox/index.js';
+import {
+  createSandboxGateway,
+  SANDBOX_ACCESS_TOKEN,
+  SANDBOX_PUBLIC_KEY,
+  type SandboxPayment,
+} from '../../src/sandbox/index.js';
 import { createGateway } from '../../src/server/internal.js';
 
 function gatewayOn(sandbox: ReturnType<typeof createSandboxGateway>) {
-  return createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, accessToken: SANDBOX_ACCESS_TOKEN, fetch: sandbox.fetch });
+  return createGateway({
+    baseUrl: 'https://sandbox.invalid',
+    publicKey: SANDBOX_PUBLIC_KEY,
+    accessToken: SANDBOX_ACCESS_TOKEN,
+    fetch: sandbox.fetch,
+  });
 }
 
 const BODY = {
@@ -42,7 +52,8 @@ describe('createSandboxGateway({ storage })', () => {
     assert.equal(createSandboxGateway({ storage }).lookup('kept-1')?.status, 'SUCCESS', 'the settlement was saved too');
 
     const another = await gatewayOn(second).initiate({ ...BODY, paymentReference: 'kept-2' });
-    const account = (outcome: Awaited<ReturnType<ReturnType<typeof gatewayOn>['initiate']>>) => (outcome.kind === 'success' ? JSON.stringify(outcome.envelope.data.payments) : '');
+    const account = (outcome: Awaited<ReturnType<ReturnType<typeof gatewayOn>['initiate']>>) =>
+      outcome.kind === 'success' ? JSON.stringify(outcome.envelope.data.payments) : '';
     assert.notEqual(account(another), account(started), 'new numbers after the restart');
   });
 });

@@ -41,7 +41,11 @@ function send(sandbox: SandboxGateway, body: unknown, init: RequestInit & { url?
       method: 'POST',
       body: typeof body === 'string' ? body : JSON.stringify(body),
       ...init,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${SANDBOX_ACCESS_TOKEN}`, ...(init.headers as Record<string, string>) },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${SANDBOX_ACCESS_TOKEN}`,
+        ...(init.headers as Record<string, string>),
+      },
     }),
   );
 }
@@ -61,14 +65,29 @@ describe('createSandboxGateway: authentication and rules', () => {
 
   it('answers 403 "Header Token Missing" without an Authorization header, in the gateway’s shape (issue 27)', async () => {
     for (const url of [URL_, 'https://sandbox.test/api/v3/payments/query/ref-none']) {
-      const response = await sandbox(new Request(url, url === URL_ ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(gatewayBody('USSD')) } : {}));
+      const response = await sandbox(
+        new Request(
+          url,
+          url === URL_
+            ? {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify(gatewayBody('USSD')),
+              }
+            : {},
+        ),
+      );
       assert.equal(response.status, 403, url);
       assert.deepEqual(await response.json(), { message: 'Header Token Missing', error: 'PERMISSION' });
     }
   });
 
   it('answers 401 with a bearer token it does not accept', async () => {
-    for (const authorization of [`Basic ${SANDBOX_ACCESS_TOKEN}`, 'Bearer sk_wrong', `Bearer ${SANDBOX_ACCESS_TOKEN}x`]) {
+    for (const authorization of [
+      `Basic ${SANDBOX_ACCESS_TOKEN}`,
+      'Bearer sk_wrong',
+      `Bearer ${SANDBOX_ACCESS_TOKEN}x`,
+    ]) {
       const response = await send(sandbox, gatewayBody('USSD'), { headers: { authorization } });
       assert.equal(response.headers.get('www-authenticate'), 'Bearer');
       await failure(response, 401);
@@ -77,11 +96,21 @@ describe('createSandboxGateway: authentication and rules', () => {
 
   it('accepts the Bearer scheme in any case (RFC 7235), but only with the exact token', async () => {
     for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
-      const response = await send(sandbox, gatewayBody('USSD'), { headers: { authorization: `${scheme} ${SANDBOX_ACCESS_TOKEN}` } });
+      const response = await send(sandbox, gatewayBody('USSD'), {
+        headers: { authorization: `${scheme} ${SANDBOX_ACCESS_TOKEN}` },
+      });
       assert.equal(response.status, 200, scheme);
     }
-    await failure(await send(sandbox, gatewayBody('USSD'), { headers: { authorization: `bearer ${SANDBOX_ACCESS_TOKEN.toUpperCase()}` } }), 401);
-    await failure(await send(sandbox, gatewayBody('USSD'), { headers: { authorization: `Bearer${SANDBOX_ACCESS_TOKEN}` } }), 401);
+    await failure(
+      await send(sandbox, gatewayBody('USSD'), {
+        headers: { authorization: `bearer ${SANDBOX_ACCESS_TOKEN.toUpperCase()}` },
+      }),
+      401,
+    );
+    await failure(
+      await send(sandbox, gatewayBody('USSD'), { headers: { authorization: `Bearer${SANDBOX_ACCESS_TOKEN}` } }),
+      401,
+    );
   });
 
   it('answers 400, not 403, to a JSON body that is not an object', async () => {
@@ -102,14 +131,19 @@ describe('createSandboxGateway: authentication and rules', () => {
   });
 
   it('answers 404 for other paths and 405 for other methods', async () => {
-    await failure(await send(sandbox, gatewayBody('USSD'), { url: 'https://sandbox.test/api/v1/payments/initiates' }), 404);
+    await failure(
+      await send(sandbox, gatewayBody('USSD'), { url: 'https://sandbox.test/api/v1/payments/initiates' }),
+      404,
+    );
     const get = await sandbox(new Request(URL_));
     assert.equal(get.headers.get('allow'), 'POST');
     await failure(get, 405);
   });
 
   it('serves the path under a prefix', async () => {
-    const response = await send(sandbox, gatewayBody('USSD'), { url: 'https://sandbox.test/sandbox/api/v2/payments/initiates' });
+    const response = await send(sandbox, gatewayBody('USSD'), {
+      url: 'https://sandbox.test/sandbox/api/v2/payments/initiates',
+    });
     assert.equal(response.status, 200);
   });
 
@@ -140,32 +174,51 @@ describe('createSandboxGateway: spec-shaped answers', () => {
     const body = gatewayBody('USSD');
     const response = await send(sandbox, body);
     assert.equal(response.status, 200);
-    const envelope = (await response.json()) as { status: string; data: { code: unknown; message: unknown; payments: unknown } };
+    const envelope = (await response.json()) as {
+      status: string;
+      data: { code: unknown; message: unknown; payments: unknown };
+    };
     assert.equal(envelope.status, 'SUCCESS');
     assert.equal(envelope.data.code, null);
     assert.equal(envelope.data.message, null);
     const payments = ussdPaymentsSchema.parse(envelope.data.payments);
-    assert.deepEqual(Object.keys(envelope.data.payments as object).sort(), ['linkingReference', 'paymentReference', 'providerreference', 'ussdDailCode']);
+    assert.deepEqual(Object.keys(envelope.data.payments as object).sort(), [
+      'linkingReference',
+      'paymentReference',
+      'providerreference',
+      'ussdDailCode',
+    ]);
     assert.equal(payments.paymentReference, body.paymentReference);
     assert.match(payments.ussdDailCode, /^\*000\*058\*\d{4,}#$/);
   });
 
   it('knows the USSD short code of every default bank that publishes one, and dials none of them: *000*, then the bank code', async () => {
-    assert.deepEqual(DEFAULT_BANKS.map((bank) => bank.code).filter((code) => !USSD_SHORT_CODES[code]), ['090175']);
+    assert.deepEqual(
+      DEFAULT_BANKS.map((bank) => bank.code).filter((code) => !USSD_SHORT_CODES[code]),
+      ['090175'],
+    );
     const dialled = Object.values(USSD_SHORT_CODES).map((code) => `*${code}`);
     const sandbox = createSandboxGateway();
     for (const bankCode of ['057', '082', '999']) {
-      const envelope = (await (await send(sandbox, gatewayBody('USSD', { bankCode }))).json()) as { data: { payments: unknown } };
+      const envelope = (await (await send(sandbox, gatewayBody('USSD', { bankCode }))).json()) as {
+        data: { payments: unknown };
+      };
       const dialCode = ussdPaymentsSchema.parse(envelope.data.payments).ussdDailCode;
       assert.ok(dialCode.startsWith(`*000*${bankCode}*`));
-      assert.equal(dialled.some((code) => dialCode.startsWith(`${code}*`) || dialCode.startsWith(`${code}#`)), false);
+      assert.equal(
+        dialled.some((code) => dialCode.startsWith(`${code}*`) || dialCode.startsWith(`${code}#`)),
+        false,
+      );
     }
   });
 
   it('answers TRANSFER with code "00", a message, and a 10-digit wallet and account', async () => {
     const sandbox = createSandboxGateway({ merchantName: 'Ada Books', bankName: 'Wema Bank' });
     const body = gatewayBody('TRANSFER');
-    const envelope = (await (await send(sandbox, body)).json()) as { status: string; data: { code: unknown; message: string; payments: unknown } };
+    const envelope = (await (await send(sandbox, body)).json()) as {
+      status: string;
+      data: { code: unknown; message: string; payments: unknown };
+    };
     assert.equal(envelope.status, 'SUCCESS');
     assert.equal(envelope.data.code, '00');
     assert.match(envelope.data.message, /account/i);
@@ -216,7 +269,9 @@ describe('createSandboxGateway: spec-shaped answers', () => {
   });
 
   it('answers TRANSFER with payments.amount, a number, as the gateway’s published example does (issue 27)', async () => {
-    const answer = (await (await send(createSandboxGateway(), gatewayBody('TRANSFER', { amount: '20.50' }))).json()) as { data: { payments: { amount: unknown } } };
+    const answer = (await (
+      await send(createSandboxGateway(), gatewayBody('TRANSFER', { amount: '20.50' }))
+    ).json()) as { data: { payments: { amount: unknown } } };
     assert.equal(answer.data.payments.amount, 20.5);
   });
 });
@@ -240,7 +295,10 @@ describe('createSandboxGateway: magic amounts', () => {
   });
 
   it('500 answers HTTP 500 with a JSON error', async () => {
-    assert.match(await failure(await send(createSandboxGateway(), gatewayBody('USSD', { amount: '500' })), 500), /malfunction/);
+    assert.match(
+      await failure(await send(createSandboxGateway(), gatewayBody('USSD', { amount: '500' })), 500),
+      /malfunction/,
+    );
   });
 
   it('502 answers an unreadable body and 503 an empty one', async () => {
@@ -300,7 +358,11 @@ describe('createSandboxGateway: magic amounts', () => {
         accessToken: SANDBOX_ACCESS_TOKEN,
         fetch: sandbox.fetch,
         timeoutMs,
-        order: (request) => ({ amount: request.amount!, callbackUrl: 'https://shop.test/cb', redirectUrl: 'https://shop.test/r' }),
+        order: (request) => ({
+          amount: request.amount!,
+          callbackUrl: 'https://shop.test/cb',
+          redirectUrl: 'https://shop.test/r',
+        }),
       });
     const patient = handler(PATIENT.timeoutMs);
     const impatient = handler(50);

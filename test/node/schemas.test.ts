@@ -67,11 +67,21 @@ describe('schemas', () => {
         ' \u0000\u202e<img src=x>\r\nX',
       ];
       rejects(fullNameSchema, bad);
-      for (const value of bad) assert.equal(isValidField('fullName', value), false, `browser rejects ${JSON.stringify(value)}`);
+      for (const value of bad)
+        assert.equal(isValidField('fullName', value), false, `browser rejects ${JSON.stringify(value)}`);
       // Letters of every script, accents, apostrophes, and the ZWNJ/ZWJ some scripts need.
-      const good = ['Zoë Ångström-Ñúñez', "Ngozi O'Neil", '李小龍', 'Ада Обі', 'نیما\u200cمحمدی', 'क्\u200dष', '😀'.repeat(100)];
+      const good = [
+        'Zoë Ångström-Ñúñez',
+        "Ngozi O'Neil",
+        '李小龍',
+        'Ада Обі',
+        'نیما\u200cمحمدی',
+        'क्\u200dष',
+        '😀'.repeat(100),
+      ];
       accepts(fullNameSchema, good);
-      for (const value of good) assert.equal(isValidField('fullName', value), true, `browser accepts ${JSON.stringify(value)}`);
+      for (const value of good)
+        assert.equal(isValidField('fullName', value), true, `browser accepts ${JSON.stringify(value)}`);
     });
 
     it('email: an address, trimmed', () => {
@@ -114,7 +124,13 @@ describe('schemas', () => {
         mobileNumber: '08012345678',
         ...hints,
       });
-      for (const bad of [{ amount: '5,000' }, { amount: '1.234' }, { currency: 'NAIRA' }, { country: 'NGA' }, { paymentReference: 'has space' }]) {
+      for (const bad of [
+        { amount: '5,000' },
+        { amount: '1.234' },
+        { currency: 'NAIRA' },
+        { country: 'NGA' },
+        { paymentReference: 'has space' },
+      ]) {
         assert.equal(
           sessionRequestSchema.safeParse({ paymentType: 'TRANSFER', ...customer, ...bad }).success,
           false,
@@ -279,8 +295,22 @@ describe('schemas', () => {
     });
 
     it('reports a body that is not an envelope', () => {
-      for (const body of [undefined, null, '', 'SUCCESS', 42, [], {}, { data: envelope(ussdPayments).data }, { status: 200 }]) {
-        assert.deepEqual(readEnvelope(body, 'USSD'), { ok: false, reason: 'not-an-envelope', message: undefined }, String(body));
+      for (const body of [
+        undefined,
+        null,
+        '',
+        'SUCCESS',
+        42,
+        [],
+        {},
+        { data: envelope(ussdPayments).data },
+        { status: 200 },
+      ]) {
+        assert.deepEqual(
+          readEnvelope(body, 'USSD'),
+          { ok: false, reason: 'not-an-envelope', message: undefined },
+          String(body),
+        );
       }
     });
 

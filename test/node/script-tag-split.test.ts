@@ -26,15 +26,21 @@ describe('the script tag in two files', () => {
     assert.ok(first.includes(AFTER_SUBMIT_FILE), 'the first file names its second');
   });
 
-  it('writes them beside it as one ES module that imports nothing but, on a computer, the QR code\'s file, and carries no second Lit', () => {
+  it("writes them beside it as one ES module that imports nothing but, on a computer, the QR code's file, and carries no second Lit", () => {
     const second = read(AFTER_SUBMIT_FILE);
-    for (const mark of AFTER_SUBMIT_MARKS) assert.ok(second.includes(mark), `${mark} is missing from ${AFTER_SUBMIT_FILE}`);
+    for (const mark of AFTER_SUBMIT_MARKS)
+      assert.ok(second.includes(mark), `${mark} is missing from ${AFTER_SUBMIT_FILE}`);
     const imports = [...second.matchAll(/\bimport\s*\(\s*(["'`])([^"'`]+)\1\s*\)/g)].map((match) => match[2]);
     assert.deepEqual(imports, [`./${QR_CODE_FILE}`], 'the QR code, from beside it');
-    assert.doesNotMatch(second.replace(`import(\`./${QR_CODE_FILE}\`)`, ''), /\bimport\s*[\s{*"'`(]|\bfrom\s*["'`]/, 'nothing else');
+    assert.doesNotMatch(
+      second.replace(`import(\`./${QR_CODE_FILE}\`)`, ''),
+      /\bimport\s*[\s{*"'`(]|\bfrom\s*["'`]/,
+      'nothing else',
+    );
     assert.match(second, /\bexport\s*\{/);
     // Lit's renderer and element: the first file's alone render the second file's templates.
-    for (const lit of ['litHtmlVersions', 'litElementVersions', 'attachShadow']) assert.ok(!second.includes(lit), `${lit} in the second file`);
+    for (const lit of ['litHtmlVersions', 'litElementVersions', 'attachShadow'])
+      assert.ok(!second.includes(lit), `${lit} in the second file`);
   });
 
   it('writes the transfer screen beside them as a third ES module, which imports what it shares from the second only', () => {
@@ -47,14 +53,16 @@ describe('the script tag in two files', () => {
     const from = [...third.matchAll(/\bfrom\s*["'`]([^"'`]+)["'`]/g)].map((match) => match[1]);
     assert.deepEqual(from, [`./${AFTER_SUBMIT_FILE}`]);
     assert.doesNotMatch(third, /\bimport\s*\(/, 'no import() of its own');
-    for (const lit of ['litHtmlVersions', 'litElementVersions']) assert.ok(!third.includes(lit), `${lit} in the third file`);
+    for (const lit of ['litHtmlVersions', 'litElementVersions'])
+      assert.ok(!third.includes(lit), `${lit} in the third file`);
   });
 
-  it('writes the QR code\'s encoder beside them, in neither of the two', () => {
+  it("writes the QR code's encoder beside them, in neither of the two", () => {
     const qr = read(QR_CODE_FILE);
     assert.match(qr, /\bexport\s*\{[^}]*\bqrCode\b/);
     assert.doesNotMatch(qr, /\bimport\s*[\s{*"'`(]|\bfrom\s*["'`]/, 'it imports nothing');
-    for (const file of ['pay-widget.iife.js', AFTER_SUBMIT_FILE]) assert.ok(!read(file).includes('lean-qr error'), `the encoder is in ${file}`);
+    for (const file of ['pay-widget.iife.js', AFTER_SUBMIT_FILE])
+      assert.ok(!read(file).includes('lean-qr error'), `the encoder is in ${file}`);
   });
 });
 

@@ -7,7 +7,12 @@ import { makeHandler, post, readError, SESSION_URL, USSD_REQUEST, STATUS_SECRET 
 const SHOP = 'https://shop.example';
 const EVIL = 'https://evil.example';
 
-function preflight(origin: string, method = 'POST', headers = 'content-type, idempotency-key', url = SESSION_URL): Request {
+function preflight(
+  origin: string,
+  method = 'POST',
+  headers = 'content-type, idempotency-key',
+  url = SESSION_URL,
+): Request {
   return new Request(url, {
     method: 'OPTIONS',
     headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers },
@@ -15,7 +20,8 @@ function preflight(origin: string, method = 'POST', headers = 'content-type, ide
 }
 
 const STATUS_URL = 'https://shop.test/api/pay/status?paymentReference=order-1';
-const varyNames = (response: Response) => (response.headers.get('vary') ?? '').split(',').map((name) => name.trim().toLowerCase());
+const varyNames = (response: Response) =>
+  (response.headers.get('vary') ?? '').split(',').map((name) => name.trim().toLowerCase());
 
 describe('createSessionHandler: CORS', () => {
   it('answers a preflight from an allowed origin with the methods and headers the widget uses', async () => {
@@ -77,7 +83,11 @@ describe('createSessionHandler: CORS', () => {
     await readError(await handler(behindProxy()), 403, 'origin_not_allowed');
     assert.equal((await makeHandler({ allowedOrigins: ['https://shop.test'] }).handler(behindProxy())).status, 200);
     await readError(await handler(post(USSD_REQUEST, { origin: SHOP })), 403, 'origin_not_allowed');
-    await readError(await handler(post(USSD_REQUEST, { origin: 'https://shop.test.evil.example' })), 403, 'origin_not_allowed');
+    await readError(
+      await handler(post(USSD_REQUEST, { origin: 'https://shop.test.evil.example' })),
+      403,
+      'origin_not_allowed',
+    );
   });
 
   it('answers an allowed origin with the configured origin, normalized, never the raw header (issue 16 item 9)', async () => {
@@ -93,10 +103,20 @@ describe('createSessionHandler: CORS', () => {
   it('is same-origin only for the same scheme, host and port as the request (issue 16 item 9)', async () => {
     const { handler } = makeHandler();
     const at = (url: string, origin: string) =>
-      handler(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify(USSD_REQUEST) }));
+      handler(
+        new Request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin },
+          body: JSON.stringify(USSD_REQUEST),
+        }),
+      );
     await readError(await at('https://shop.test/api/pay/session', 'http://shop.test'), 403, 'origin_not_allowed');
     await readError(await at('https://shop.test/api/pay/session', 'https://shop.test:8443'), 403, 'origin_not_allowed');
-    await readError(await at('http://shop.test:8080/api/pay/session', 'http://shop.test:9090'), 403, 'origin_not_allowed');
+    await readError(
+      await at('http://shop.test:8080/api/pay/session', 'http://shop.test:9090'),
+      403,
+      'origin_not_allowed',
+    );
     assert.equal((await at('https://shop.test:443/api/pay/session', 'https://shop.test')).status, 200);
     assert.equal((await at('http://localhost:5173/api/pay/session', 'http://localhost:5173')).status, 200);
   });
@@ -104,13 +124,27 @@ describe('createSessionHandler: CORS', () => {
   it('takes the browser’s Sec-Fetch-Site: same-origin when request.url names another host (Next.js hands route handlers http://localhost), and nothing weaker', async () => {
     const { handler } = makeHandler();
     const at = (headers: Record<string, string>) =>
-      handler(new Request('http://localhost:3000/pay/session', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(USSD_REQUEST) }));
+      handler(
+        new Request('http://localhost:3000/pay/session', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(USSD_REQUEST),
+        }),
+      );
     const same = await at({ origin: 'https://shop.test', 'sec-fetch-site': 'same-origin' });
     assert.equal(same.status, 200);
     assert.equal(same.headers.get('access-control-allow-origin'), null, 'a same-origin answer needs no CORS header');
     await readError(await at({ origin: 'https://shop.test' }), 403, 'origin_not_allowed');
-    await readError(await at({ origin: 'https://evil.test', 'sec-fetch-site': 'same-site' }), 403, 'origin_not_allowed');
-    await readError(await at({ origin: 'https://evil.test', 'sec-fetch-site': 'cross-site' }), 403, 'origin_not_allowed');
+    await readError(
+      await at({ origin: 'https://evil.test', 'sec-fetch-site': 'same-site' }),
+      403,
+      'origin_not_allowed',
+    );
+    await readError(
+      await at({ origin: 'https://evil.test', 'sec-fetch-site': 'cross-site' }),
+      403,
+      'origin_not_allowed',
+    );
   });
 
   it('says Vary: Origin on every answer that depends on it: refused, same-origin, no Origin, allowed', async () => {
@@ -144,7 +178,11 @@ describe('createSessionHandler: CORS', () => {
     const allowed = await handler(preflight(SHOP, 'POST'));
     assert.equal(allowed.status, 204);
     assert.equal(allowed.headers.get('access-control-allow-methods'), 'POST');
-    const status = createStatusHandler({ statusSecret: STATUS_SECRET, lookup: () => ({ status: 'PENDING' }), allowedOrigins: [SHOP] });
+    const status = createStatusHandler({
+      statusSecret: STATUS_SECRET,
+      lookup: () => ({ status: 'PENDING' }),
+      allowedOrigins: [SHOP],
+    });
     await readError(await status(preflight(SHOP, 'POST', '', STATUS_URL)), 405, 'method_not_allowed');
     const get = await status(preflight(SHOP, 'GET', '', STATUS_URL));
     assert.equal(get.status, 204);
@@ -169,7 +207,10 @@ describe('createSessionHandler: CORS', () => {
 
     const withOption = makeHandler({ allowedOrigins: [SHOP], allowedHeaders: ['Authorization'] }).handler;
     const sessionAsked = await withOption(preflight(SHOP, 'POST', 'authorization,content-type'));
-    assert.equal(sessionAsked.headers.get('access-control-allow-headers'), 'Content-Type, Idempotency-Key, Authorization');
+    assert.equal(
+      sessionAsked.headers.get('access-control-allow-headers'),
+      'Content-Type, Idempotency-Key, Authorization',
+    );
 
     const status = createStatusHandler({
       statusSecret: STATUS_SECRET,
@@ -179,7 +220,10 @@ describe('createSessionHandler: CORS', () => {
     });
     const withAuth = await status(preflight(SHOP, 'GET', 'authorization,x-csrf-token', STATUS_URL));
     assert.equal(withAuth.status, 204);
-    assert.equal(withAuth.headers.get('access-control-allow-headers'), 'Content-Type, Idempotency-Key, Authorization, X-CSRF-Token');
+    assert.equal(
+      withAuth.headers.get('access-control-allow-headers'),
+      'Content-Type, Idempotency-Key, Authorization, X-CSRF-Token',
+    );
 
     const policy = createCorsPolicy([SHOP], 'POST, OPTIONS', { allowedHeaders: ['Authorization'] });
     const reply = policy.preflight(preflight(SHOP, 'POST', 'authorization'));

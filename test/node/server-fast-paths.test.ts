@@ -30,7 +30,12 @@ describe('createRedactor screen', () => {
   it('redacts secrets holding RegExp syntax, in every encoding, and leaves other text alone', () => {
     const redactor = createRedactor(secrets);
     for (const secret of secrets) {
-      for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)]) {
+      for (const form of [
+        secret,
+        JSON.stringify(secret).slice(1, -1),
+        encodeURIComponent(secret),
+        new URLSearchParams({ s: secret }).toString().slice(2),
+      ]) {
         const text = redactor.text(`before ${form} after`);
         assert.equal(text, 'before [redacted] after', form);
         assert.equal(text, slow(`before ${form} after`));
@@ -56,7 +61,12 @@ describe('createRedactor screen', () => {
     const redactor = createRedactor(secrets);
     const extra = ['ada@example.ng', '+2348030000000', '2348030000000', 'Ada Obi'];
     const redact = redactor.withExtra(extra);
-    for (const value of ['Ada Obi <ada@example.ng>', 'call +2348030000000', `key ${secrets[0]} for Ada%20Obi`, 'nothing here']) {
+    for (const value of [
+      'Ada Obi <ada@example.ng>',
+      'call +2348030000000',
+      `key ${secrets[0]} for Ada%20Obi`,
+      'nothing here',
+    ]) {
       assert.equal(redact(value), redactor.text(value, extra));
     }
     assert.equal(redact('Ada Obi'), '[redacted]');

@@ -30,7 +30,10 @@ type Failure = {
 };
 
 const html = (status: number) => () =>
-  new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', { status, headers: { 'content-type': 'text/html' } });
+  new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', {
+    status,
+    headers: { 'content-type': 'text/html' },
+  });
 
 const withoutField = (field: string) => () => {
   const envelope = ussdEnvelope('order-42');
@@ -41,58 +44,96 @@ const withoutField = (field: string) => () => {
 const FAILURES: Failure[] = [
   {
     name: 'HTTP 500 with a JSON envelope',
-    respond: () => Response.json({ status: 'ERROR', data: { code: '96', message: 'System malfunction' } }, { status: 500 }),
-    status: 502, code: 'gateway_error', message: /having trouble/, said: 'System malfunction', outcome: 'http-error',
+    respond: () =>
+      Response.json({ status: 'ERROR', data: { code: '96', message: 'System malfunction' } }, { status: 500 }),
+    status: 502,
+    code: 'gateway_error',
+    message: /having trouble/,
+    said: 'System malfunction',
+    outcome: 'http-error',
   },
   {
     name: 'HTTP 400 with { message }',
     respond: () => Response.json({ message: 'Invalid currency' }, { status: 400 }),
-    status: 502, code: 'gateway_error', message: /could not be started with these details/, said: 'Invalid currency', outcome: 'http-error',
+    status: 502,
+    code: 'gateway_error',
+    message: /could not be started with these details/,
+    said: 'Invalid currency',
+    outcome: 'http-error',
   },
   {
     name: 'HTTP 422 with { error: { message } }',
     respond: () => Response.json({ error: { message: 'Amount too small' } }, { status: 422 }),
-    status: 502, code: 'gateway_error', message: /could not be started with these details/, said: 'Amount too small', outcome: 'http-error',
+    status: 502,
+    code: 'gateway_error',
+    message: /could not be started with these details/,
+    said: 'Amount too small',
+    outcome: 'http-error',
   },
   {
     name: 'HTTP 401 with { error: string }',
     respond: () => Response.json({ error: 'Unauthorized' }, { status: 401 }),
-    status: 502, code: 'gateway_error', message: /unavailable right now/, outcome: 'http-error',
+    status: 502,
+    code: 'gateway_error',
+    message: /unavailable right now/,
+    outcome: 'http-error',
   },
   {
     name: 'HTTP 503 without a body',
     respond: () => new Response(null, { status: 503 }),
-    status: 502, code: 'gateway_error', message: /having trouble/, outcome: 'http-error',
+    status: 502,
+    code: 'gateway_error',
+    message: /having trouble/,
+    outcome: 'http-error',
   },
   {
     name: 'HTTP 502 with a proxy HTML page',
     respond: html(502),
-    status: 502, code: 'gateway_error', message: /having trouble/, outcome: 'http-error',
+    status: 502,
+    code: 'gateway_error',
+    message: /having trouble/,
+    outcome: 'http-error',
   },
   {
     name: 'HTTP 200 with a truncated JSON body',
-    respond: () => new Response('{"status":"SUCCESS","data":{"pay', { headers: { 'content-type': 'application/json' } }),
-    status: 502, code: 'invalid_gateway_response', message: /could not be read/, outcome: 'unreadable',
+    respond: () =>
+      new Response('{"status":"SUCCESS","data":{"pay', { headers: { 'content-type': 'application/json' } }),
+    status: 502,
+    code: 'invalid_gateway_response',
+    message: /could not be read/,
+    outcome: 'unreadable',
   },
   {
     name: 'HTTP 200 with an HTML body',
     respond: html(200),
-    status: 502, code: 'invalid_gateway_response', message: /could not be read/, outcome: 'unreadable',
+    status: 502,
+    code: 'invalid_gateway_response',
+    message: /could not be read/,
+    outcome: 'unreadable',
   },
   {
     name: 'HTTP 200 with JSON that is not an envelope',
     respond: () => Response.json([1, 2, 3]),
-    status: 502, code: 'invalid_gateway_response', message: /could not be read/, outcome: 'unreadable',
+    status: 502,
+    code: 'invalid_gateway_response',
+    message: /could not be read/,
+    outcome: 'unreadable',
   },
   {
     name: 'a SUCCESS envelope without ussdDailCode',
     respond: withoutField('ussdDailCode'),
-    status: 502, code: 'invalid_gateway_response', message: /lacked the payment details/, outcome: 'missing-fields',
+    status: 502,
+    code: 'invalid_gateway_response',
+    message: /lacked the payment details/,
+    outcome: 'missing-fields',
   },
   {
     name: 'a SUCCESS envelope without providerreference',
     respond: withoutField('providerreference'),
-    status: 502, code: 'invalid_gateway_response', message: /lacked the payment details/, outcome: 'missing-fields',
+    status: 502,
+    code: 'invalid_gateway_response',
+    message: /lacked the payment details/,
+    outcome: 'missing-fields',
   },
   {
     name: 'a SUCCESS envelope with a malformed dial code',
@@ -101,49 +142,82 @@ const FAILURES: Failure[] = [
       envelope.data.payments.ussdDailCode = 'dial 737';
       return Response.json(envelope);
     },
-    status: 502, code: 'invalid_gateway_response', message: /lacked the payment details/, outcome: 'missing-fields',
+    status: 502,
+    code: 'invalid_gateway_response',
+    message: /lacked the payment details/,
+    outcome: 'missing-fields',
   },
   {
     name: 'a SUCCESS envelope without payments, with a message',
-    respond: () => Response.json({ status: 'SUCCESS', data: { code: '00', message: 'Wallet pending', payments: null } }),
+    respond: () =>
+      Response.json({ status: 'SUCCESS', data: { code: '00', message: 'Wallet pending', payments: null } }),
     request: TRANSFER_REQUEST,
-    status: 502, code: 'invalid_gateway_response', message: /lacked the payment details/, said: 'Wallet pending', outcome: 'missing-fields',
+    status: 502,
+    code: 'invalid_gateway_response',
+    message: /lacked the payment details/,
+    said: 'Wallet pending',
+    outcome: 'missing-fields',
   },
   {
     name: 'a USSD envelope for a TRANSFER request',
     respond: () => Response.json(ussdEnvelope('order-42')),
     request: TRANSFER_REQUEST,
-    status: 502, code: 'invalid_gateway_response', message: /lacked the payment details/, outcome: 'missing-fields',
+    status: 502,
+    code: 'invalid_gateway_response',
+    message: /lacked the payment details/,
+    outcome: 'missing-fields',
   },
   {
     name: 'HTTP 200 with status FAILED',
-    respond: () => Response.json({ status: 'FAILED', data: { code: '51', message: 'Insufficient funds', payments: null } }),
-    status: 402, code: 'payment_declined', message: /declined/, said: 'Insufficient funds', outcome: 'declined',
+    respond: () =>
+      Response.json({ status: 'FAILED', data: { code: '51', message: 'Insufficient funds', payments: null } }),
+    status: 402,
+    code: 'payment_declined',
+    message: /declined/,
+    said: 'Insufficient funds',
+    outcome: 'declined',
   },
   {
     name: 'HTTP 200 with status declined in lower case',
     respond: () => Response.json({ status: 'declined', data: { message: 'Card blocked' } }),
-    status: 402, code: 'payment_declined', message: /declined/, said: 'Card blocked', outcome: 'declined',
+    status: 402,
+    code: 'payment_declined',
+    message: /declined/,
+    said: 'Card blocked',
+    outcome: 'declined',
   },
   {
     name: 'HTTP 200 with status PENDING and no message',
     respond: () => Response.json({ status: 'PENDING', data: null }),
-    status: 502, code: 'gateway_error', message: /did not confirm/, outcome: 'unconfirmed',
+    status: 502,
+    code: 'gateway_error',
+    message: /did not confirm/,
+    outcome: 'unconfirmed',
   },
   {
     name: 'HTTP 402 without a JSON body',
     respond: () => new Response('Payment Required', { status: 402 }),
-    status: 402, code: 'payment_declined', message: /declined/, outcome: 'declined',
+    status: 402,
+    code: 'payment_declined',
+    message: /declined/,
+    outcome: 'declined',
   },
   {
     name: 'HTTP 307 redirect to another origin',
     respond: () => new Response(null, { status: 307, headers: { location: 'https://elsewhere.test/steal' } }),
-    status: 502, code: 'gateway_error', message: /having trouble/, outcome: 'http-error',
+    status: 502,
+    code: 'gateway_error',
+    message: /having trouble/,
+    outcome: 'http-error',
   },
   {
     name: 'HTTP 402 with a FAILED envelope',
     respond: () => Response.json({ status: 'FAILED', data: { code: '05', message: 'Do not honour' } }, { status: 402 }),
-    status: 402, code: 'payment_declined', message: /declined/, said: 'Do not honour', outcome: 'declined',
+    status: 402,
+    code: 'payment_declined',
+    message: /declined/,
+    said: 'Do not honour',
+    outcome: 'declined',
   },
   {
     name: 'no answer within timeoutMs',
@@ -151,7 +225,10 @@ const FAILURES: Failure[] = [
       await delay(5_000, signal);
       return Response.json(ussdEnvelope('order-42'));
     },
-    status: 504, code: 'gateway_timeout', message: /did not answer in time/, outcome: 'timeout',
+    status: 504,
+    code: 'gateway_timeout',
+    message: /did not answer in time/,
+    outcome: 'timeout',
   },
   {
     name: 'headers in time but a body that never finishes',
@@ -164,19 +241,26 @@ const FAILURES: Failure[] = [
           },
         }),
       ),
-    status: 504, code: 'gateway_timeout', message: /did not answer in time/, outcome: 'timeout',
+    status: 504,
+    code: 'gateway_timeout',
+    message: /did not answer in time/,
+    outcome: 'timeout',
   },
   {
     name: 'fetch rejecting with a network error',
     respond: () => Promise.reject(new TypeError('fetch failed', { cause: { code: 'ENOTFOUND' } })),
-    status: 502, code: 'gateway_unreachable', message: /could not be reached/, outcome: 'unreachable',
+    status: 502,
+    code: 'gateway_unreachable',
+    message: /could not be reached/,
+    outcome: 'unreachable',
   },
 ];
 
 describe('createSessionHandler: gateway failures', () => {
   for (const failure of FAILURES) {
     it(`maps ${failure.name} to ${failure.status} ${failure.code}`, async () => {
-      // A short wait only where the time-out is the failure under test: the others must not run into it on a loaded machine.
+      // A short wait only where the time-out is the failure under test: the others must not run into it on a loaded
+      // machine.
       const timeoutMs = failure.outcome === 'timeout' ? 50 : PATIENT.timeoutMs;
       const { handler, calls, events } = makeHandler({ timeoutMs }, failure.respond);
       const error = await readError(await handler(post(failure.request ?? USSD_REQUEST)), failure.status, failure.code);
@@ -193,13 +277,17 @@ describe('createSessionHandler: gateway failures', () => {
 
   it('maps a refused connection on a closed 127.0.0.1 port to 502 gateway_unreachable', async () => {
     const port = await closedPort();
-    const { handler, events } = makeHandler({ ...PATIENT, baseUrl: `http://127.0.0.1:${port}`, fetch: globalThis.fetch });
+    const { handler, events } = makeHandler({
+      ...PATIENT,
+      baseUrl: `http://127.0.0.1:${port}`,
+      fetch: globalThis.fetch,
+    });
     await readError(await handler(post(USSD_REQUEST)), 502, 'gateway_unreachable');
     const gatewayEvent = events.find((event) => event.type === 'gateway');
-    assert.deepEqual(
-      gatewayEvent?.type === 'gateway' && [gatewayEvent.outcome, gatewayEvent.detail],
-      ['unreachable', 'ECONNREFUSED'],
-    );
+    assert.deepEqual(gatewayEvent?.type === 'gateway' && [gatewayEvent.outcome, gatewayEvent.detail], [
+      'unreachable',
+      'ECONNREFUSED',
+    ]);
   });
 
   it('answers a good envelope with the spec fields only, whatever else the gateway added', async () => {

@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMemoryIdempotencyStore, type IdempotencyStore } from '../../src/server/internal.js';
-import { deferred, delay, makeHandler, ORDER, post, postWithoutKey, readError, settled, turns, USSD_REQUEST } from './server-fixtures.js';
+import {
+  deferred,
+  delay,
+  makeHandler,
+  ORDER,
+  post,
+  postWithoutKey,
+  readError,
+  settled,
+  turns,
+  USSD_REQUEST,
+} from './server-fixtures.js';
 
 const KEY = { 'idempotency-key': 'attempt-deadline-01' };
 const never = () => new Promise<never>(() => {});
@@ -31,7 +42,10 @@ describe('createSessionHandler: one deadline on the whole attempt', { timeout: 5
     assert.equal(duplicate.status, 504, 'a duplicate waiting in this process gets the same answer');
     // Each request reports its own deadline; the first one's names the order resolver.
     const deadlines = events.filter((e) => e.type === 'internal-error' && e.where === 'deadline');
-    assert.ok(deadlines.some((e) => e.type === 'internal-error' && /order resolver/.test(e.detail)), JSON.stringify(events));
+    assert.ok(
+      deadlines.some((e) => e.type === 'internal-error' && /order resolver/.test(e.detail)),
+      JSON.stringify(events),
+    );
 
     // The clock stands still from here: the retry cannot run into its own deadline however slow the machine.
     assert.equal((await handler(post(USSD_REQUEST, KEY))).status, 200, 'the key is free again');
@@ -65,7 +79,8 @@ describe('createSessionHandler: one deadline on the whole attempt', { timeout: 5
     const storing = deferred();
     const store: IdempotencyStore = {
       ...inner,
-      set: (key, record, ttlMs) => (record.state === 'done' ? (storing.resolve(), never()) : inner.set(key, record, ttlMs)),
+      set: (key, record, ttlMs) =>
+        record.state === 'done' ? (storing.resolve(), never()) : inner.set(key, record, ttlMs),
     };
     const { handler, calls } = makeHandler({ attemptTimeoutMs: 100, idempotency: store });
     const answer = handler(post(USSD_REQUEST, KEY));

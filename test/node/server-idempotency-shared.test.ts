@@ -7,7 +7,22 @@ import {
   type IdempotencyStore,
   OrderError,
 } from '../../src/server/internal.js';
-import { answerSuccess, PATIENT, deferred, delay, gatedGateway, makeHandler, ORDER, post, TRANSFER_REQUEST, readError, recordingFetch, type Responder, USSD_REQUEST, withoutTimeLeft } from './server-fixtures.js';
+import {
+  answerSuccess,
+  PATIENT,
+  deferred,
+  delay,
+  gatedGateway,
+  makeHandler,
+  ORDER,
+  post,
+  TRANSFER_REQUEST,
+  readError,
+  recordingFetch,
+  type Responder,
+  USSD_REQUEST,
+  withoutTimeLeft,
+} from './server-fixtures.js';
 
 const KEY = { 'idempotency-key': 'attempt-5be1a3f0' };
 
@@ -57,7 +72,12 @@ describe('createSessionHandler: Idempotency-Key across instances sharing a store
     // B's first read is slow: it reads "no record", and returns it only once A has answered and
     // released its claim. Reading before claiming, B would then find the claim free and pay again.
     const slowRead = () => (bReads.resolve(), aAnswered.promise);
-    const two = makeHandler({ ...PATIENT, idempotency: shared.store(slowRead), order: randomOrder, fetch: upstream.fetch });
+    const two = makeHandler({
+      ...PATIENT,
+      idempotency: shared.store(slowRead),
+      order: randomOrder,
+      fetch: upstream.fetch,
+    });
     const first = one.handler(post(TRANSFER_REQUEST, KEY));
     await gateway.asked;
     const second = two.handler(post(TRANSFER_REQUEST, KEY));
@@ -124,7 +144,9 @@ describe('createSessionHandler: a store failing after the payment was made', () 
     const response = await handler(post(USSD_REQUEST, KEY));
     assert.equal(response.status, 200);
     assert.equal(calls.length, 1);
-    assert.ok(events.some((e) => e.type === 'internal-error' && e.where === 'store' && /connection lost/.test(e.detail)));
+    assert.ok(
+      events.some((e) => e.type === 'internal-error' && e.where === 'store' && /connection lost/.test(e.detail)),
+    );
   });
 
   it('still answers with the instructions when releasing the claim throws or rejects', async () => {
@@ -140,7 +162,9 @@ describe('createSessionHandler: a store failing after the payment was made', () 
       const response = await handler(post(USSD_REQUEST, KEY));
       assert.equal(response.status, 200);
       await delay(0);
-      assert.ok(events.some((e) => e.type === 'internal-error' && e.where === 'store' && /DEL timed out/.test(e.detail)));
+      assert.ok(
+        events.some((e) => e.type === 'internal-error' && e.where === 'store' && /DEL timed out/.test(e.detail)),
+      );
     }
   });
 });
@@ -149,7 +173,9 @@ describe('createSessionHandler: a store no sequence of requests can fill', () =>
   const pendingThenSuccess = () => {
     let attempt = 0;
     return ((call, signal) =>
-      ++attempt === 1 ? Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } })) : answerSuccess(call, signal)) as Responder;
+      ++attempt === 1
+        ? Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } }))
+        : answerSuccess(call, signal)) as Responder;
   };
 
   /** A store that counts what it was asked to keep. */

@@ -6,7 +6,18 @@ import {
   type IdempotencyStore,
   OrderError,
 } from '../../src/server/internal.js';
-import { answerSuccess, PATIENT, gatedGateway, makeHandler, ORDER, post, readError, turns, USSD_REQUEST, withoutTimeLeft } from './server-fixtures.js';
+import {
+  answerSuccess,
+  PATIENT,
+  gatedGateway,
+  makeHandler,
+  ORDER,
+  post,
+  readError,
+  turns,
+  USSD_REQUEST,
+  withoutTimeLeft,
+} from './server-fixtures.js';
 
 const KEY = { 'idempotency-key': 'attempt-7d1c0c44' };
 
@@ -59,7 +70,9 @@ describe('createSessionHandler: Idempotency-Key', () => {
   it('treats requests that differ only in spacing or phone separators as the same request', async () => {
     const { handler, calls } = makeHandler();
     await handler(post(USSD_REQUEST, KEY));
-    const again = await handler(post({ ...USSD_REQUEST, fullName: ' Ada Obi ', mobileNumber: '+234-803-000-0000' }, KEY));
+    const again = await handler(
+      post({ ...USSD_REQUEST, fullName: ' Ada Obi ', mobileNumber: '+234-803-000-0000' }, KEY),
+    );
     assert.equal(again.status, 200);
     assert.equal(calls.length, 1);
   });
@@ -81,12 +94,19 @@ describe('createSessionHandler: Idempotency-Key', () => {
   it('refuses a key reused with a different body, later or concurrently, with 422', async () => {
     const gateway = gatedGateway();
     const { handler, calls } = makeHandler(PATIENT, gateway.respond);
-    const both = Promise.all([handler(post(USSD_REQUEST, KEY)), handler(post({ ...USSD_REQUEST, bankCode: '044' }, KEY))]);
+    const both = Promise.all([
+      handler(post(USSD_REQUEST, KEY)),
+      handler(post({ ...USSD_REQUEST, bankCode: '044' }, KEY)),
+    ]);
     await answerOnceAllWait(gateway);
     const [first, concurrent] = await both;
     assert.equal(first.status, 200);
     await readError(concurrent, 422, 'idempotency_key_reused');
-    await readError(await handler(post({ ...USSD_REQUEST, paymentType: 'TRANSFER' }, KEY)), 422, 'idempotency_key_reused');
+    await readError(
+      await handler(post({ ...USSD_REQUEST, paymentType: 'TRANSFER' }, KEY)),
+      422,
+      'idempotency_key_reused',
+    );
     assert.equal(calls.length, 1);
   });
 
@@ -107,7 +127,10 @@ describe('createSessionHandler: Idempotency-Key', () => {
     const retry = await handler(post(USSD_REQUEST, KEY));
     assert.equal(retry.status, 200);
     assert.equal(counter.calls, 1, 'the order was resolved once for the key');
-    assert.deepEqual(calls.map((call) => call.body.paymentReference), ['order-1', 'order-1']);
+    assert.deepEqual(
+      calls.map((call) => call.body.paymentReference),
+      ['order-1', 'order-1'],
+    );
 
     await handler(post(USSD_REQUEST, KEY));
     assert.equal(calls.length, 2, 'the success is stored');
@@ -207,14 +230,20 @@ describe('createSessionHandler: Idempotency-Key', () => {
     const getSetOnly = { get: inner.get, set: inner.set } as unknown as IdempotencyStore;
     const noRelease = { ...inner, release: undefined } as unknown as IdempotencyStore;
     for (const idempotency of [getSetOnly, noRelease, {} as IdempotencyStore]) {
-      assert.throws(() => makeHandler({ idempotency }), (error: unknown) => {
-        assert.ok(error instanceof TypeError);
-        assert.match(error.message, /idempotency store .*claim.*atomically|atomically.*(claim|release)/);
-        return true;
-      });
+      assert.throws(
+        () => makeHandler({ idempotency }),
+        (error: unknown) => {
+          assert.ok(error instanceof TypeError);
+          assert.match(error.message, /idempotency store .*claim.*atomically|atomically.*(claim|release)/);
+          return true;
+        },
+      );
     }
     assert.throws(() => makeHandler({ idempotency: getSetOnly }), TypeError, 'the former option name too');
-    assert.throws(() => makeHandler({ payments: { get: () => undefined } as never }), /payments store lacks insert\(\), update\(\)/);
+    assert.throws(
+      () => makeHandler({ payments: { get: () => undefined } as never }),
+      /payments store lacks insert\(\), update\(\)/,
+    );
   });
 });
 

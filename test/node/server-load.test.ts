@@ -42,9 +42,13 @@ describe('createSessionHandler under load, over 127.0.0.1', { timeout: 180_000 }
   it('initiates 500 concurrent distinct payments: 500 distinct references, none lost', async () => {
     const { url, references, sandbox } = await merchantOnSandbox();
     const responses = await Promise.all(
-      Array.from({ length: 500 }, (_, i) => send(url, i % 2 ? TRANSFER_REQUEST : USSD_REQUEST, `load-${i}-${crypto.randomUUID()}`)),
+      Array.from({ length: 500 }, (_, i) =>
+        send(url, i % 2 ? TRANSFER_REQUEST : USSD_REQUEST, `load-${i}-${crypto.randomUUID()}`),
+      ),
     );
-    const bodies = (await Promise.all(responses.map((response) => response.json()))) as { order: { paymentReference: string } }[];
+    const bodies = (await Promise.all(responses.map((response) => response.json()))) as {
+      order: { paymentReference: string };
+    }[];
     assert.deepEqual(new Set(responses.map((response) => response.status)), new Set([200]));
     const answered = new Set(bodies.map((body) => body.order.paymentReference));
     assert.equal(answered.size, 500);
@@ -56,7 +60,9 @@ describe('createSessionHandler under load, over 127.0.0.1', { timeout: 180_000 }
   it('makes exactly 100 initiations for 100 keys sent 5 times each, all at once', async () => {
     const { url, references } = await merchantOnSandbox();
     const keys = Array.from({ length: 100 }, (_, i) => `dup-${i}-${crypto.randomUUID()}`);
-    const responses = await Promise.all(keys.flatMap((key) => Array.from({ length: 5 }, () => send(url, USSD_REQUEST, key))));
+    const responses = await Promise.all(
+      keys.flatMap((key) => Array.from({ length: 5 }, () => send(url, USSD_REQUEST, key))),
+    );
     const bodies = await Promise.all(responses.map((response) => response.text()));
     assert.deepEqual(new Set(responses.map((response) => response.status)), new Set([200]));
     assert.equal(references.length, 100);
@@ -67,7 +73,12 @@ describe('createSessionHandler under load, over 127.0.0.1', { timeout: 180_000 }
   });
 });
 
-type Fault = { name: string; status: number; code: string; act(request: IncomingMessage, response: ServerResponse): void };
+type Fault = {
+  name: string;
+  status: number;
+  code: string;
+  act(request: IncomingMessage, response: ServerResponse): void;
+};
 
 const FAULTS: Fault[] = [
   { name: 'a connection reset', status: 502, code: 'gateway_unreachable', act: (request) => request.socket.destroy() },
@@ -76,13 +87,15 @@ const FAULTS: Fault[] = [
     name: 'an HTML error page',
     status: 502,
     code: 'gateway_error',
-    act: (_request, response) => response.writeHead(502, { 'content-type': 'text/html' }).end('<html><h1>Bad Gateway</h1></html>'),
+    act: (_request, response) =>
+      response.writeHead(502, { 'content-type': 'text/html' }).end('<html><h1>Bad Gateway</h1></html>'),
   },
   {
     name: 'truncated JSON',
     status: 502,
     code: 'invalid_gateway_response',
-    act: (_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"SUCCESS","data":{"pay'),
+    act: (_request, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"SUCCESS","data":{"pay'),
   },
 ];
 
@@ -97,14 +110,17 @@ describe('createSessionHandler: a gateway fault, then a retry with the same key'
           const { paymentReference } = JSON.parse(text) as { paymentReference: string };
           seen.push(paymentReference);
           if (seen.length === 1) return fault.act(request, response);
-          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ussdEnvelope(paymentReference)));
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify(ussdEnvelope(paymentReference)));
         });
       });
       const handler = createSessionHandler({
         baseUrl: gateway,
         publicKey: SANDBOX_PUBLIC_KEY,
         accessToken: SANDBOX_ACCESS_TOKEN,
-        // A resolver that gives a new reference each time it is asked: only the stored order keeps the retry on one payment.
+        // A resolver that gives a new reference each time it is asked: only the stored order keeps the retry on one
+        // payment.
         order: () => ({ ...ORDER, paymentReference: `fault-${crypto.randomUUID()}` }),
         // Generous for a loaded machine: 30 s where the gateway answers, so only the hang waits its limit out.
         timeoutMs: fault.status === 504 ? 5_000 : PATIENT.timeoutMs,

@@ -32,7 +32,14 @@ describe('createSessionHandler: the server’s amount and a status token in the 
     const { order } = (await response.json()) as Success;
     assert.equal(calls[0]!.body.amount, '2500.00');
     const unsigned = { ...order, statusToken: undefined, expiresAt: undefined, expiresInMs: undefined }; // a TRANSFER's validity: session-order-extras.test.ts
-    assert.deepEqual(unsigned, { paymentReference: 'order-42', amount: '2500.00', currency: 'NGN', statusToken: undefined, expiresAt: undefined, expiresInMs: undefined });
+    assert.deepEqual(unsigned, {
+      paymentReference: 'order-42',
+      amount: '2500.00',
+      currency: 'NGN',
+      statusToken: undefined,
+      expiresAt: undefined,
+      expiresInMs: undefined,
+    });
     assert.match(order.statusToken!, /^\d+\.[\w-]{43}$/);
   });
 
@@ -43,7 +50,7 @@ describe('createSessionHandler: the server’s amount and a status token in the 
     assert.doesNotThrow(() => makeHandler({ statusSecret: new Uint8Array(32) }));
   });
 
-  it('records each initiated payment in the ledger as PENDING with its amount, currency, type, key and customer (for a person\'s search), started and due', async () => {
+  it("records each initiated payment in the ledger as PENDING with its amount, currency, type, key and customer (for a person's search), started and due", async () => {
     const payments = createMemoryPaymentStore();
     const { handler, events } = makeHandler({ payments });
     const request = post(USSD_REQUEST);
@@ -117,9 +124,11 @@ describe('createStatusHandler: signed status tokens', () => {
       `&statusToken=${expired}`,
       `&statusToken=not-a-token`,
     ];
-    const unknownBody = await (await createStatusHandler({ statusSecret: STATUS_SECRET, lookup: () => null })(
-      new Request(`${URL_BASE}?paymentReference=order-1&statusToken=${good}`),
-    )).text();
+    const unknownBody = await (
+      await createStatusHandler({ statusSecret: STATUS_SECRET, lookup: () => null })(
+        new Request(`${URL_BASE}?paymentReference=order-1&statusToken=${good}`),
+      )
+    ).text();
     for (const query of bad) {
       const response = await handler(new Request(`${URL_BASE}?paymentReference=order-1${query}`));
       assert.equal(response.status, 404, query);
@@ -135,9 +144,11 @@ describe('createStatusHandler: signed status tokens', () => {
     const { seen, lookup } = counted();
     const handler = createStatusHandler({ statusSecret: STATUS_SECRET, lookup });
     const good = await createStatusTokens(STATUS_SECRET, { who: 'test' }).sign('order-1');
-    const unknownBody = await (await createStatusHandler({ statusSecret: STATUS_SECRET, lookup: () => null })(
-      new Request(`${URL_BASE}?paymentReference=order-1&statusToken=${good}`),
-    )).text();
+    const unknownBody = await (
+      await createStatusHandler({ statusSecret: STATUS_SECRET, lookup: () => null })(
+        new Request(`${URL_BASE}?paymentReference=order-1&statusToken=${good}`),
+      )
+    ).text();
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     const accepted: string[] = [];
     for (const last of alphabet) {
@@ -152,11 +163,14 @@ describe('createStatusHandler: signed status tokens', () => {
 
   it('refuses to start without statusSecret, saying what to pass', () => {
     const lookup = () => null;
-    assert.throws(() => createStatusHandler({ lookup } as never), (error: unknown) => {
-      assert.ok(error instanceof TypeError);
-      assert.match(error.message, /createStatusHandler: pass statusSecret/);
-      return true;
-    });
+    assert.throws(
+      () => createStatusHandler({ lookup } as never),
+      (error: unknown) => {
+        assert.ok(error instanceof TypeError);
+        assert.match(error.message, /createStatusHandler: pass statusSecret/);
+        return true;
+      },
+    );
     assert.throws(() => createStatusHandler({ statusSecret: 'too short', lookup }), /at least 32 bytes/);
   });
 
@@ -165,7 +179,9 @@ describe('createStatusHandler: signed status tokens', () => {
     const { order } = (await (await handler(post(USSD_REQUEST))).json()) as Success;
     const { seen, lookup } = counted();
     const status = createStatusHandler({ statusSecret: STATUS_SECRET, lookup });
-    const response = await status(new Request(`${URL_BASE}?paymentReference=${order.paymentReference}&statusToken=${order.statusToken}`));
+    const response = await status(
+      new Request(`${URL_BASE}?paymentReference=${order.paymentReference}&statusToken=${order.statusToken}`),
+    );
     assert.equal(response.status, 200);
     assert.deepEqual(seen, ['order-42']);
   });
@@ -190,7 +206,9 @@ describe('createSessionHandler: safety details', () => {
 
   it('forwards http: URLs on localhost, 127.0.0.1 and [::1] (development)', async () => {
     for (const host of ['localhost:5173', '127.0.0.1', '[::1]:8080']) {
-      const { handler, calls } = makeHandler({ order: () => ({ ...ORDER, callbackUrl: `http://${host}/cb`, redirectUrl: `http://${host}/` }) });
+      const { handler, calls } = makeHandler({
+        order: () => ({ ...ORDER, callbackUrl: `http://${host}/cb`, redirectUrl: `http://${host}/` }),
+      });
       assert.equal((await handler(post(USSD_REQUEST))).status, 200, host);
       assert.equal(calls.length, 1);
     }
@@ -210,31 +228,35 @@ describe('createSessionHandler: safety details', () => {
     assert.match(error.fields!.amount!, /\[redacted\]/);
   });
 
-  it('cuts off a body that trickles in, within the deadline, with 408 request_timeout', { timeout: 5_000 }, async () => {
-    const { handler, calls } = makeHandler({ attemptTimeoutMs: 100 });
-    let timer: ReturnType<typeof setInterval> | undefined;
-    let cancelled = false;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        // One byte every 20 ms, for ever.
-        timer = setInterval(() => controller.enqueue(new TextEncoder().encode(' ')), 20);
-      },
-      cancel() {
-        cancelled = true;
-        clearInterval(timer);
-      },
-    });
-    const request = new Request(SESSION_URL, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': 'trickle-0001' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
-    await readError(await handler(request), 408, 'request_timeout');
-    assert.equal(cancelled, true, 'the body stream was stopped');
-    assert.equal(calls.length, 0);
-    clearInterval(timer);
-  });
+  it(
+    'cuts off a body that trickles in, within the deadline, with 408 request_timeout',
+    { timeout: 5_000 },
+    async () => {
+      const { handler, calls } = makeHandler({ attemptTimeoutMs: 100 });
+      let timer: ReturnType<typeof setInterval> | undefined;
+      let cancelled = false;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          // One byte every 20 ms, for ever.
+          timer = setInterval(() => controller.enqueue(new TextEncoder().encode(' ')), 20);
+        },
+        cancel() {
+          cancelled = true;
+          clearInterval(timer);
+        },
+      });
+      const request = new Request(SESSION_URL, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'trickle-0001' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      await readError(await handler(request), 408, 'request_timeout');
+      assert.equal(cancelled, true, 'the body stream was stopped');
+      assert.equal(calls.length, 0);
+      clearInterval(timer);
+    },
+  );
 });
 
 describe('createSessionHandler: beforeInitiate', () => {
@@ -289,7 +311,11 @@ describe('createSessionHandler: beforeInitiate', () => {
     });
     const error = await readError(await buggy.handler(post(USSD_REQUEST)), 500, 'internal');
     assert.doesNotMatch(error.message, /limiter/);
-    assert.ok(buggy.events.some((e) => e.type === 'internal-error' && e.where === 'beforeInitiate' && !e.detail.includes(TOKEN)));
+    assert.ok(
+      buggy.events.some(
+        (e) => e.type === 'internal-error' && e.where === 'beforeInitiate' && !e.detail.includes(TOKEN),
+      ),
+    );
   });
 
   it('takes a clientAddress option for servers behind a proxy, and refuses a non-function', async () => {

@@ -4,7 +4,15 @@ import { after, before, describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
 import { readEnvelope } from '../../src/contract/schemas.js';
 import { createSessionHandler, createStatusHandler } from '../../src/server/internal.js';
-import { ORDER, TRANSFER_REQUEST, readError, STATUS_SECRET, statusBody, USSD_REQUEST, withoutTimeLeft } from './server-fixtures.js';
+import {
+  ORDER,
+  TRANSFER_REQUEST,
+  readError,
+  STATUS_SECRET,
+  statusBody,
+  USSD_REQUEST,
+  withoutTimeLeft,
+} from './server-fixtures.js';
 import { loopbackServers } from './loopback.js';
 
 /** Both the gateway and the merchant server are real HTTP servers on 127.0.0.1. */
@@ -23,12 +31,17 @@ describe('createSessionHandler mounted in Node http', () => {
         publicKey: SANDBOX_PUBLIC_KEY,
         accessToken: SANDBOX_ACCESS_TOKEN,
         ...limits,
-        order: (request) => ({ ...ORDER, amount: request.amount ?? ORDER.amount, paymentReference: `node-${request.paymentType}-${Math.random().toString(36).slice(2)}` }),
+        order: (request) => ({
+          ...ORDER,
+          amount: request.amount ?? ORDER.amount,
+          paymentReference: `node-${request.paymentType}-${Math.random().toString(36).slice(2)}`,
+        }),
       });
     const routes: Record<string, (request: Request) => Promise<Response>> = {
       // Limits no loaded machine reaches, for the payments that must succeed.
       '/session': sessionHandler({ timeoutMs: 30_000, attemptTimeoutMs: 60_000 }),
-      // A short wait for the gateway's answer, the time-out under test, and a patient deadline for the rest of the request.
+      // A short wait for the gateway's answer, the time-out under test, and a patient deadline for the rest of the
+      // request.
       '/session-impatient': sessionHandler({ timeoutMs: 500, attemptTimeoutMs: 60_000 }),
       '/status': createStatusHandler({ statusSecret: STATUS_SECRET, lookup: (reference) => sandbox.lookup(reference) }),
     };
@@ -40,7 +53,11 @@ describe('createSessionHandler mounted in Node http', () => {
   const postSession = (body: unknown, headers: Record<string, string> = {}, path = '/session') =>
     fetch(`${merchant}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': `node-http-${crypto.randomUUID()}`, ...headers },
+      headers: {
+        'content-type': 'application/json',
+        'idempotency-key': `node-http-${crypto.randomUUID()}`,
+        ...headers,
+      },
       body: JSON.stringify(body),
     });
 
@@ -64,7 +81,11 @@ describe('createSessionHandler mounted in Node http', () => {
     await readError(await postSession({ ...USSD_REQUEST, bankCode: undefined }), 400, 'validation');
     await readError(await postSession(USSD_REQUEST, { 'idempotency-key': 'x' }), 400, 'invalid_idempotency_key');
     // Magic amount 504: the sandbox answers after slowMs (a minute); a 504 means the handler gave up first.
-    await readError(await postSession({ ...USSD_REQUEST, amount: '504' }, {}, '/session-impatient'), 504, 'gateway_timeout');
+    await readError(
+      await postSession({ ...USSD_REQUEST, amount: '504' }, {}, '/session-impatient'),
+      504,
+      'gateway_timeout',
+    );
   });
 
   it('replays an Idempotency-Key over HTTP', async () => {

@@ -12,7 +12,9 @@ const newReference = () => 'pw-new';
 describe('OrderError.is', () => {
   it('recognizes an OrderError from another copy of the package, where instanceof fails', async () => {
     // A second module instance, as when two versions of pay-widget are installed side by side.
-    const copy = (await import(`../../src/server/session/order.ts?copy=${Date.now()}`)) as typeof import('../../src/server/session/order.js');
+    const copy = (await import(
+      `../../src/server/session/order.ts?copy=${Date.now()}`
+    )) as typeof import('../../src/server/session/order.js');
     assert.notEqual(copy.OrderError, OrderError);
     const foreign = new copy.OrderError('Sold out.', { status: 409, fields: { amount: 'No.' } });
     assert.equal(foreign instanceof OrderError, false);
@@ -49,12 +51,16 @@ describe('checkOrder', () => {
       assert.equal(checked.order.paymentReference, paymentReference);
     }
     for (const paymentReference of ['', 'r'.repeat(129), 'order 42', 'a?b', 'a#b', 'INV\n1']) {
-      assert.deepEqual(checkOrder({ ...ORDER, paymentReference }, newReference), { ok: false, badFields: ['paymentReference'] });
+      assert.deepEqual(checkOrder({ ...ORDER, paymentReference }, newReference), {
+        ok: false,
+        badFields: ['paymentReference'],
+      });
     }
   });
 
   it('holds amount, currency and country to the hints’ rules, and the amount above zero', () => {
-    for (const amount of ['1', '1500.5', '1500.50', '999999999999.99']) assert.ok(checkOrder({ ...ORDER, amount }, newReference).ok, amount);
+    for (const amount of ['1', '1500.5', '1500.50', '999999999999.99'])
+      assert.ok(checkOrder({ ...ORDER, amount }, newReference).ok, amount);
     for (const amount of ['0', '0.00', '-5', '1.234', '1e3', ' 1500', '1,500', '1'.repeat(13)]) {
       assert.deepEqual(checkOrder({ ...ORDER, amount }, newReference), { ok: false, badFields: ['amount'] }, amount);
     }

@@ -33,7 +33,10 @@ const FIELD_VALUES = {
 
 const mutation = fc.oneof(
   ...Object.entries(FIELD_VALUES).map(([name, values]) =>
-    fc.tuple(fc.constant(name), fc.oneof({ weight: 3, arbitrary: fc.constantFrom<unknown>(...values) }, anyValue, fc.constant(undefined))),
+    fc.tuple(
+      fc.constant(name),
+      fc.oneof({ weight: 3, arbitrary: fc.constantFrom<unknown>(...values) }, anyValue, fc.constant(undefined)),
+    ),
   ),
 );
 
@@ -42,7 +45,10 @@ const body = fc.oneof(
   {
     weight: 6,
     arbitrary: fc
-      .tuple(fc.constantFrom<Record<string, unknown>>(USSD_REQUEST, TRANSFER_REQUEST), fc.array(mutation, { maxLength: 3 }))
+      .tuple(
+        fc.constantFrom<Record<string, unknown>>(USSD_REQUEST, TRANSFER_REQUEST),
+        fc.array(mutation, { maxLength: 3 }),
+      )
       .map(([base, changes]) => JSON.stringify({ ...base, ...Object.fromEntries(changes) })),
   },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)) },

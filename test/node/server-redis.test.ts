@@ -5,7 +5,17 @@ import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '
 import { createSessionHandler, type IdempotencyRecord, type Payment } from '../../src/server/internal.js';
 import { createRedisStores } from '../../src/server/stores/redis/index.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
-import { delay, makeHandler, ORDER, PATIENT, post, readError, recordingFetch, slowSuccess, USSD_REQUEST } from './server-fixtures.js';
+import {
+  delay,
+  makeHandler,
+  ORDER,
+  PATIENT,
+  post,
+  readError,
+  recordingFetch,
+  slowSuccess,
+  USSD_REQUEST,
+} from './server-fixtures.js';
 
 describe('createRedisStores on a real redis-server', { timeout: 60_000 }, () => {
   let redis: RedisServer;
@@ -97,7 +107,8 @@ describe('createRedisStores on a real redis-server', { timeout: 60_000 }, () => 
     });
     assert.equal((await handler(post(USSD_REQUEST))).status, 200);
     await delay(50); // the claim's release is not waited for
-    // Before: SET NX, GET (record), GET + HMGET (key lookup), EVAL (insert), HMGET + EVAL (answer), SET, EVAL (release).
+    // Before: SET NX, GET (record), GET + HMGET (key lookup), EVAL (insert), HMGET + EVAL (answer), SET, EVAL
+    // (release).
     assert.deepEqual(tracked.sent, ['EVAL', 'EVAL', 'EVAL', 'EVAL', 'SET', 'EVAL']);
   });
 
@@ -114,7 +125,17 @@ describe('createRedisStores on a real redis-server', { timeout: 60_000 }, () => 
   it('markDue keeps a finished entry, and its key, from expiring', async () => {
     const client = await connect();
     const { payments } = createRedisStores(client, { prefix: prefix(), paymentTtlMs: 100 });
-    const failed: Payment = { paymentReference: 'ref-due', paymentType: 'USSD', amount: '2500.00', currency: 'NGN', state: 'FAILED', version: 1, createdAt: 1, updatedAt: 1, idempotencyKey: 'key-due-1' };
+    const failed: Payment = {
+      paymentReference: 'ref-due',
+      paymentType: 'USSD',
+      amount: '2500.00',
+      currency: 'NGN',
+      state: 'FAILED',
+      version: 1,
+      createdAt: 1,
+      updatedAt: 1,
+      idempotencyKey: 'key-due-1',
+    };
     const gone: Payment = { ...failed, paymentReference: 'ref-gone', idempotencyKey: 'key-gone-1' };
     for (const payment of [failed, gone]) assert.equal(await payments.insert(payment), true);
     assert.equal(await payments.markDue!(failed.paymentReference, 5), true);
@@ -140,7 +161,9 @@ describe('createRedisStores on a real redis-server', { timeout: 60_000 }, () => 
     assert.equal(await payments.insert(payment), true);
     assert.equal(await payments.insert({ ...payment, amount: '1.00' }), false);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => payments.update({ ...payment, state: i % 2 ? 'SUCCESS' : 'FAILED', updatedAt: 2 + i })),
+      Array.from({ length: 20 }, (_, i) =>
+        payments.update({ ...payment, state: i % 2 ? 'SUCCESS' : 'FAILED', updatedAt: 2 + i }),
+      ),
     );
     assert.equal(results.filter(Boolean).length, 1);
     const stored = await payments.get('ref-1');
@@ -161,7 +184,9 @@ describe('createRedisStores on a real redis-server', { timeout: 60_000 }, () => 
         makeHandler({ ...PATIENT, idempotency, payments, order: randomOrder, fetch: upstream.fetch }).handler,
     );
     const key = { 'idempotency-key': `same-${crypto.randomUUID()}` };
-    const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => instances[i % 2]!(post(USSD_REQUEST, key))));
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => instances[i % 2]!(post(USSD_REQUEST, key))),
+    );
     const bodies = await Promise.all(responses.map((response) => response.text()));
     assert.equal(upstream.calls.length, 1, 'one payment');
     assert.deepEqual(new Set(responses.map((response) => response.status)), new Set([200]));

@@ -7,7 +7,14 @@ import { makeHandler, ORDER, post, type Responder, transferEnvelope, TRANSFER_RE
 const TOKEN = 'eyJhbGciOi/Jz+abc=';
 const PUBLIC_KEY = 'pk_live/abc+def';
 const phpEscaped = (secret: string) => JSON.stringify(secret).slice(1, -1).replaceAll('/', '\\/');
-const ENCODED = [TOKEN, PUBLIC_KEY, phpEscaped(TOKEN), phpEscaped(PUBLIC_KEY), encodeURIComponent(TOKEN), encodeURIComponent(PUBLIC_KEY)];
+const ENCODED = [
+  TOKEN,
+  PUBLIC_KEY,
+  phpEscaped(TOKEN),
+  phpEscaped(PUBLIC_KEY),
+  encodeURIComponent(TOKEN),
+  encodeURIComponent(PUBLIC_KEY),
+];
 
 function handlerWith(respond: Responder) {
   return makeHandler({ accessToken: TOKEN, publicKey: PUBLIC_KEY }, respond);
@@ -34,7 +41,13 @@ describe('createSessionHandler: secrets in their encoded forms', () => {
     assert.doesNotMatch(text, /M-991|22212345678|request/);
     const answered = JSON.parse(text.split('\n')[0]!);
     // A TRANSFER's validity (session-order-extras.test.ts) is the server's own, not the gateway's words.
-    const order = { paymentReference: 'order-42', amount: '2500.00', currency: 'NGN', expiresAt: answered.order.expiresAt, expiresInMs: answered.order.expiresInMs };
+    const order = {
+      paymentReference: 'order-42',
+      amount: '2500.00',
+      currency: 'NGN',
+      expiresAt: answered.order.expiresAt,
+      expiresInMs: answered.order.expiresInMs,
+    };
     assert.deepEqual(answered, { status: 'SUCCESS', data: { code: '00', message: 'ok', payments }, order });
   });
 
@@ -60,7 +73,9 @@ describe('createSessionHandler: secrets in their encoded forms', () => {
 
   it("shows the customer a generic message for the gateway's 401 and 403, and logs its words redacted", async () => {
     for (const status of [401, 403]) {
-      const { handler, events } = handlerWith(() => Response.json({ message: `Token ${TOKEN} is not valid for this merchant` }, { status }));
+      const { handler, events } = handlerWith(() =>
+        Response.json({ message: `Token ${TOKEN} is not valid for this merchant` }, { status }),
+      );
       const response = await handler(post(TRANSFER_REQUEST));
       const text = await response.text();
       assert.equal(response.status, 502);

@@ -23,16 +23,29 @@ const SCENARIOS: Scenario[] = [
   { name: 'success' },
   {
     name: 'a success envelope echoing the request',
-    respond: (call) => Response.json({ ...ussdEnvelope('order-42'), request: call.body, auth: call.headers.get('authorization') }),
+    respond: (call) =>
+      Response.json({ ...ussdEnvelope('order-42'), request: call.body, auth: call.headers.get('authorization') }),
   },
-  { name: 'a 401 quoting the token', respond: () => Response.json({ message: `Token ${TOKEN} expired` }, { status: 401 }) },
-  { name: 'a 403 quoting the key', respond: () => Response.json({ data: { message: `Unknown key ${PUBLIC_KEY}` } }, { status: 403 }) },
-  { name: 'a decline quoting both', respond: () => Response.json({ status: 'FAILED', data: { message: `${PUBLIC_KEY}/${TOKEN}` } }) },
+  {
+    name: 'a 401 quoting the token',
+    respond: () => Response.json({ message: `Token ${TOKEN} expired` }, { status: 401 }),
+  },
+  {
+    name: 'a 403 quoting the key',
+    respond: () => Response.json({ data: { message: `Unknown key ${PUBLIC_KEY}` } }, { status: 403 }),
+  },
+  {
+    name: 'a decline quoting both',
+    respond: () => Response.json({ status: 'FAILED', data: { message: `${PUBLIC_KEY}/${TOKEN}` } }),
+  },
   {
     name: 'an incomplete envelope quoting the key',
     respond: () => Response.json({ status: 'SUCCESS', data: { message: `for ${PUBLIC_KEY}`, payments: {} } }),
   },
-  { name: 'a network error quoting the token', respond: () => Promise.reject(new TypeError(`connect to ${TOKEN} failed`)) },
+  {
+    name: 'a network error quoting the token',
+    respond: () => Promise.reject(new TypeError(`connect to ${TOKEN} failed`)),
+  },
   { name: 'a validation error', body: { ...USSD_REQUEST, email: TOKEN } },
   {
     name: 'an order resolver failing with the secrets in its message',
@@ -68,11 +81,13 @@ describe('createSessionHandler: secrets', () => {
       for (const body of [scenario.body ?? USSD_REQUEST, TRANSFER_REQUEST]) {
         const response = await handler(post(body, { 'idempotency-key': `key-${Math.random()}` }));
         const seen = [await response.text(), JSON.stringify([...response.headers])].join('\n');
-        for (const secret of [...SECRETS, ROTATED]) assert.ok(!seen.includes(secret), `response leaks ${secret}: ${seen}`);
+        for (const secret of [...SECRETS, ROTATED])
+          assert.ok(!seen.includes(secret), `response leaks ${secret}: ${seen}`);
         assert.ok(events.length > 0);
       }
       const logged = JSON.stringify(events);
-      for (const secret of [...SECRETS, ROTATED]) assert.ok(!logged.includes(secret), `onEvent leaks ${secret}: ${logged}`);
+      for (const secret of [...SECRETS, ROTATED])
+        assert.ok(!logged.includes(secret), `onEvent leaks ${secret}: ${logged}`);
     });
   }
 

@@ -60,7 +60,9 @@ describe('createSessionHandler({ gateway })', () => {
     const references: string[] = [];
     for (const response of answers) {
       assert.equal(response.status, 200);
-      const body = (await response.json()) as { order: { paymentReference: string; amount: string; statusToken?: string } };
+      const body = (await response.json()) as {
+        order: { paymentReference: string; amount: string; statusToken?: string };
+      };
       assert.equal(body.order.amount, ORDER.amount);
       assert.ok(body.order.statusToken);
       references.push(body.order.paymentReference);
@@ -91,7 +93,11 @@ describe('createSessionHandler({ gateway })', () => {
 
   it('answers 500 internal for an accessToken function that throws, and 502/504 when the token endpoint cannot be reached', async () => {
     const failing = createSessionHandler({
-      gateway: createGateway({ baseUrl: GATEWAY_URL, publicKey: PUBLIC_KEY, accessToken: () => Promise.reject(new Error(`no ${TOKEN}`)) }),
+      gateway: createGateway({
+        baseUrl: GATEWAY_URL,
+        publicKey: PUBLIC_KEY,
+        accessToken: () => Promise.reject(new Error(`no ${TOKEN}`)),
+      }),
       order: () => ORDER,
     });
     const error = await readError(await failing(post(TRANSFER_REQUEST)), 500, 'internal');
@@ -110,8 +116,14 @@ describe('createSessionHandler({ gateway })', () => {
 
   it('refuses options that give both a gateway and its parts, or neither, with a TypeError', () => {
     const gateway = createGateway({ baseUrl: GATEWAY_URL, publicKey: PUBLIC_KEY, accessToken: TOKEN });
-    assert.throws(() => createSessionHandler({ gateway, baseUrl: GATEWAY_URL, order: () => ORDER }), /either gateway or baseUrl/);
-    assert.throws(() => createSessionHandler({ order: () => ORDER }), /missing option\(s\) baseUrl, publicKey, accessToken/);
+    assert.throws(
+      () => createSessionHandler({ gateway, baseUrl: GATEWAY_URL, order: () => ORDER }),
+      /either gateway or baseUrl/,
+    );
+    assert.throws(
+      () => createSessionHandler({ order: () => ORDER }),
+      /missing option\(s\) baseUrl, publicKey, accessToken/,
+    );
     assert.throws(() => createSessionHandler({ gateway: {} as never, order: () => ORDER }), /createGateway/);
   });
 });
@@ -119,14 +131,24 @@ describe('createSessionHandler({ gateway })', () => {
 /** Each variant of §4, as the gateway sends it. */
 const DUPLICATES: Record<string, Responder> = {
   '200 + S18': () =>
-    Response.json({ status: 'SUCCESS', data: { code: 'S18', payments: {}, message: 'Transaction reference must be unique' } }),
+    Response.json({
+      status: 'SUCCESS',
+      data: { code: 'S18', payments: {}, message: 'Transaction reference must be unique' },
+    }),
   '200 + S12 "must be unique"': () =>
-    Response.json({ status: 'SUCCESS', data: { code: 'S12', payments: {}, message: 'Invalid request. Transaction reference must be unique' } }),
-  '200 + S14': () => Response.json({ status: 'SUCCESS', data: { code: 'S14', payments: {}, message: 'Duplicate reference' } }),
+    Response.json({
+      status: 'SUCCESS',
+      data: { code: 'S12', payments: {}, message: 'Invalid request. Transaction reference must be unique' },
+    }),
+  '200 + S14': () =>
+    Response.json({ status: 'SUCCESS', data: { code: 'S14', payments: {}, message: 'Duplicate reference' } }),
   'HTTP 500 "Transaction with reference exists"': () =>
     Response.json({ message: 'Transaction with reference exists', error: 'PROCESSING' }, { status: 500 }),
   'HTTP 400 ERROR + S12 "Duplicate transaction reference"': () =>
-    Response.json({ status: 'ERROR', data: { code: 'S12', message: 'Duplicate transaction reference' } }, { status: 400 }),
+    Response.json(
+      { status: 'ERROR', data: { code: 'S12', message: 'Duplicate transaction reference' } },
+      { status: 400 },
+    ),
 };
 
 function onRecordingGateway(respond: Responder) {
@@ -184,16 +206,22 @@ describe('createSessionHandler: a duplicate paymentReference (companion §4)', (
       Response.json({ status: 'SUCCESS', data: { code: 'S12', payments: {}, message: 'Transaction Failed' } }),
     );
     await readError(await declined.handler(post(TRANSFER_REQUEST)), 502, 'invalid_gateway_response');
-    const fault = onRecordingGateway(() => Response.json({ message: 'Internal Server Error', error: 'PROCESSING' }, { status: 500 }));
+    const fault = onRecordingGateway(() =>
+      Response.json({ message: 'Internal Server Error', error: 'PROCESSING' }, { status: 500 }),
+    );
     await readError(await fault.handler(post(TRANSFER_REQUEST)), 502, 'gateway_error');
     const invalid = onRecordingGateway(() =>
-      Response.json({ status: 'ERROR', data: { code: 'S12', message: 'Invalid/Missing parameters = amount' } }, { status: 400 }),
+      Response.json(
+        { status: 'ERROR', data: { code: 'S12', message: 'Invalid/Missing parameters = amount' } },
+        { status: 400 },
+      ),
     );
     await readError(await invalid.handler(post(TRANSFER_REQUEST)), 502, 'gateway_error');
     // Issue 15 item 1: each is in the ledger from before the gateway was asked, none as a duplicate's
     // "started": an unreadable answer or a 500 may hide a payment (unknown), a 400 refused it.
     const initiations = [];
-    for (const { payments } of [declined, fault, invalid]) initiations.push((await payments.get(ORDER.paymentReference))?.initiation);
+    for (const { payments } of [declined, fault, invalid])
+      initiations.push((await payments.get(ORDER.paymentReference))?.initiation);
     assert.deepEqual(initiations, ['unknown', 'unknown', 'refused']);
   });
 });

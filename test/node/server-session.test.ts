@@ -36,7 +36,10 @@ describe('createSessionHandler: happy paths', () => {
 
     assert.equal(response.status, 200);
     const { paymentReference, amount, currency } = ORDER;
-    assert.deepEqual(await response.json(), { ...ussdEnvelope(paymentReference), order: { paymentReference, amount, currency } });
+    assert.deepEqual(await response.json(), {
+      ...ussdEnvelope(paymentReference),
+      order: { paymentReference, amount, currency },
+    });
     assert.equal(calls.length, 1);
     const [call] = calls;
     assert.equal(call!.url, INITIATE_URL);
@@ -51,7 +54,10 @@ describe('createSessionHandler: happy paths', () => {
       paymentType: 'USSD',
       bankCode: '058',
     });
-    assert.ok(Object.values(call!.body).every((value) => typeof value === 'string'), 'all fields are strings');
+    assert.ok(
+      Object.values(call!.body).every((value) => typeof value === 'string'),
+      'all fields are strings',
+    );
   });
 
   it('sends TRANSFER without bankCode even when the client sent one, with the server amount', async () => {

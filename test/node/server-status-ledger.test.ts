@@ -22,7 +22,16 @@ import {
 } from '../../src/server/internal.js';
 import { createRedisStores } from '../../src/server/stores/redis/index.js';
 import { startRedisServer } from './redis-server.js';
-import { delay, ORDER, post, readError, STATUS_SECRET, statusBody, statusTokenFor, USSD_REQUEST } from './server-fixtures.js';
+import {
+  delay,
+  ORDER,
+  post,
+  readError,
+  STATUS_SECRET,
+  statusBody,
+  statusTokenFor,
+  USSD_REQUEST,
+} from './server-fixtures.js';
 
 const STATUS_URL = 'https://shop.test/pay/status';
 const REFERENCE = 'order-77';
@@ -60,8 +69,22 @@ function countingGateway(answer: QueryOutcome, ms = 20) {
   return { gateway, queried };
 }
 
-const PAID: QueryOutcome = { kind: 'answer', state: 'SUCCESS', code: '00', amount: 2500, currency: 'NGN', message: 'Approved' };
-const STILL_PENDING: QueryOutcome = { kind: 'answer', state: 'PENDING', code: 'S20', amount: 2500, currency: 'NGN', message: 'Pending' };
+const PAID: QueryOutcome = {
+  kind: 'answer',
+  state: 'SUCCESS',
+  code: '00',
+  amount: 2500,
+  currency: 'NGN',
+  message: 'Approved',
+};
+const STILL_PENDING: QueryOutcome = {
+  kind: 'answer',
+  state: 'PENDING',
+  code: 'S20',
+  amount: 2500,
+  currency: 'NGN',
+  message: 'Pending',
+};
 
 describe('createStatusHandler({ payments })', () => {
   it('answers the ledger’s state, amount and currency, and 404 for a reference it lacks', async () => {
@@ -85,10 +108,20 @@ describe('createStatusHandler({ payments })', () => {
     const handler = createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid: () => {} });
     const otherReferences = await statusTokenFor('order-78');
     const [payload, signature] = (await statusTokenFor(REFERENCE)).split('.');
-    for (const token of [otherReferences, 'forged', `${payload}.${signature?.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`, '']) {
+    for (const token of [
+      otherReferences,
+      'forged',
+      `${payload}.${signature?.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`,
+      '',
+    ]) {
       await readError(await handler(await poll(REFERENCE, token)), 404, 'not_found');
     }
-    const otherSecret = createStatusHandler({ statusSecret: 'another-secret-0123456789abcdef-xyz', payments, gateway, onPaid: () => {} });
+    const otherSecret = createStatusHandler({
+      statusSecret: 'another-secret-0123456789abcdef-xyz',
+      payments,
+      gateway,
+      onPaid: () => {},
+    });
     await readError(await otherSecret(await poll()), 404, 'not_found');
     assert.equal(reads, 0);
     assert.deepEqual(queried, []);
@@ -101,7 +134,8 @@ describe('createStatusHandler({ payments })', () => {
     const options = { statusSecret: STATUS_SECRET, payments, gateway, onPaid: () => {}, recheckAfterMs: 60_000 };
     const instances = [createStatusHandler(options), createStatusHandler(options)];
     const answers = await Promise.all(Array.from({ length: 20 }, async (_, i) => instances[i % 2]!(await poll())));
-    for (const response of answers) assert.deepEqual(await statusBody(response), { status: 'PENDING', amount: '2500.00', currency: 'NGN' });
+    for (const response of answers)
+      assert.deepEqual(await statusBody(response), { status: 'PENDING', amount: '2500.00', currency: 'NGN' });
     assert.equal(queried.length, 1);
     // The interval has not passed: the next polls read the ledger only.
     await Promise.all(Array.from({ length: 5 }, async () => instances[0]!(await poll())));
@@ -127,9 +161,15 @@ describe('createStatusHandler({ payments })', () => {
       recheckAfterMs: 0,
     });
     const first = await Promise.all(Array.from({ length: 10 }, async () => handler(await poll())));
-    const statuses = await Promise.all(first.map(async (response) => ((await response.json()) as { status: string }).status));
+    const statuses = await Promise.all(
+      first.map(async (response) => ((await response.json()) as { status: string }).status),
+    );
     assert.ok(statuses.includes('SUCCESS'), statuses.join());
-    assert.deepEqual(await statusBody(await handler(await poll())), { status: 'SUCCESS', amount: '2500.00', currency: 'NGN' });
+    assert.deepEqual(await statusBody(await handler(await poll())), {
+      status: 'SUCCESS',
+      amount: '2500.00',
+      currency: 'NGN',
+    });
     assert.equal(paid.length, 1);
     assert.equal(paid[0]?.state, 'SUCCESS');
     assert.equal(paid[0]?.amount, '2500.00');
@@ -200,12 +240,24 @@ describe('createStatusHandler({ payments })', () => {
     const payments = createMemoryPaymentStore();
     const { gateway } = countingGateway(PAID);
     const lookup = () => ({ status: 'PENDING' as const });
-    assert.throws(() => createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, lookup }), /exactly one of payments and lookup/);
+    assert.throws(
+      () => createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, lookup }),
+      /exactly one of payments and lookup/,
+    );
     assert.throws(() => createStatusHandler({ statusSecret: STATUS_SECRET }), /exactly one of payments/);
     assert.throws(() => createStatusHandler({ statusSecret: STATUS_SECRET, payments }), /gateway/);
-    assert.throws(() => createStatusHandler({ statusSecret: STATUS_SECRET, payments: { get: payments.get } as never, gateway }), /update\(\)/);
-    assert.throws(() => createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid: 'yes' as never }), /onPaid/);
-    assert.throws(() => createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, recheckAfterMs: Number.NaN }), /recheckAfterMs/);
+    assert.throws(
+      () => createStatusHandler({ statusSecret: STATUS_SECRET, payments: { get: payments.get } as never, gateway }),
+      /update\(\)/,
+    );
+    assert.throws(
+      () => createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid: 'yes' as never }),
+      /onPaid/,
+    );
+    assert.throws(
+      () => createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, recheckAfterMs: Number.NaN }),
+      /recheckAfterMs/,
+    );
   });
 });
 
@@ -213,7 +265,8 @@ describe('the status re-query and the webhook racing for one payment', () => {
   it('runs onPaid exactly once per reference whichever path wins', async () => {
     const payments = createMemoryPaymentStore();
     const paid = new Map<string, number>();
-    const onPaid = (payment: Payment) => void paid.set(payment.paymentReference, (paid.get(payment.paymentReference) ?? 0) + 1);
+    const onPaid = (payment: Payment) =>
+      void paid.set(payment.paymentReference, (paid.get(payment.paymentReference) ?? 0) + 1);
     const winners: string[] = [];
     let webhookDelayMs = 0;
     let webhook: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
@@ -225,7 +278,12 @@ describe('the status re-query and the webhook racing for one payment', () => {
       },
       webhookRetryDelaysMs: [10, 10, 10],
     });
-    const gateway = createGateway({ baseUrl: 'https://sandbox.test', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch });
+    const gateway = createGateway({
+      baseUrl: 'https://sandbox.test',
+      publicKey: SANDBOX_PUBLIC_KEY,
+      secretKey: SANDBOX_SECRET_KEY,
+      fetch: sandbox.fetch,
+    });
     webhook = createWebhookHandler({
       gateway,
       payments,
@@ -249,14 +307,18 @@ describe('the status re-query and the webhook racing for one payment', () => {
 
     const references: string[] = [];
     for (let round = 0; round < 8; round += 1) {
-      const body = (await (await session(post(USSD_REQUEST))).json()) as { order: { paymentReference: string; statusToken: string } };
+      const body = (await (await session(post(USSD_REQUEST))).json()) as {
+        order: { paymentReference: string; statusToken: string };
+      };
       const { paymentReference, statusToken } = body.order;
       references.push(paymentReference);
       // "The customer paid": the sandbox posts the webhook while the page keeps polling. Every
       // other round the webhook is slow to arrive, so each path gets to win.
       webhookDelayMs = round % 2 === 0 ? 0 : 30;
       sandbox.setStatus(paymentReference, 'SUCCESS');
-      const polls = await Promise.all(Array.from({ length: 4 }, async () => status(await poll(paymentReference, statusToken))));
+      const polls = await Promise.all(
+        Array.from({ length: 4 }, async () => status(await poll(paymentReference, statusToken))),
+      );
       for (const response of polls) assert.equal(response.status, 200);
       await sandbox.webhooksSettled();
       const final = await statusBody(await status(await poll(paymentReference, statusToken)));
@@ -280,20 +342,34 @@ describe('the status re-query on a ledger in Redis, two instances', { timeout: 6
         return client.connect();
       };
       const prefix = `status-${process.pid}:`;
-      const ledgers = [createRedisStores(await connect(), { prefix }).payments, createRedisStores(await connect(), { prefix }).payments];
+      const ledgers = [
+        createRedisStores(await connect(), { prefix }).payments,
+        createRedisStores(await connect(), { prefix }).payments,
+      ];
       assert.equal(await ledgers[0]!.insert(entry()), true);
       const paid: Payment[] = [];
       const { gateway, queried } = countingGateway(PAID, 50);
       const instances = ledgers.map((payments) =>
-        createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway, onPaid: (payment) => void paid.push(payment), recheckAfterMs: 60_000 }),
+        createStatusHandler({
+          statusSecret: STATUS_SECRET,
+          payments,
+          gateway,
+          onPaid: (payment) => void paid.push(payment),
+          recheckAfterMs: 60_000,
+        }),
       );
       const answers = await Promise.all(Array.from({ length: 20 }, async (_, i) => instances[i % 2]!(await poll())));
       for (const response of answers) assert.equal(response.status, 200);
       assert.equal(queried.length, 1);
       // onPaid runs in the background of the poll that settled it (issue 15): wait for it to finish.
-      for (let wait = 0; wait < 200 && (await ledgers[0]!.get(REFERENCE))?.fulfilledAt === undefined; wait += 1) await delay(10);
+      for (let wait = 0; wait < 200 && (await ledgers[0]!.get(REFERENCE))?.fulfilledAt === undefined; wait += 1)
+        await delay(10);
       assert.equal(paid.length, 1);
-      assert.deepEqual(await statusBody(await instances[1]!(await poll())), { status: 'SUCCESS', amount: '2500.00', currency: 'NGN' });
+      assert.deepEqual(await statusBody(await instances[1]!(await poll())), {
+        status: 'SUCCESS',
+        amount: '2500.00',
+        currency: 'NGN',
+      });
     } finally {
       for (const client of clients) client.destroy();
       await redis.stop();

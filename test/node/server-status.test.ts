@@ -2,8 +2,21 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { statusResponseSchema, type StatusResponse } from '../../src/contract/schemas.js';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
-import { createSessionHandler, createStatusHandler, type StatusEvent, type StatusLookup } from '../../src/server/internal.js';
-import { ORDER, post, readError, STATUS_SECRET, statusBody, statusTokenFor, TRANSFER_REQUEST } from './server-fixtures.js';
+import {
+  createSessionHandler,
+  createStatusHandler,
+  type StatusEvent,
+  type StatusLookup,
+} from '../../src/server/internal.js';
+import {
+  ORDER,
+  post,
+  readError,
+  STATUS_SECRET,
+  statusBody,
+  statusTokenFor,
+  TRANSFER_REQUEST,
+} from './server-fixtures.js';
 
 const STATUS_URL = 'https://shop.test/api/pay/status';
 const PAYMENTS: Record<string, StatusResponse> = {
@@ -23,7 +36,9 @@ async function get(query: string, init: RequestInit = {}): Promise<Request> {
 describe('createStatusHandler', () => {
   for (const [reference, expected] of Object.entries(PAYMENTS)) {
     it(`answers 200 with the status of ${reference}`, async () => {
-      const response = await createStatusHandler({ statusSecret: STATUS_SECRET, lookup: fromTable })(await get(`?paymentReference=${reference}`));
+      const response = await createStatusHandler({ statusSecret: STATUS_SECRET, lookup: fromTable })(
+        await get(`?paymentReference=${reference}`),
+      );
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('cache-control'), 'no-store');
       const body = statusResponseSchema.parse(await response.json());
@@ -34,17 +49,29 @@ describe('createStatusHandler', () => {
 
   it('passes the reference and the Request to lookup', async () => {
     const seen: string[] = [];
-    const handler = createStatusHandler({ statusSecret: STATUS_SECRET, lookup: async (reference, { request }) => (seen.push(reference, request.url), PAYMENTS['order-1']) });
+    const handler = createStatusHandler({
+      statusSecret: STATUS_SECRET,
+      lookup: async (reference, { request }) => (seen.push(reference, request.url), PAYMENTS['order-1']),
+    });
     // The request's own URL: a token signed again could carry the next second's expiry.
     const request = await get('?paymentReference=order-1');
     await handler(request);
-    assert.match(request.url, /^https:\/\/shop\.test\/api\/pay\/status\?paymentReference=order-1&statusToken=\d+\.[\w-]{43}$/);
+    assert.match(
+      request.url,
+      /^https:\/\/shop\.test\/api\/pay\/status\?paymentReference=order-1&statusToken=\d+\.[\w-]{43}$/,
+    );
     assert.deepEqual(seen, ['order-1', request.url]);
   });
 
   it('answers 400 validation when paymentReference is missing, empty or malformed', async () => {
     const handler = createStatusHandler({ statusSecret: STATUS_SECRET, lookup: fromTable });
-    for (const query of ['', '?paymentReference=', '?paymentReference=a%20b', `?paymentReference=${'x'.repeat(129)}`, '?ref=order-1']) {
+    for (const query of [
+      '',
+      '?paymentReference=',
+      '?paymentReference=a%20b',
+      `?paymentReference=${'x'.repeat(129)}`,
+      '?ref=order-1',
+    ]) {
       const error = await readError(await handler(await get(query)), 400, 'validation');
       assert.ok(error.fields?.paymentReference);
     }
@@ -67,7 +94,11 @@ describe('createStatusHandler', () => {
       () => ({ status: 'PAID' }) as never,
     ];
     for (const lookup of lookups) {
-      const handler = createStatusHandler({ statusSecret: STATUS_SECRET, lookup, onError: (error) => void errors.push(error) });
+      const handler = createStatusHandler({
+        statusSecret: STATUS_SECRET,
+        lookup,
+        onError: (error) => void errors.push(error),
+      });
       const error = await readError(await handler(await get('?paymentReference=order-1')), 500, 'internal');
       assert.doesNotMatch(error.message, /db down/);
     }
@@ -91,14 +122,28 @@ describe('createStatusHandler', () => {
   });
 
   it('answers 405 to POST, HEAD without a body, and applies allowedOrigins', async () => {
-    const handler = createStatusHandler({ statusSecret: STATUS_SECRET, lookup: fromTable, allowedOrigins: ['https://shop.example'] });
-    await readError(await handler(await get('?paymentReference=order-1', { method: 'POST' })), 405, 'method_not_allowed');
+    const handler = createStatusHandler({
+      statusSecret: STATUS_SECRET,
+      lookup: fromTable,
+      allowedOrigins: ['https://shop.example'],
+    });
+    await readError(
+      await handler(await get('?paymentReference=order-1', { method: 'POST' })),
+      405,
+      'method_not_allowed',
+    );
     const head = await handler(await get('?paymentReference=order-1', { method: 'HEAD' }));
     assert.equal(head.status, 200);
     assert.equal(await head.text(), '');
-    const allowed = await handler(await get('?paymentReference=order-1', { headers: { origin: 'https://shop.example' } }));
+    const allowed = await handler(
+      await get('?paymentReference=order-1', { headers: { origin: 'https://shop.example' } }),
+    );
     assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://shop.example');
-    await readError(await handler(await get('?paymentReference=order-1', { headers: { origin: 'https://evil.example' } })), 403, 'origin_not_allowed');
+    await readError(
+      await handler(await get('?paymentReference=order-1', { headers: { origin: 'https://evil.example' } })),
+      403,
+      'origin_not_allowed',
+    );
   });
 
   it('accepts every reference the session endpoint accepted, such as INV/2024/0042', async () => {
@@ -114,7 +159,10 @@ describe('createStatusHandler', () => {
       });
       const initiated = await session(post(TRANSFER_REQUEST));
       assert.equal(initiated.status, 200, paymentReference);
-      const status = createStatusHandler({ statusSecret: STATUS_SECRET, lookup: (reference) => sandbox.lookup(reference) });
+      const status = createStatusHandler({
+        statusSecret: STATUS_SECRET,
+        lookup: (reference) => sandbox.lookup(reference),
+      });
       const { order } = (await initiated.json()) as { order: { statusToken: string } };
       const query = `?paymentReference=${encodeURIComponent(paymentReference)}&statusToken=${order.statusToken}`;
       const response = await status(await get(query));
@@ -143,8 +191,15 @@ describe('createStatusHandler', () => {
     assert.equal(errors.length, 1);
     assert.equal((errors[0] as Error).name, 'TimeoutError');
     // A lookup that answers in time is unaffected, and its signal is not aborted.
-    const quick = createStatusHandler({ statusSecret: STATUS_SECRET, lookup: async (reference, context) => (context.signal.aborted ? undefined : PAYMENTS[reference]), timeoutMs: 1_000 });
+    const quick = createStatusHandler({
+      statusSecret: STATUS_SECRET,
+      lookup: async (reference, context) => (context.signal.aborted ? undefined : PAYMENTS[reference]),
+      timeoutMs: 1_000,
+    });
     assert.equal((await quick(await get('?paymentReference=order-2'))).status, 200);
-    assert.throws(() => createStatusHandler({ statusSecret: STATUS_SECRET, lookup: fromTable, timeoutMs: 0 }), TypeError);
+    assert.throws(
+      () => createStatusHandler({ statusSecret: STATUS_SECRET, lookup: fromTable, timeoutMs: 0 }),
+      TypeError,
+    );
   });
 });

@@ -8,7 +8,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { orderSchema, statusResponseSchema } from '../../src/contract/schemas.js';
 import { createStatusHandler } from '../../src/server/internal.js';
-import { makeHandler, newKey, post, STATUS_SECRET, statusTokenFor, TRANSFER_REQUEST, USSD_REQUEST } from './server-fixtures.js';
+import {
+  makeHandler,
+  newKey,
+  post,
+  STATUS_SECRET,
+  statusTokenFor,
+  TRANSFER_REQUEST,
+  USSD_REQUEST,
+} from './server-fixtures.js';
 
 const NOW = Date.UTC(2025, 2, 1, 10, 15, 2);
 const MINUTE = 60_000;
@@ -46,7 +54,11 @@ describe('issue 26: order.expiresInMs', () => {
     assert.equal(replayed.expiresAt, first.expiresAt);
     assert.equal(replayed.expiresInMs, 8 * MINUTE - 500);
     clock.set(NOW + 45 * MINUTE);
-    assert.equal((await orderOf(await handler(post(TRANSFER_REQUEST, { 'idempotency-key': key })))).expiresInMs, 0, 'never below 0');
+    assert.equal(
+      (await orderOf(await handler(post(TRANSFER_REQUEST, { 'idempotency-key': key })))).expiresInMs,
+      0,
+      'never below 0',
+    );
   });
 
   it('is absent for USSD, which has no expiry', async () => {
@@ -56,23 +68,38 @@ describe('issue 26: order.expiresInMs', () => {
   });
 
   it('refuses a now that is not a function when the handler is made', () => {
-    assert.throws(() => makeHandler({ now: 5 as never }), (error: unknown) => error instanceof TypeError && /now/.test(error.message));
+    assert.throws(
+      () => makeHandler({ now: 5 as never }),
+      (error: unknown) => error instanceof TypeError && /now/.test(error.message),
+    );
   });
 
   it('the widget’s schema refuses a negative or textual expiresInMs', () => {
-    const base = { paymentReference: 'order-42', amount: '2500.00', currency: 'NGN', expiresAt: '2025-03-01T10:45:02.000Z' };
+    const base = {
+      paymentReference: 'order-42',
+      amount: '2500.00',
+      currency: 'NGN',
+      expiresAt: '2025-03-01T10:45:02.000Z',
+    };
     assert.ok(orderSchema.safeParse({ ...base, expiresInMs: 1_800_000 }).success);
-    for (const expiresInMs of [-1, '1800000']) assert.equal(orderSchema.safeParse({ ...base, expiresInMs }).success, false);
+    for (const expiresInMs of [-1, '1800000'])
+      assert.equal(orderSchema.safeParse({ ...base, expiresInMs }).success, false);
   });
 });
 
 describe('issue 26: the status answer’s now', () => {
   it('is the server’s clock when it answered, in ISO 8601 UTC, whatever lookup answers', async () => {
     const clock = serverClock();
-    const handler = createStatusHandler({ statusSecret: STATUS_SECRET, lookup: () => ({ status: 'PENDING' }), now: clock.now });
+    const handler = createStatusHandler({
+      statusSecret: STATUS_SECRET,
+      lookup: () => ({ status: 'PENDING' }),
+      now: clock.now,
+    });
     const ask = async () => {
       const token = await statusTokenFor('order-1');
-      const response = await handler(new Request(`https://shop.test/api/pay/status?paymentReference=order-1&statusToken=${token}`));
+      const response = await handler(
+        new Request(`https://shop.test/api/pay/status?paymentReference=order-1&statusToken=${token}`),
+      );
       assert.equal(response.status, 200);
       return statusResponseSchema.parse(await response.json());
     };

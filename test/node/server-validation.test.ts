@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { makeHandler, ORDER, post, postWithoutKey, readError, SESSION_URL, TRANSFER_REQUEST, USSD_REQUEST } from './server-fixtures.js';
+import {
+  makeHandler,
+  ORDER,
+  post,
+  postWithoutKey,
+  readError,
+  SESSION_URL,
+  TRANSFER_REQUEST,
+  USSD_REQUEST,
+} from './server-fixtures.js';
 
 const MAX_BODY_BYTES = 1024;
 
@@ -14,7 +23,10 @@ type BadInput = {
 };
 
 const raw = (init: RequestInit) => () => new Request(SESSION_URL, init);
-const json = (body: unknown, headers: Record<string, string> = {}) => () => post(body, headers);
+const json =
+  (body: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    post(body, headers);
 const ussd = (changes: Record<string, unknown>) => json({ ...USSD_REQUEST, ...changes });
 const without = (field: string, base: Record<string, unknown> = USSD_REQUEST) => {
   const copy: Record<string, unknown> = { ...base };
@@ -42,17 +54,61 @@ function streamed(bytes: number): () => Request {
 
 const BAD_INPUTS: BadInput[] = [
   { name: 'GET', request: raw({ method: 'GET' }), status: 405, code: 'method_not_allowed' },
-  { name: 'PUT', request: raw({ method: 'PUT', body: JSON.stringify(USSD_REQUEST) }), status: 405, code: 'method_not_allowed' },
+  {
+    name: 'PUT',
+    request: raw({ method: 'PUT', body: JSON.stringify(USSD_REQUEST) }),
+    status: 405,
+    code: 'method_not_allowed',
+  },
   { name: 'DELETE', request: raw({ method: 'DELETE' }), status: 405, code: 'method_not_allowed' },
-  { name: 'no Content-Type', request: raw({ method: 'POST', body: new Blob([JSON.stringify(USSD_REQUEST)]) }), status: 415, code: 'unsupported_media_type' },
-  { name: 'text/plain', request: json(USSD_REQUEST, { 'content-type': 'text/plain' }), status: 415, code: 'unsupported_media_type' },
-  { name: 'a form post', request: json('paymentType=USSD', { 'content-type': 'application/x-www-form-urlencoded' }), status: 415, code: 'unsupported_media_type' },
-  { name: 'application/jsonp', request: json(USSD_REQUEST, { 'content-type': 'application/jsonp' }), status: 415, code: 'unsupported_media_type' },
-  { name: 'a body over the limit, declared', request: json({ ...USSD_REQUEST, fullName: 'A'.repeat(2000) }), status: 413, code: 'payload_too_large' },
-  { name: 'a body over the limit, streamed without Content-Length', request: streamed(4096), status: 413, code: 'payload_too_large' },
+  {
+    name: 'no Content-Type',
+    request: raw({ method: 'POST', body: new Blob([JSON.stringify(USSD_REQUEST)]) }),
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'text/plain',
+    request: json(USSD_REQUEST, { 'content-type': 'text/plain' }),
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'a form post',
+    request: json('paymentType=USSD', { 'content-type': 'application/x-www-form-urlencoded' }),
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'application/jsonp',
+    request: json(USSD_REQUEST, { 'content-type': 'application/jsonp' }),
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'a body over the limit, declared',
+    request: json({ ...USSD_REQUEST, fullName: 'A'.repeat(2000) }),
+    status: 413,
+    code: 'payload_too_large',
+  },
+  {
+    name: 'a body over the limit, streamed without Content-Length',
+    request: streamed(4096),
+    status: 413,
+    code: 'payload_too_large',
+  },
   { name: 'an empty body', request: json(''), status: 400, code: 'invalid_json' },
   { name: 'truncated JSON', request: json('{"paymentType":"USSD",'), status: 400, code: 'invalid_json' },
-  { name: 'bytes that are not UTF-8', request: raw({ method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array([0x22, 0xff, 0xfe, 0x22]) }), status: 400, code: 'invalid_json' },
+  {
+    name: 'bytes that are not UTF-8',
+    request: raw({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new Uint8Array([0x22, 0xff, 0xfe, 0x22]),
+    }),
+    status: 400,
+    code: 'invalid_json',
+  },
   { name: 'a JSON array', request: json([USSD_REQUEST]), status: 400, code: 'validation', fields: ['body'] },
   { name: 'JSON null', request: json('null'), status: 400, code: 'validation', fields: ['body'] },
   { name: 'a JSON string', request: json('"USSD"'), status: 400, code: 'validation', fields: ['body'] },
@@ -67,11 +123,23 @@ const BAD_INPUTS: BadInput[] = [
   { name: 'no email', request: without('email', TRANSFER_REQUEST), status: 400, code: 'validation', fields: ['email'] },
   { name: 'an email without @', ...field('email', 'ada.example.ng'), status: 400, code: 'validation' },
   { name: 'an email without domain', ...field('email', 'ada@'), status: 400, code: 'validation' },
-  { name: 'no mobileNumber', request: without('mobileNumber'), status: 400, code: 'validation', fields: ['mobileNumber'] },
+  {
+    name: 'no mobileNumber',
+    request: without('mobileNumber'),
+    status: 400,
+    code: 'validation',
+    fields: ['mobileNumber'],
+  },
   { name: 'a mobileNumber with letters', ...field('mobileNumber', '0803CALLME'), status: 400, code: 'validation' },
   { name: 'a 5-digit mobileNumber', ...field('mobileNumber', '12345'), status: 400, code: 'validation' },
   { name: 'a 20-digit mobileNumber', ...field('mobileNumber', '1'.repeat(20)), status: 400, code: 'validation' },
-  { name: 'USSD without bankCode', request: without('bankCode'), status: 400, code: 'validation', fields: ['bankCode'] },
+  {
+    name: 'USSD without bankCode',
+    request: without('bankCode'),
+    status: 400,
+    code: 'validation',
+    fields: ['bankCode'],
+  },
   { name: 'a bank name as bankCode', ...field('bankCode', 'GTB'), status: 400, code: 'validation' },
   { name: 'a 7-digit bankCode', ...field('bankCode', '1234567'), status: 400, code: 'validation' },
   { name: 'a numeric bankCode', ...field('bankCode', 58), status: 400, code: 'validation' },
@@ -82,10 +150,33 @@ const BAD_INPUTS: BadInput[] = [
   { name: 'a currency of 5 letters', ...field('currency', 'NAIRA'), status: 400, code: 'validation' },
   { name: 'a 3-letter country', ...field('country', 'NGA'), status: 400, code: 'validation' },
   { name: 'a paymentReference with spaces', ...field('paymentReference', 'order 42'), status: 400, code: 'validation' },
-  { name: 'a 129-character paymentReference', ...field('paymentReference', 'r'.repeat(129)), status: 400, code: 'validation' },
-  { name: 'a 3-character Idempotency-Key', request: withKey('abc'), status: 400, code: 'invalid_idempotency_key', fields: ['Idempotency-Key'] },
-  { name: 'an Idempotency-Key with a space', request: withKey('key with space'), status: 400, code: 'invalid_idempotency_key', fields: ['Idempotency-Key'] },
-  { name: 'a 256-character Idempotency-Key', request: withKey('k'.repeat(256)), status: 400, code: 'invalid_idempotency_key', fields: ['Idempotency-Key'] },
+  {
+    name: 'a 129-character paymentReference',
+    ...field('paymentReference', 'r'.repeat(129)),
+    status: 400,
+    code: 'validation',
+  },
+  {
+    name: 'a 3-character Idempotency-Key',
+    request: withKey('abc'),
+    status: 400,
+    code: 'invalid_idempotency_key',
+    fields: ['Idempotency-Key'],
+  },
+  {
+    name: 'an Idempotency-Key with a space',
+    request: withKey('key with space'),
+    status: 400,
+    code: 'invalid_idempotency_key',
+    fields: ['Idempotency-Key'],
+  },
+  {
+    name: 'a 256-character Idempotency-Key',
+    request: withKey('k'.repeat(256)),
+    status: 400,
+    code: 'invalid_idempotency_key',
+    fields: ['Idempotency-Key'],
+  },
   {
     name: 'several bad fields at once',
     request: json({ paymentType: 'USSD', fullName: 'A', email: 'nope', mobileNumber: 'x' }),
@@ -116,13 +207,17 @@ describe('createSessionHandler: bad input', () => {
       for (const message of Object.values(error.fields ?? {})) assert.ok(message.length > 0);
       assert.equal(calls.length, 0, 'no upstream call');
       assert.equal(resolved, 0, 'the order was not resolved');
-      assert.deepEqual(events, [{ type: 'rejected', status: input.status, code: input.code, ...(error.fields ? { fields: error.fields } : {}) }]);
+      assert.deepEqual(events, [
+        { type: 'rejected', status: input.status, code: input.code, ...(error.fields ? { fields: error.fields } : {}) },
+      ]);
     });
   }
 
   it('accepts the same request once it is fixed (the table is not failing for another reason)', async () => {
     const { handler, calls } = makeHandler({ maxBodyBytes: MAX_BODY_BYTES });
-    const response = await handler(post(USSD_REQUEST, { 'idempotency-key': 'a-valid-key-0001', 'content-type': 'application/json; charset=utf-8' }));
+    const response = await handler(
+      post(USSD_REQUEST, { 'idempotency-key': 'a-valid-key-0001', 'content-type': 'application/json; charset=utf-8' }),
+    );
     assert.equal(response.status, 200);
     assert.equal(calls.length, 1);
   });
@@ -136,7 +231,9 @@ describe('createSessionHandler: bad input', () => {
     const error = await readError(await handler(postWithoutKey(USSD_REQUEST)), 400, 'missing_idempotency_key');
     assert.deepEqual(Object.keys(error.fields ?? {}), ['Idempotency-Key']);
     assert.equal(calls.length + resolved, 0);
-    assert.deepEqual(events, [{ type: 'rejected', status: 400, code: 'missing_idempotency_key', fields: error.fields }]);
+    assert.deepEqual(events, [
+      { type: 'rejected', status: 400, code: 'missing_idempotency_key', fields: error.fields },
+    ]);
     assert.equal((await handler(post(USSD_REQUEST))).status, 200, 'with a key it goes through');
   });
 

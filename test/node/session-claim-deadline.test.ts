@@ -39,7 +39,10 @@ describe('createSessionHandler: the key’s claim ends with the deadline (issue 
     assert.match(error.message, /in time/);
     const retry = await handler(post(USSD_REQUEST, key));
     assert.equal(retry.status, 200, `the retry is not refused as in use: ${retry.status}`);
-    assert.deepEqual(calls.map((call) => call.body.paymentReference), ['order-1', 'order-1']);
+    assert.deepEqual(
+      calls.map((call) => call.body.paymentReference),
+      ['order-1', 'order-1'],
+    );
     assert.equal(resolved, 1, 'the order was resolved once, then kept');
   });
 
@@ -47,7 +50,16 @@ describe('createSessionHandler: the key’s claim ends with the deadline (issue 
     const idempotency = createMemoryIdempotencyStore();
     const hanging = recordingFetch(hangsOnceIgnoringAbort());
     const instance = (fetch: typeof globalThis.fetch) =>
-      createSessionHandler({ baseUrl: GATEWAY_URL, publicKey: PUBLIC_KEY, accessToken: TOKEN, order: () => ORDER, fetch, idempotency, attemptTimeoutMs: 100, timeoutMs: 300 });
+      createSessionHandler({
+        baseUrl: GATEWAY_URL,
+        publicKey: PUBLIC_KEY,
+        accessToken: TOKEN,
+        order: () => ORDER,
+        fetch,
+        idempotency,
+        attemptTimeoutMs: 100,
+        timeoutMs: 300,
+      });
     const key = { 'idempotency-key': newKey() };
     await readError(await instance(hanging.fetch)(post(USSD_REQUEST, key)), 504, 'gateway_timeout');
     const other = recordingFetch();

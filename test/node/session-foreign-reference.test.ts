@@ -6,7 +6,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMemoryPaymentStore } from '../../src/server/internal.js';
-import { answerSuccess, makeHandler, newKey, ORDER, post, type Responder, USSD_REQUEST, ussdEnvelope } from './server-fixtures.js';
+import {
+  answerSuccess,
+  makeHandler,
+  newKey,
+  ORDER,
+  post,
+  type Responder,
+  USSD_REQUEST,
+  ussdEnvelope,
+} from './server-fixtures.js';
 
 describe('createSessionHandler: an answer naming another payment (issue 16 item 2)', () => {
   it('answers 502 invalid_gateway_response, records it unknown, reports it, and the retry sends the same reference', async () => {
@@ -22,9 +31,18 @@ describe('createSessionHandler: an answer naming another payment (issue 16 item 
     assert.equal(first.status, 502, JSON.stringify(body));
     assert.equal(body.error.code, 'invalid_gateway_response');
     assert.equal(body.error.retryable, true);
-    assert.doesNotMatch(JSON.stringify(body), /someone-elses-payment|737/, 'none of the foreign instructions reach the customer');
-    // Issue 15 item 1: the payment sent is in the ledger from before the gateway was asked; the answer leaves it unknown.
-    assert.equal((await payments.get(ORDER.paymentReference))?.initiation, 'unknown', 'recorded as unknown, not started');
+    assert.doesNotMatch(
+      JSON.stringify(body),
+      /someone-elses-payment|737/,
+      'none of the foreign instructions reach the customer',
+    );
+    // Issue 15 item 1: the payment sent is in the ledger from before the gateway was asked; the answer leaves it
+    // unknown.
+    assert.equal(
+      (await payments.get(ORDER.paymentReference))?.initiation,
+      'unknown',
+      'recorded as unknown, not started',
+    );
     assert.equal(await payments.get('someone-elses-payment'), undefined);
     assert.ok(!events.some((event) => event.type === 'initiated'), 'nothing reported as initiated');
     const reported = events.find((event) => event.type === 'gateway');
@@ -32,7 +50,10 @@ describe('createSessionHandler: an answer naming another payment (issue 16 item 
 
     const retry = await handler(post(USSD_REQUEST, key));
     assert.equal(retry.status, 200);
-    assert.deepEqual(calls.map((call) => call.body.paymentReference), [ORDER.paymentReference, ORDER.paymentReference]);
+    assert.deepEqual(
+      calls.map((call) => call.body.paymentReference),
+      [ORDER.paymentReference, ORDER.paymentReference],
+    );
     assert.equal((await payments.get(ORDER.paymentReference))?.state, 'PENDING');
     assert.equal((await payments.get(ORDER.paymentReference))?.initiation, 'started');
     assert.equal(calls[1]!.body.retry, true, 'the retry re-initiates the same reference');
@@ -42,10 +63,16 @@ describe('createSessionHandler: an answer naming another payment (issue 16 item 
     let resolved = 0;
     const respond: Responder = (call, signal) =>
       calls.length === 1 ? Response.json(ussdEnvelope('someone-elses-payment')) : answerSuccess(call, signal);
-    const { handler, calls } = makeHandler({ order: () => ({ ...ORDER, paymentReference: `order-${++resolved}` }) }, respond);
+    const { handler, calls } = makeHandler(
+      { order: () => ({ ...ORDER, paymentReference: `order-${++resolved}` }) },
+      respond,
+    );
     const key = { 'idempotency-key': newKey() };
     assert.equal((await handler(post(USSD_REQUEST, key))).status, 502);
     assert.equal((await handler(post(USSD_REQUEST, key))).status, 200);
-    assert.deepEqual(calls.map((call) => call.body.paymentReference), ['order-1', 'order-1']);
+    assert.deepEqual(
+      calls.map((call) => call.body.paymentReference),
+      ['order-1', 'order-1'],
+    );
   });
 });

@@ -7,9 +7,24 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_ACCESS_TOKEN, SANDBOX_PUBLIC_KEY } from '../../src/sandbox/index.js';
-import { createMemoryPaymentStore, createSessionHandler, type Payment, type PaymentStore } from '../../src/server/internal.js';
+import {
+  createMemoryPaymentStore,
+  createSessionHandler,
+  type Payment,
+  type PaymentStore,
+} from '../../src/server/internal.js';
 import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/reconciler/schedule.js';
-import { answerSuccess, makeHandler, newKey, ORDER, post, postWithoutKey, readError, USSD_REQUEST, type Responder } from './server-fixtures.js';
+import {
+  answerSuccess,
+  makeHandler,
+  newKey,
+  ORDER,
+  post,
+  postWithoutKey,
+  readError,
+  USSD_REQUEST,
+  type Responder,
+} from './server-fixtures.js';
 
 const MINUTE = 60_000;
 
@@ -49,7 +64,10 @@ describe('createSessionHandler: ledger first (issue 15 item 1)', () => {
     const error = await readError(refused, 503, 'server_busy');
     assert.equal(error.retryable, true, 'Try again can help');
     assert.equal(initiations, 0, 'no payment the ledger does not know was started');
-    assert.ok(events.some((event) => (event as { where?: string }).where === 'ledger'), 'the ledger failure is reported');
+    assert.ok(
+      events.some((event) => (event as { where?: string }).where === 'ledger'),
+      'the ledger failure is reported',
+    );
 
     ledger.setDown(false);
     const retried = await handler(post(USSD_REQUEST, key));
@@ -83,7 +101,12 @@ describe('createSessionHandler: ledger first (issue 15 item 1)', () => {
       new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
     const cases: { respond: Responder; status: number; initiation: string; due: boolean }[] = [
       { respond: answerSuccess, status: 200, initiation: 'started', due: true },
-      { respond: () => Response.json({ status: 'FAILED', message: 'Insufficient funds' }, { status: 402 }), status: 402, initiation: 'refused', due: false },
+      {
+        respond: () => Response.json({ status: 'FAILED', message: 'Insufficient funds' }, { status: 402 }),
+        status: 402,
+        initiation: 'refused',
+        due: false,
+      },
       { respond: hang, status: 504, initiation: 'unknown', due: true },
     ];
     for (const { respond, status, initiation, due } of cases) {

@@ -15,7 +15,12 @@ import { makeHandler, newKey, ORDER, post, readError, SESSION_URL, USSD_REQUEST 
 function shop(total: string, currency = 'NGN') {
   const cart = { id: 42, total, currency };
   const payments = createMemoryPaymentStore();
-  const order = (): ResolvedOrder => ({ ...ORDER, paymentReference: `order-${cart.id}`, amount: cart.total, currency: cart.currency });
+  const order = (): ResolvedOrder => ({
+    ...ORDER,
+    paymentReference: `order-${cart.id}`,
+    amount: cart.total,
+    currency: cart.currency,
+  });
   return { cart, payments, ...makeHandler({ payments, order }) };
 }
 
@@ -49,7 +54,10 @@ describe('createSessionHandler: an order changed after its payment started (issu
     const again = await handler(post(USSD_REQUEST));
     assert.equal(again.status, 200);
     assert.equal(((await again.json()) as { order: { amount: string } }).order.amount, '800.00');
-    assert.deepEqual(calls.map((call) => call.body.amount), ['800.00', '800.00']);
+    assert.deepEqual(
+      calls.map((call) => call.body.amount),
+      ['800.00', '800.00'],
+    );
   });
 
   it('keeps the ledger amount for a retry with the same key, whatever the resolver says now', async () => {
@@ -58,14 +66,35 @@ describe('createSessionHandler: an order changed after its payment started (issu
     // The first attempt's answer is lost upstream: the key keeps only its order, and the retry asks again.
     let answered = 0;
     const retried = makeHandler(
-      { payments: createMemoryPaymentStore(), order: () => ({ ...ORDER, paymentReference: 'order-43', amount: cart.total }) },
-      (call) => (answered++ === 0 ? new Response(null, { status: 503 }) : Response.json({ status: 'SUCCESS', data: { code: '00', message: 'ok', payments: { paymentReference: String(call.body.paymentReference), ussdDailCode: '*1#', linkingReference: 'L', providerreference: 'P' } } })),
+      {
+        payments: createMemoryPaymentStore(),
+        order: () => ({ ...ORDER, paymentReference: 'order-43', amount: cart.total }),
+      },
+      (call) =>
+        answered++ === 0
+          ? new Response(null, { status: 503 })
+          : Response.json({
+              status: 'SUCCESS',
+              data: {
+                code: '00',
+                message: 'ok',
+                payments: {
+                  paymentReference: String(call.body.paymentReference),
+                  ussdDailCode: '*1#',
+                  linkingReference: 'L',
+                  providerreference: 'P',
+                },
+              },
+            }),
     );
     await readError(await retried.handler(post(USSD_REQUEST, key)), 502, 'gateway_error');
     cart.total = '50000.00';
     const retry = await retried.handler(post(USSD_REQUEST, key));
     assert.equal(retry.status, 200);
-    assert.deepEqual(retried.calls.map((call) => call.body.amount), ['800.00', '800.00']);
+    assert.deepEqual(
+      retried.calls.map((call) => call.body.amount),
+      ['800.00', '800.00'],
+    );
     assert.equal(((await retry.json()) as { order: { amount: string } }).order.amount, '800.00');
   });
 });
@@ -78,7 +107,8 @@ describe('<pay-widget> meets order_changed as a refusal', () => {
 
   it('offers no Try again: the failure is not retryable, and retry leaves the error screen as it is', async () => {
     const { cart, handler } = shop('800.00');
-    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => handler(new Request(input, init))) as typeof fetch;
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) =>
+      handler(new Request(input, init))) as typeof fetch;
     const options = () => ({ idempotencyKey: newKey(), signal: new AbortController().signal });
     await postSession(SESSION_URL, USSD_REQUEST as never, options());
     cart.total = '50000.00';
@@ -87,7 +117,12 @@ describe('<pay-widget> meets order_changed as a refusal', () => {
       (error: { failure: { code: string; message: string; retryable: boolean } }) => error.failure,
     );
     // `says`: the widget's own words for it, in the customer's language (messages/*.ts, orderChanged).
-    assert.deepEqual(refused, { code: 'http', message: 'This order changed after its payment started.', retryable: false, says: 'orderChanged' });
+    assert.deepEqual(refused, {
+      code: 'http',
+      message: 'This order changed after its payment started.',
+      retryable: false,
+      says: 'orderChanged',
+    });
     const shown: FlowState = { kind: 'error', request: USSD_REQUEST as never, failure: refused as never };
     assert.equal(transition(shown, { type: 'retry' }), shown, 'Try again does nothing');
     assert.deepEqual(transition(shown, { type: 'edit' }), { kind: 'form' }, 'Edit details goes back to the form');

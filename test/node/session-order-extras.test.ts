@@ -37,7 +37,10 @@ describe('issue 18: order.expiresAt', () => {
   it('follows transferValidityMs', async (t) => {
     clockAt(t, NOW);
     const { handler } = makeHandler({ transferValidityMs: 10 * MINUTE });
-    assert.equal((await orderOf(await handler(post(TRANSFER_REQUEST)))).expiresAt, new Date(NOW + 10 * MINUTE).toISOString());
+    assert.equal(
+      (await orderOf(await handler(post(TRANSFER_REQUEST)))).expiresAt,
+      new Date(NOW + 10 * MINUTE).toISOString(),
+    );
   });
 
   it('is absent for USSD', async () => {
@@ -93,12 +96,18 @@ describe('issue 18: order.fee', () => {
       await readError(await handler(post(USSD_REQUEST)), 500, 'internal');
       assert.equal(calls.length, 0, 'nothing reaches the gateway');
       const last = events.at(-1);
-      assert.ok(last?.type === 'internal-error' && last.where === 'order' && /fee/.test(last.detail ?? ''), JSON.stringify(last));
+      assert.ok(
+        last?.type === 'internal-error' && last.where === 'order' && /fee/.test(last.detail ?? ''),
+        JSON.stringify(last),
+      );
     });
   }
 
   it('checkOrder reports a fee not below the amount by name', () => {
-    assert.deepEqual(checkOrder({ ...ORDER, fee: ORDER.amount }, () => 'ref'), { ok: false, badFields: ['fee'] });
+    assert.deepEqual(
+      checkOrder({ ...ORDER, fee: ORDER.amount }, () => 'ref'),
+      { ok: false, badFields: ['fee'] },
+    );
   });
 });
 
@@ -109,7 +118,12 @@ describe('issue 18: the browser schema of order', () => {
     assert.ok(orderSchema.safeParse({ ...base, fee: '50.00', expiresAt: '2025-03-01T10:45:02.000Z' }).success);
   });
   it('refuses a malformed fee or expiresAt', () => {
-    for (const extra of [{ fee: 50 }, { fee: '5,0' }, { expiresAt: 'in 30 minutes' }, { expiresAt: 1_740_825_902_000 }]) {
+    for (const extra of [
+      { fee: 50 },
+      { fee: '5,0' },
+      { expiresAt: 'in 30 minutes' },
+      { expiresAt: 1_740_825_902_000 },
+    ]) {
       assert.equal(orderSchema.safeParse({ ...base, ...extra }).success, false, JSON.stringify(extra));
     }
   });

@@ -29,7 +29,9 @@ describe('createSessionHandler: redaction with what the gateway knows (issue 16 
       order: () => {
         // The first payment makes the gateway fetch its token; the second order quotes both secrets.
         if (calls++ === 0) return ORDER;
-        throw new OrderError(`Refused for ${SECRET_KEY} with token ${TOKEN}`, { fields: { email: `key ${SECRET_KEY}, token ${TOKEN}` } });
+        throw new OrderError(`Refused for ${SECRET_KEY} with token ${TOKEN}`, {
+          fields: { email: `key ${SECRET_KEY}, token ${TOKEN}` },
+        });
       },
     });
     assert.equal((await handler(post(USSD_REQUEST, { 'idempotency-key': newKey() }))).status, 200);
@@ -38,6 +40,7 @@ describe('createSessionHandler: redaction with what the gateway knows (issue 16 
     assert.equal(refused.status, 422, text);
     const seen = text + JSON.stringify(events);
     assert.ok(seen.includes('[redacted]'), seen);
-    for (const secret of [SECRET_KEY, TOKEN, PUBLIC_KEY]) assert.ok(!seen.includes(secret), `${secret} leaked: ${seen}`);
+    for (const secret of [SECRET_KEY, TOKEN, PUBLIC_KEY])
+      assert.ok(!seen.includes(secret), `${secret} leaked: ${seen}`);
   });
 });

@@ -23,19 +23,29 @@ describe('createSessionHandler: whether Try again can help (issue 16 item 1)', (
       const { handler, calls } = makeHandler({}, respond);
       const key = { 'idempotency-key': newKey() };
 
-      assert.deepEqual(await errorOf(await handler(post(USSD_REQUEST, key))), { status: 502, code: 'gateway_error', retryable: false });
+      assert.deepEqual(await errorOf(await handler(post(USSD_REQUEST, key))), {
+        status: 502,
+        code: 'gateway_error',
+        retryable: false,
+      });
       keysFixed = true;
       const retry = await handler(post(USSD_REQUEST, key));
       assert.equal(retry.status, 200, 'the refusal was not stored as the key’s answer');
       assert.equal(retry.headers.get('idempotent-replayed'), null);
       const body = (await retry.json()) as { order: { paymentReference: string } };
       assert.equal(body.order.paymentReference, ORDER.paymentReference);
-      assert.deepEqual(calls.map((call) => call.body.paymentReference), [ORDER.paymentReference, ORDER.paymentReference]);
+      assert.deepEqual(
+        calls.map((call) => call.body.paymentReference),
+        [ORDER.paymentReference, ORDER.paymentReference],
+      );
     });
   }
 
   it('keeps a definitive refusal and a decline as the key’s answer, retryable: false', async () => {
-    for (const [gatewayStatus, status, code] of [[400, 502, 'gateway_error'], [402, 402, 'payment_declined']] as const) {
+    for (const [gatewayStatus, status, code] of [
+      [400, 502, 'gateway_error'],
+      [402, 402, 'payment_declined'],
+    ] as const) {
       const { handler, calls } = makeHandler({}, () => Response.json({ message: 'No' }, { status: gatewayStatus }));
       const key = { 'idempotency-key': newKey() };
       assert.deepEqual(await errorOf(await handler(post(USSD_REQUEST, key))), { status, code, retryable: false });
@@ -49,8 +59,17 @@ describe('createSessionHandler: whether Try again can help (issue 16 item 1)', (
   it('says retryable: true for a time-out, a 5xx and an unreachable gateway', async () => {
     const cases: [Responder, number, string][] = [
       [() => new Response(null, { status: 503 }), 502, 'gateway_error'],
-      [() => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })), 502, 'gateway_unreachable'],
-      [(_call, signal) => new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason))), 504, 'gateway_timeout'],
+      [
+        () => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })),
+        502,
+        'gateway_unreachable',
+      ],
+      [
+        (_call, signal) =>
+          new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
+        504,
+        'gateway_timeout',
+      ],
     ];
     for (const [respond, status, code] of cases) {
       const { handler } = makeHandler({ timeoutMs: 50 }, respond);
@@ -60,6 +79,10 @@ describe('createSessionHandler: whether Try again can help (issue 16 item 1)', (
 
   it('says retryable: false for a request the customer must change', async () => {
     const { handler } = makeHandler();
-    assert.deepEqual(await errorOf(await handler(post({ ...USSD_REQUEST, email: 'nope' }))), { status: 400, code: 'validation', retryable: false });
+    assert.deepEqual(await errorOf(await handler(post({ ...USSD_REQUEST, email: 'nope' }))), {
+      status: 400,
+      code: 'validation',
+      retryable: false,
+    });
   });
 });

@@ -15,7 +15,17 @@ import {
 } from '../../src/server/internal.js';
 import { createRedisStores } from '../../src/server/stores/redis/index.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
-import { answerSuccess, delay, makeHandler, newKey, ORDER, post, readError, USSD_REQUEST, type Responder } from './server-fixtures.js';
+import {
+  answerSuccess,
+  delay,
+  makeHandler,
+  newKey,
+  ORDER,
+  post,
+  readError,
+  USSD_REQUEST,
+  type Responder,
+} from './server-fixtures.js';
 
 /** The resolver the README showed: a new random reference every time it runs. */
 const randomReferenceOrder = async (): Promise<Order> => ({
@@ -38,7 +48,8 @@ function unclearFirst(): Responder {
   };
 }
 
-const references = (calls: { body: Record<string, unknown> }[]) => calls.map((call) => String(call.body.paymentReference));
+const references = (calls: { body: Record<string, unknown> }[]) =>
+  calls.map((call) => String(call.body.paymentReference));
 
 describe('createSessionHandler: same key, same payment (issue 15 item 5)', () => {
   it('a retry after other keys evicted the record names the same reference, re-initiated with retry: true', async () => {
@@ -90,8 +101,15 @@ describe('createSessionHandler: same key, same payment (issue 15 item 5)', () =>
     assert.equal(retry.status, 200);
     assert.equal(calls[2]!.body.amount, '2500.00', 'the amount the payment was started with');
     assert.equal(((await retry.json()) as { order: { amount: string } }).order.amount, '2500.00');
-    const notice = events.find((event): event is Extract<SessionEvent, { type: 'replayed-from-ledger' }> => event.type === 'replayed-from-ledger');
-    assert.deepEqual(notice, { type: 'replayed-from-ledger', paymentReference: calls[0]!.body.paymentReference, ignored: ['paymentReference', 'amount'] });
+    const notice = events.find(
+      (event): event is Extract<SessionEvent, { type: 'replayed-from-ledger' }> =>
+        event.type === 'replayed-from-ledger',
+    );
+    assert.deepEqual(notice, {
+      type: 'replayed-from-ledger',
+      paymentReference: calls[0]!.body.paymentReference,
+      ignored: ['paymentReference', 'amount'],
+    });
   });
 
   it('answers a key whose payment was received without asking the gateway', async () => {
@@ -113,7 +131,9 @@ describe('createSessionHandler: same key, same payment (issue 15 item 5)', () =>
   it('treats a key whose payment was refused as spent: start a new payment', async () => {
     const idempotency = createMemoryIdempotencyStore({ maxEntries: 1 });
     const { handler, calls } = makeHandler({ idempotency, order: randomReferenceOrder }, (call, signal) =>
-      call.body.email === 'ada@example.ng' ? Response.json({ status: 'FAILED' }, { status: 402 }) : answerSuccess(call, signal),
+      call.body.email === 'ada@example.ng'
+        ? Response.json({ status: 'FAILED' }, { status: 402 })
+        : answerSuccess(call, signal),
     );
     const key = { 'idempotency-key': newKey() };
     await readError(await handler(post(USSD_REQUEST, key)), 402, 'payment_declined');

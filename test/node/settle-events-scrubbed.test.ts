@@ -42,7 +42,16 @@ async function ledger() {
   const payments = createMemoryPaymentStore();
   const longAgo = Date.now() - 60_000;
   for (const paymentReference of Object.keys(ECHOES)) {
-    const entry: Payment = { paymentReference, paymentType: 'USSD', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: longAgo, updatedAt: longAgo };
+    const entry: Payment = {
+      paymentReference,
+      paymentType: 'USSD',
+      amount: '5000.00',
+      currency: 'NGN',
+      state: 'PENDING',
+      version: 1,
+      createdAt: longAgo,
+      updatedAt: longAgo,
+    };
     await payments.insert(entry);
   }
   return payments;
@@ -59,7 +68,12 @@ function assertScrubbed(events: unknown[], types: string[]): void {
 describe('gateway text in onEvent is scrubbed (issue 16 item 3)', () => {
   it('by the webhook handler: query answers and notification fields', async () => {
     const events: WebhookEvent[] = [];
-    const handler = createWebhookHandler({ gateway: echoingGateway(), payments: await ledger(), onPaid: () => {}, onEvent: (event) => void events.push(event) });
+    const handler = createWebhookHandler({
+      gateway: echoingGateway(),
+      payments: await ledger(),
+      onPaid: () => {},
+      onEvent: (event) => void events.push(event),
+    });
     const deliver = (data: Record<string, unknown>) =>
       handler(
         new Request('https://shop.test/pay/webhook', {
@@ -75,7 +89,9 @@ describe('gateway text in onEvent is scrubbed (issue 16 item 3)', () => {
       new Request('https://shop.test/pay/webhook', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ notificationItems: [{ notificationRequestItem: { eventType: SECRET_KEY, data: { reference: SECRET_KEY } } }] }),
+        body: JSON.stringify({
+          notificationItems: [{ notificationRequestItem: { eventType: SECRET_KEY, data: { reference: SECRET_KEY } } }],
+        }),
       }),
     );
     assertScrubbed(events, ['verified', 'code-reported', 'failed', 'amount-mismatch', 'webhook-ignored']);
@@ -92,7 +108,11 @@ describe('gateway text in onEvent is scrubbed (issue 16 item 3)', () => {
       recheckAfterMs: 0,
     });
     for (const reference of Object.keys(ECHOES)) {
-      const response = await status(new Request(`https://shop.test/pay/status?paymentReference=${reference}&statusToken=${await statusTokenFor(reference)}`));
+      const response = await status(
+        new Request(
+          `https://shop.test/pay/status?paymentReference=${reference}&statusToken=${await statusTokenFor(reference)}`,
+        ),
+      );
       assert.equal(response.status, 200, reference);
     }
     assertScrubbed(events, ['verified', 'code-reported', 'failed', 'amount-mismatch']);

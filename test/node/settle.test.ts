@@ -8,7 +8,17 @@ import type { Payment } from '../../src/server/stores/types.js';
 const REFERENCE = 'ORDER-2001';
 
 function pending(changes: Partial<Payment> = {}): Payment {
-  return { paymentReference: REFERENCE, paymentType: 'USSD', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: 1, updatedAt: 1, ...changes };
+  return {
+    paymentReference: REFERENCE,
+    paymentType: 'USSD',
+    amount: '5000.00',
+    currency: 'NGN',
+    state: 'PENDING',
+    version: 1,
+    createdAt: 1,
+    updatedAt: 1,
+    ...changes,
+  };
 }
 
 function answer(code: string, changes: Partial<Extract<QueryOutcome, { kind: 'answer' }>> = {}): QueryOutcome {
@@ -64,7 +74,10 @@ describe('verifyAndSettle: query the gateway, then one compare-and-set', () => {
     assert.equal(paid.length, 0);
     assert.equal(failed.length, 1);
     assert.equal((await payments.get(REFERENCE))?.state, 'FAILED');
-    assert.deepEqual(events.map((event) => event.type), ['verified', 'failed']);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['verified', 'failed'],
+    );
   });
 
   it('leaves a pending answer PENDING (open), recording the check and running no hook', async () => {
@@ -86,7 +99,10 @@ describe('verifyAndSettle: query the gateway, then one compare-and-set', () => {
       assert.equal(paid.length, 0);
       assert.equal((await payments.get(REFERENCE))?.state, 'PENDING');
       const mismatch = events.find((event) => event.type === 'amount-mismatch');
-      assert.deepEqual(mismatch && mismatch.type === 'amount-mismatch' && mismatch.expected, { amount: '5000.00', currency: 'NGN' });
+      assert.deepEqual(mismatch && mismatch.type === 'amount-mismatch' && mismatch.expected, {
+        amount: '5000.00',
+        currency: 'NGN',
+      });
     }
   });
 
@@ -102,7 +118,9 @@ describe('verifyAndSettle: query the gateway, then one compare-and-set', () => {
       assert.equal(result.kind, 'unverified', reason);
       assert.equal(paid.length + failed.length, 0);
       assert.deepEqual(await payments.get(REFERENCE), entry);
-      assert.deepEqual(events, [{ type: 'unverified', paymentReference: REFERENCE, reason, ...(httpStatus ? { httpStatus } : {}) }]);
+      assert.deepEqual(events, [
+        { type: 'unverified', paymentReference: REFERENCE, reason, ...(httpStatus ? { httpStatus } : {}) },
+      ]);
     }
   });
 
@@ -114,7 +132,10 @@ describe('verifyAndSettle: query the gateway, then one compare-and-set', () => {
     assert.equal(result.kind, 'already-settled');
     assert.equal(paid.length + failed.length, 0);
     assert.equal((await payments.get(REFERENCE))?.state, 'SUCCESS');
-    assert.deepEqual(events.map((event) => event.type), ['verified']);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['verified'],
+    );
   });
 
   it('lets exactly one of many concurrent verifications settle and run onPaid', async () => {

@@ -62,7 +62,11 @@ describe('the SQLite ledger’s file modes', () => {
     assert.match(message, /^pay-widget: /);
     assert.ok(message.includes(file) && message.includes('0644') && message.includes('0755'), message);
     assert.doesNotMatch(message, /\n/);
-    assert.deepEqual([shared, file].map(mode), ['0755', '0644'], 'an existing file is the merchant’s: warned of, not changed');
+    assert.deepEqual(
+      [shared, file].map(mode),
+      ['0755', '0644'],
+      'an existing file is the merchant’s: warned of, not changed',
+    );
   });
 
   it('warns of a folder readable by others even when the file is 0600', async (t) => {

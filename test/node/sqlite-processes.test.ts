@@ -24,7 +24,8 @@ const CLOCK_MOVED_MS = 3 * 60_000;
 /** The references onPaid's work ran for, with how many times. */
 function workRuns(lines: string[]): Map<string, number> {
   const runs = new Map<string, number>();
-  for (const line of lines.filter((line) => line.startsWith('work '))) runs.set(line.slice(5), (runs.get(line.slice(5)) ?? 0) + 1);
+  for (const line of lines.filter((line) => line.startsWith('work ')))
+    runs.set(line.slice(5), (runs.get(line.slice(5)) ?? 0) + 1);
   return runs;
 }
 
@@ -58,8 +59,11 @@ describe('four processes on one SQLite file', { timeout: 300_000 }, () => {
       // Each notification (and its duplicate) to any one of the processes, as a load balancer sends it.
       fetch: async (input, init) => {
         const request = new Request(input, init);
-        const body = (await request.clone().json()) as { notificationItems?: { notificationRequestItem?: { data?: { reference?: string } } }[] };
-        if (lost.has(body.notificationItems?.[0]?.notificationRequestItem?.data?.reference ?? '')) throw new TypeError('fetch failed (webhook lost)');
+        const body = (await request.clone().json()) as {
+          notificationItems?: { notificationRequestItem?: { data?: { reference?: string } } }[];
+        };
+        if (lost.has(body.notificationItems?.[0]?.notificationRequestItem?.data?.reference ?? ''))
+          throw new TypeError('fetch failed (webhook lost)');
         return fetch(new Request(`${anyProcess()}/webhook`, request));
       },
     });
@@ -77,7 +81,12 @@ describe('four processes on one SQLite file', { timeout: 300_000 }, () => {
           CRASH_SWEEP_MS: '150',
           // Longer than the clocks are moved: a lease taken before the move still holds after it.
           CRASH_LEASE_MS: String(10 * CLOCK_MOVED_MS),
-          ...storeEnv({ kind: 'sqlite', url: join(folder, 'ledger.db'), restart: async () => {}, fulfilments: async () => [] }),
+          ...storeEnv({
+            kind: 'sqlite',
+            url: join(folder, 'ledger.db'),
+            restart: async () => {},
+            fulfilments: async () => [],
+          }),
         },
         script,
       ),
@@ -100,11 +109,14 @@ describe('four processes on one SQLite file', { timeout: 300_000 }, () => {
       await Promise.all(Array.from({ length: CUSTOMERS_AT_ONCE }, customer));
       await sandbox.webhooksSettled();
       const paid = [...given].filter((reference) => sandbox.lookup(reference)?.status === 'SUCCESS');
-      const leftToSweeps = paid.filter((reference) => lost.has(reference) && !workRuns(fileLines(fulfilments)).has(reference));
+      const leftToSweeps = paid.filter(
+        (reference) => lost.has(reference) && !workRuns(fileLines(fulfilments)).has(reference),
+      );
       // The four reconcilers, every 150 ms each, now find the payments whose webhooks were lost due at once.
       await Promise.all(ports.map((port) => fetch(`${origin(port)}/advance?ms=${CLOCK_MOVED_MS}`, { method: 'POST' })));
       const deadline = Date.now() + 60_000;
-      while (paid.some((reference) => !workRuns(fileLines(fulfilments)).has(reference)) && Date.now() < deadline) await delay(200);
+      while (paid.some((reference) => !workRuns(fileLines(fulfilments)).has(reference)) && Date.now() < deadline)
+        await delay(200);
 
       const lines = fileLines(fulfilments);
       const runs = workRuns(lines);
@@ -117,8 +129,16 @@ describe('four processes on one SQLite file', { timeout: 300_000 }, () => {
       assert.equal(given.size, PAYMENTS);
       assert.ok(paid.length >= 100, `enough paid to mean something (${paid.length})`);
       assert.ok(leftToSweeps.length >= 10, `enough left to the sweeps to mean something (${leftToSweeps.length})`);
-      assert.deepEqual(paid.filter((reference) => runs.get(reference) !== 1), [], 'every paid payment reached onPaid exactly once');
-      assert.deepEqual([...runs.keys()].filter((reference) => !paid.includes(reference)), [], 'no unpaid payment reached onPaid');
+      assert.deepEqual(
+        paid.filter((reference) => runs.get(reference) !== 1),
+        [],
+        'every paid payment reached onPaid exactly once',
+      );
+      assert.deepEqual(
+        [...runs.keys()].filter((reference) => !paid.includes(reference)),
+        [],
+        'no unpaid payment reached onPaid',
+      );
       assert.equal(most.count, 1, `onPaid ran twice at once for ${most.reference}`);
     } finally {
       await Promise.all(servers.map((server) => server.stop()));

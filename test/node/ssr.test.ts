@@ -15,7 +15,9 @@ const withoutMarkers = (markup: string) => markup.replace(/<!--\/?lit-(part|node
 
 /** The attributes of the first tag matching `pattern`, e.g. `<input … value="USSD" …>`. */
 function tag(markup: string, pattern: RegExp): string {
-  const found = [...markup.matchAll(/<(input|option)\b[^>]*>/g)].map(([whole]) => whole).find((whole) => pattern.test(whole));
+  const found = [...markup.matchAll(/<(input|option)\b[^>]*>/g)]
+    .map(([whole]) => whole)
+    .find((whole) => pattern.test(whole));
   assert.ok(found, `no tag matching ${pattern}`);
   return found;
 }
@@ -33,7 +35,8 @@ describe('Lit SSR', () => {
     assert.match(markup, /<pay-widget[^>]*><template shadowroot="open" shadowrootmode="open"/);
     assert.match(markup, /<div lang="en">/);
     assert.match(markup, /<form part="form"/);
-    for (const label of ['Full name', 'Email address', 'Mobile number', 'Your bank']) assert.ok(markup.includes(label), label);
+    for (const label of ['Full name', 'Email address', 'Mobile number', 'Your bank'])
+      assert.ok(markup.includes(label), label);
     assert.ok(markup.includes('₦5,000.00'));
     assert.ok(tag(markup, /name="fullName"/).includes('value="Ada Obi"'));
   });
@@ -43,13 +46,18 @@ describe('Lit SSR', () => {
       await renderToString(html`<pay-widget session-url="/pay" amount="5000" payment-type="ussd"></pay-widget>`),
     );
     assert.ok(has(tag(markup, /value="USSD"/), 'checked'), 'USSD is the chosen type');
-    assert.ok(!has(tag(markup, /value="TRANSFER"/), 'checked'), 'a "checked" attribute, whatever its value, checks the radio');
+    assert.ok(
+      !has(tag(markup, /value="TRANSFER"/), 'checked'),
+      'a "checked" attribute, whatever its value, checks the radio',
+    );
     assert.ok(has(tag(markup, /<option value=""/), 'selected'), '"Choose your bank" is shown');
     assert.ok(!has(tag(markup, /<option value="057"/), 'selected'), 'no bank is chosen for the customer');
   });
 
   it('shows a prefilled field’s error, as the browser’s first render does', async () => {
-    const markup = withoutMarkers(await renderToString(html`<pay-widget session-url="/pay" email="not-an-email"></pay-widget>`));
+    const markup = withoutMarkers(
+      await renderToString(html`<pay-widget session-url="/pay" email="not-an-email"></pay-widget>`),
+    );
     assert.match(markup, /<p part="error" id="email-error">Enter an email address/);
   });
 
@@ -61,7 +69,8 @@ describe('Lit SSR', () => {
     ]) {
       const markup = withoutMarkers(await renderToString(widget));
       assert.match(markup, /<div lang="fr">/);
-      for (const label of ['Nom complet', 'Adresse e-mail', 'Numéro de mobile', 'Montant à payer']) assert.ok(markup.includes(label), label);
+      for (const label of ['Nom complet', 'Adresse e-mail', 'Numéro de mobile', 'Montant à payer'])
+        assert.ok(markup.includes(label), label);
       assert.ok(!markup.includes('Full name'));
     }
   });

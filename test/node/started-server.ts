@@ -24,7 +24,12 @@ export type StartOptions = {
 };
 
 /** Runs `npm run <script>` in `dir` with PORT and HOST set, and waits for it to print `ready`. */
-export async function startServer(dir: string, script: string, ready: RegExp, options: StartOptions = {}): Promise<StartedServer> {
+export async function startServer(
+  dir: string,
+  script: string,
+  ready: RegExp,
+  options: StartOptions = {},
+): Promise<StartedServer> {
   const port = await freePort();
   const { PATH, HOME } = process.env;
   const env = { PATH, HOME, HOST: '127.0.0.1', ...options.env, PORT: String(port) };
@@ -41,7 +46,8 @@ export async function startServer(dir: string, script: string, ready: RegExp, op
       for (;;) {
         const match = output.match(pattern);
         if (match) return match;
-        if (Date.now() > deadline || child.exitCode !== null) assert.fail(`${script} never printed ${pattern}; it printed:\n${output}`);
+        if (Date.now() > deadline || child.exitCode !== null)
+          assert.fail(`${script} never printed ${pattern}; it printed:\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
@@ -61,9 +67,18 @@ export async function startServer(dir: string, script: string, ready: RegExp, op
 }
 
 /** Runs `npm run <script>` in `dir` with `env`, expecting it to stop by itself: its exit code and what it printed. */
-export async function runToExit(dir: string, script: string, env: Record<string, string> = {}, waitMs = WAIT_MS): Promise<{ code: number | null; output: string }> {
+export async function runToExit(
+  dir: string,
+  script: string,
+  env: Record<string, string> = {},
+  waitMs = WAIT_MS,
+): Promise<{ code: number | null; output: string }> {
   const { PATH, HOME } = process.env;
-  const child = spawn('npm', ['run', '--silent', script], { cwd: dir, env: { PATH, HOME, HOST: '127.0.0.1', PORT: String(await freePort()), ...env }, detached: true });
+  const child = spawn('npm', ['run', '--silent', script], {
+    cwd: dir,
+    env: { PATH, HOME, HOST: '127.0.0.1', PORT: String(await freePort()), ...env },
+    detached: true,
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk));

@@ -4,18 +4,42 @@
 // another caller holds the lease).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMemoryPaymentStore, createStatusHandler, type Payment, type QueryOutcome } from '../../src/server/internal.js';
+import {
+  createMemoryPaymentStore,
+  createStatusHandler,
+  type Payment,
+  type QueryOutcome,
+} from '../../src/server/internal.js';
 import { STATUS_SECRET, statusTokenFor } from './server-fixtures.js';
 
 const REFERENCE = 'order-5001';
-const PAID: QueryOutcome = { kind: 'answer', state: 'SUCCESS', code: '00', amount: 2500, currency: 'NGN', message: 'Approved' };
+const PAID: QueryOutcome = {
+  kind: 'answer',
+  state: 'SUCCESS',
+  code: '00',
+  amount: 2500,
+  currency: 'NGN',
+  message: 'Approved',
+};
 
 function entry(overrides: Partial<Payment> = {}): Payment {
-  return { paymentReference: REFERENCE, paymentType: 'USSD', amount: '2500.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: 1, updatedAt: 1, ...overrides };
+  return {
+    paymentReference: REFERENCE,
+    paymentType: 'USSD',
+    amount: '2500.00',
+    currency: 'NGN',
+    state: 'PENDING',
+    version: 1,
+    createdAt: 1,
+    updatedAt: 1,
+    ...overrides,
+  };
 }
 
 async function statusOf(handler: (request: Request) => Promise<Response>): Promise<string> {
-  const request = new Request(`https://shop.test/pay/status?paymentReference=${REFERENCE}&statusToken=${await statusTokenFor(REFERENCE)}`);
+  const request = new Request(
+    `https://shop.test/pay/status?paymentReference=${REFERENCE}&statusToken=${await statusTokenFor(REFERENCE)}`,
+  );
   return ((await (await handler(request)).json()) as { status: string }).status;
 }
 
@@ -52,7 +76,9 @@ describe('the status handler and fulfilment', () => {
   it('runs onPaid again on a poll of a verified payment still owed it once its back-off passed, then never again', async () => {
     const payments = createMemoryPaymentStore();
     // The handler's clock is Date.now: the entry's back-off (dueAt) is put after it, then before it.
-    await payments.insert(entry({ state: 'SUCCESS', gatewayCode: '00', fulfilAttempts: 1, dueAt: Date.now() + 60_000 }));
+    await payments.insert(
+      entry({ state: 'SUCCESS', gatewayCode: '00', fulfilAttempts: 1, dueAt: Date.now() + 60_000 }),
+    );
     const paid: Payment[] = [];
     const handler = createStatusHandler({
       statusSecret: STATUS_SECRET,
@@ -77,10 +103,21 @@ describe('the status handler and fulfilment', () => {
 
   it('does not run onPaid from a poll without onPaid, nor while another caller’s lease holds', async () => {
     const payments = createMemoryPaymentStore();
-    await payments.insert(entry({ state: 'SUCCESS', gatewayCode: '00', dueAt: 0, lease: { owner: 'another', until: Date.now() + 60_000 } }));
+    await payments.insert(
+      entry({ state: 'SUCCESS', gatewayCode: '00', dueAt: 0, lease: { owner: 'another', until: Date.now() + 60_000 } }),
+    );
     let calls = 0;
-    const leased = createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway: { query: async () => PAID }, onPaid: () => void (calls += 1) });
-    const readOnly = createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway: { query: async () => PAID } });
+    const leased = createStatusHandler({
+      statusSecret: STATUS_SECRET,
+      payments,
+      gateway: { query: async () => PAID },
+      onPaid: () => void (calls += 1),
+    });
+    const readOnly = createStatusHandler({
+      statusSecret: STATUS_SECRET,
+      payments,
+      gateway: { query: async () => PAID },
+    });
     assert.equal(await statusOf(leased), 'SUCCESS');
     await payments.update({ ...(await payments.get(REFERENCE))!, lease: { owner: 'another', until: 0 } });
     assert.equal(await statusOf(readOnly), 'SUCCESS');
@@ -90,6 +127,15 @@ describe('the status handler and fulfilment', () => {
 
   it('refuses a leaseMs that is not a positive number of milliseconds', () => {
     const payments = createMemoryPaymentStore();
-    assert.throws(() => createStatusHandler({ statusSecret: STATUS_SECRET, payments, gateway: { query: async () => PAID }, leaseMs: 0 }), /leaseMs/);
+    assert.throws(
+      () =>
+        createStatusHandler({
+          statusSecret: STATUS_SECRET,
+          payments,
+          gateway: { query: async () => PAID },
+          leaseMs: 0,
+        }),
+      /leaseMs/,
+    );
   });
 });

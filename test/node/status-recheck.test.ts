@@ -18,8 +18,22 @@ import { STATUS_SECRET, statusBody, statusTokenFor } from './server-fixtures.js'
 
 const NOW = Date.UTC(2025, 2, 1, 10, 0, 0);
 const REFERENCE = 'order-18';
-const PENDING: QueryOutcome = { kind: 'answer', state: 'PENDING', code: 'S20', amount: 2500, currency: 'NGN', message: 'Pending' };
-const PAID: QueryOutcome = { kind: 'answer', state: 'SUCCESS', code: '00', amount: 2500, currency: 'NGN', message: 'Approved' };
+const PENDING: QueryOutcome = {
+  kind: 'answer',
+  state: 'PENDING',
+  code: 'S20',
+  amount: 2500,
+  currency: 'NGN',
+  message: 'Pending',
+};
+const PAID: QueryOutcome = {
+  kind: 'answer',
+  state: 'SUCCESS',
+  code: '00',
+  amount: 2500,
+  currency: 'NGN',
+  message: 'Approved',
+};
 
 /** A status handler on a ledger holding one PENDING payment initiated `ageMs` ago, its gateway counting queries. */
 async function setUp(t: TestContext, ageMs: number, options: Partial<StatusHandlerOptions> = {}, answer = PENDING) {
@@ -48,7 +62,9 @@ async function setUp(t: TestContext, ageMs: number, options: Partial<StatusHandl
   const token = await statusTokenFor(REFERENCE);
   const poll = async (recheck: boolean) => {
     const flag = recheck ? '&recheck=1' : '';
-    const response = await handler(new Request(`https://shop.test/pay/status?paymentReference=${REFERENCE}&statusToken=${token}${flag}`));
+    const response = await handler(
+      new Request(`https://shop.test/pay/status?paymentReference=${REFERENCE}&statusToken=${token}${flag}`),
+    );
     assert.equal(response.status, 200);
     return (await statusBody(response)) as { status: string };
   };
@@ -125,7 +141,9 @@ describe('issue 18: status recheck=1', () => {
     });
     const token = await statusTokenFor(REFERENCE);
     for (const flag of ['', '&recheck=1', '&recheck=true']) {
-      await handler(new Request(`https://shop.test/pay/status?paymentReference=${REFERENCE}&statusToken=${token}${flag}`));
+      await handler(
+        new Request(`https://shop.test/pay/status?paymentReference=${REFERENCE}&statusToken=${token}${flag}`),
+      );
     }
     assert.deepEqual(seen, [false, true, false]);
   });

@@ -45,7 +45,14 @@ const paid = (changes: Partial<Extract<QueryOutcome, { kind: 'answer' }>> = {}):
   message: undefined,
   ...changes,
 });
-const FAILED: QueryOutcome = { kind: 'answer', state: 'FAILED', code: 'SM_X23', amount: 10000, currency: 'NGN', message: 'Expired' };
+const FAILED: QueryOutcome = {
+  kind: 'answer',
+  state: 'FAILED',
+  code: 'SM_X23',
+  amount: 10000,
+  currency: 'NGN',
+  message: 'Expired',
+};
 
 /** The status handler on `payments`, its gateway answering `outcome` (changeable), every event and hook call recorded. */
 function statusEndpoint(payments: PaymentStore, first: QueryOutcome) {
@@ -79,13 +86,29 @@ describe('a payment of another amount', () => {
     const payments = createMemoryPaymentStore();
     await payments.insert(entry());
     const endpoint = statusEndpoint(payments, paid({ amount: 9500 }));
-    const expected = { status: 'PENDING', amount: '10000.00', currency: 'NGN', reason: 'amount-mismatch', amountReceived: '9500' };
+    const expected = {
+      status: 'PENDING',
+      amount: '10000.00',
+      currency: 'NGN',
+      reason: 'amount-mismatch',
+      amountReceived: '9500',
+    };
     assert.deepEqual(await endpoint.poll(), expected);
     assert.deepEqual(await endpoint.poll(), expected, 'the next poll says the same');
     assert.deepEqual(reviews(endpoint.events), [
-      { type: 'needs-review', paymentReference: REFERENCE, state: 'PENDING', reason: 'amount-mismatch', amountReceived: '9500' },
+      {
+        type: 'needs-review',
+        paymentReference: REFERENCE,
+        state: 'PENDING',
+        reason: 'amount-mismatch',
+        amountReceived: '9500',
+      },
     ]);
-    assert.equal(endpoint.events.filter((event) => event.type === 'amount-mismatch').length, 2, 'each query is still reported');
+    assert.equal(
+      endpoint.events.filter((event) => event.type === 'amount-mismatch').length,
+      2,
+      'each query is still reported',
+    );
     assert.equal(endpoint.onPaid.length, 0);
     const stored = await payments.get(REFERENCE);
     assert.equal(stored?.state, 'PENDING');
@@ -98,16 +121,33 @@ describe('a payment of another amount', () => {
     await payments.insert(entry());
     const endpoint = statusEndpoint(payments, paid({ amount: 25, currency: 'usd' }));
     assert.deepEqual(await endpoint.poll(), {
-      status: 'PENDING', amount: '10000.00', currency: 'NGN', reason: 'amount-mismatch', amountReceived: '25', currencyReceived: 'USD',
+      status: 'PENDING',
+      amount: '10000.00',
+      currency: 'NGN',
+      reason: 'amount-mismatch',
+      amountReceived: '25',
+      currencyReceived: 'USD',
     });
     const garbled = createMemoryPaymentStore();
     await garbled.insert(entry());
     const echoing = statusEndpoint(garbled, paid({ amount: 1e-7, currency: 'NGN <script>' }));
-    assert.deepEqual(await echoing.poll(), { status: 'PENDING', amount: '10000.00', currency: 'NGN', reason: 'amount-mismatch' }, 'only a figure and a code are passed on');
+    assert.deepEqual(
+      await echoing.poll(),
+      { status: 'PENDING', amount: '10000.00', currency: 'NGN', reason: 'amount-mismatch' },
+      'only a figure and a code are passed on',
+    );
     const other = createMemoryPaymentStore();
     await other.insert(entry());
-    const unknownAmount = statusEndpoint(other, paid({ amount: undefined, code: 'SM_10', state: 'PENDING', report: 'partial-amount' }));
-    assert.deepEqual(await unknownAmount.poll(), { status: 'PENDING', amount: '10000.00', currency: 'NGN', reason: 'amount-mismatch' });
+    const unknownAmount = statusEndpoint(
+      other,
+      paid({ amount: undefined, code: 'SM_10', state: 'PENDING', report: 'partial-amount' }),
+    );
+    assert.deepEqual(await unknownAmount.poll(), {
+      status: 'PENDING',
+      amount: '10000.00',
+      currency: 'NGN',
+      reason: 'amount-mismatch',
+    });
   });
 
   it('after the payment had failed: the entry stays FAILED, onFailed does not run again, and it is marked for review', async () => {
@@ -119,12 +159,28 @@ describe('a payment of another amount', () => {
     // A FAILED entry is not re-queried by a poll: the reconciler or a webhook asks again.
     const { verifyAndSettle } = await import('../../src/server/settlement/settle.js');
     const events: unknown[] = [];
-    await verifyAndSettle((await payments.get(REFERENCE))!, { query: async () => paid({ amount: 9500 }) }, {
-      payments, onPaid: () => assert.fail('not paid'), onFailed: () => assert.fail('not failed again'), emit: (event) => void events.push(event),
+    await verifyAndSettle(
+      (await payments.get(REFERENCE))!,
+      { query: async () => paid({ amount: 9500 }) },
+      {
+        payments,
+        onPaid: () => assert.fail('not paid'),
+        onFailed: () => assert.fail('not failed again'),
+        emit: (event) => void events.push(event),
+      },
+    );
+    assert.deepEqual(await endpoint.poll(), {
+      status: 'FAILED',
+      amount: '10000.00',
+      currency: 'NGN',
+      reason: 'amount-mismatch',
+      amountReceived: '9500',
     });
-    assert.deepEqual(await endpoint.poll(), { status: 'FAILED', amount: '10000.00', currency: 'NGN', reason: 'amount-mismatch', amountReceived: '9500' });
     assert.equal((await payments.get(REFERENCE))?.gatewayCode, 'SM_X23', 'the failure that was verified stands');
-    assert.deepEqual(events.map((event) => (event as { type: string }).type), ['verified', 'amount-mismatch', 'needs-review']);
+    assert.deepEqual(
+      events.map((event) => (event as { type: string }).type),
+      ['verified', 'amount-mismatch', 'needs-review'],
+    );
   });
 
   it('paid in full in the end: SUCCESS, onPaid runs, and nothing is left for review', async () => {
@@ -147,14 +203,28 @@ describe('a payment confirmed after the gateway said it expired', () => {
     const { verifyAndSettle } = await import('../../src/server/settlement/settle.js');
     const events: unknown[] = [];
     const fulfilled: Payment[] = [];
-    await verifyAndSettle((await payments.get(REFERENCE))!, { query: async () => paid() }, {
-      payments, onPaid: (payment) => void fulfilled.push(payment), emit: (event) => void events.push(event),
-    });
-    assert.deepEqual(events.map((event) => (event as { type: string }).type), ['verified', 'needs-review', 'late-success', 'fulfilled']);
+    await verifyAndSettle(
+      (await payments.get(REFERENCE))!,
+      { query: async () => paid() },
+      {
+        payments,
+        onPaid: (payment) => void fulfilled.push(payment),
+        emit: (event) => void events.push(event),
+      },
+    );
+    assert.deepEqual(
+      events.map((event) => (event as { type: string }).type),
+      ['verified', 'needs-review', 'late-success', 'fulfilled'],
+    );
     assert.equal(fulfilled.length, 1);
     assert.equal(fulfilled[0]?.review?.reason, 'after-expiry', 'onPaid sees the review');
     const endpoint = statusEndpoint(payments, paid());
-    assert.deepEqual(await endpoint.poll(), { status: 'SUCCESS', amount: '10000.00', currency: 'NGN', reason: 'after-expiry' });
+    assert.deepEqual(await endpoint.poll(), {
+      status: 'SUCCESS',
+      amount: '10000.00',
+      currency: 'NGN',
+      reason: 'after-expiry',
+    });
     const stored = await payments.get(REFERENCE);
     assert.notEqual(stored?.fulfilledAt, undefined);
     assert.equal(stored?.review?.reason, 'after-expiry');
@@ -163,7 +233,11 @@ describe('a payment confirmed after the gateway said it expired', () => {
 
 describe('an entry marked for review is never expired', () => {
   const reviewed = (reference: string): Payment =>
-    entry({ paymentReference: reference, state: 'FAILED', review: { reason: 'amount-mismatch', since: 5, amountReceived: '9500' } });
+    entry({
+      paymentReference: reference,
+      state: 'FAILED',
+      review: { reason: 'amount-mismatch', since: 5, amountReceived: '9500' },
+    });
 
   it('memory: kept past its time to live, while a finished entry beside it goes', async () => {
     let time = 1_000;
@@ -173,7 +247,11 @@ describe('an entry marked for review is never expired', () => {
     time += 2 * DAY;
     await payments.insert(entry({ paymentReference: 'next' }));
     assert.equal(await payments.get('finished'), undefined);
-    assert.deepEqual((await payments.get('kept'))?.review, { reason: 'amount-mismatch', since: 5, amountReceived: '9500' });
+    assert.deepEqual((await payments.get('kept'))?.review, {
+      reason: 'amount-mismatch',
+      since: 5,
+      amountReceived: '9500',
+    });
   });
 
   describe('Redis', { timeout: 60_000 }, () => {

@@ -23,7 +23,12 @@ after(async () => {
 function payments(publicUrl: string) {
   const sandbox = createSandboxGateway();
   sandboxes.push(sandbox);
-  const gateway = createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch });
+  const gateway = createGateway({
+    baseUrl: 'https://sandbox.invalid',
+    publicKey: SANDBOX_PUBLIC_KEY,
+    secretKey: SANDBOX_SECRET_KEY,
+    fetch: sandbox.fetch,
+  });
   const paid: Payment[] = [];
   const made = createPayments({
     gateway,
@@ -41,23 +46,36 @@ function payments(publicUrl: string) {
 async function payThrough(origin: string, { sandbox, paid }: ReturnType<typeof payments>): Promise<void> {
   const started = await fetch(`${origin}/pay/session`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': `node-handler-${Math.random().toString(36).slice(2)}` },
+    headers: {
+      'content-type': 'application/json',
+      'idempotency-key': `node-handler-${Math.random().toString(36).slice(2)}`,
+    },
     body: JSON.stringify(USSD_REQUEST),
   });
   const text = await started.text();
   assert.equal(started.status, 200, text);
   const { order } = JSON.parse(text) as { order: { paymentReference: string; statusToken: string; statusUrl: string } };
   const statusUrl = new URL(order.statusUrl, `${origin}/pay/session`);
-  statusUrl.search = new URLSearchParams({ paymentReference: order.paymentReference, statusToken: order.statusToken }).toString();
+  statusUrl.search = new URLSearchParams({
+    paymentReference: order.paymentReference,
+    statusToken: order.statusToken,
+  }).toString();
   assert.equal(((await (await fetch(statusUrl)).json()) as { status: string }).status, 'PENDING');
   sandbox.setStatus(order.paymentReference, 'SUCCESS');
   const notified = await fetch(`${origin}/pay/webhook`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ notificationItems: [{ notificationRequestItem: { eventType: 'transaction', data: { reference: order.paymentReference } } }] }),
+    body: JSON.stringify({
+      notificationItems: [
+        { notificationRequestItem: { eventType: 'transaction', data: { reference: order.paymentReference } } },
+      ],
+    }),
   });
   assert.equal(notified.status, 200, await notified.text());
-  assert.deepEqual(paid.map((payment) => payment.paymentReference), [order.paymentReference]);
+  assert.deepEqual(
+    paid.map((payment) => payment.paymentReference),
+    [order.paymentReference],
+  );
 }
 
 describe('toNodeHandler', () => {
@@ -96,10 +114,14 @@ describe('toNodeHandler', () => {
 /** A POST to `path` with `headers`, sent as written (fetch would refuse a Host header). */
 function rawPost(origin: string, path: string, body: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers } }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
+    const request = httpRequest(
+      `${origin}${path}`,
+      { method: 'POST', headers: { 'content-type': 'text/plain', ...headers } },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -127,7 +149,11 @@ describe("the sandbox's customerPaid", () => {
       { 'sec-fetch-site': 'cross-site' },
     ];
     for (const headers of refusals) {
-      assert.equal(await rawPost(origin, '/sandbox/paid', order.paymentReference, headers), 403, JSON.stringify(headers));
+      assert.equal(
+        await rawPost(origin, '/sandbox/paid', order.paymentReference, headers),
+        403,
+        JSON.stringify(headers),
+      );
     }
     assert.equal(shop.sandbox.lookup(order.paymentReference)?.status, 'PENDING', 'nothing was marked paid');
     assert.equal(await rawPost(origin, '/sandbox/paid', 'pw-unknown'), 404);

@@ -10,13 +10,31 @@ import { ORDER, post, TRANSFER_REQUEST } from './server-fixtures.js';
 
 /** A shop whose dashboard keys the gateway's token endpoint refuses with `status`. */
 function shopWithRefusedKeys(status: 400 | 401) {
-  const fake = fakeGateway(() => json(status, { message: status === 400 ? 'Bad Request' : 'Invalid merchant key provided', error: 'INPUT' }));
-  const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, fetch: fake.fetch, refusedBackoffMs: 30_000 });
+  const fake = fakeGateway(() =>
+    json(status, { message: status === 400 ? 'Bad Request' : 'Invalid merchant key provided', error: 'INPUT' }),
+  );
+  const gateway = createGateway({
+    baseUrl: BASE_URL,
+    publicKey: PUBLIC_KEY,
+    secretKey: SECRET_KEY,
+    fetch: fake.fetch,
+    refusedBackoffMs: 30_000,
+  });
   const events: SessionEvent[] = [];
   let n = 0;
-  const handler = createSessionHandler({ gateway, order: () => ({ ...ORDER, paymentReference: `order-${++n}` }), onEvent: (event) => void events.push(event) });
+  const handler = createSessionHandler({
+    gateway,
+    order: () => ({ ...ORDER, paymentReference: `order-${++n}` }),
+    onEvent: (event) => void events.push(event),
+  });
   const reports = () => events.filter((event) => event.type === 'internal-error' && event.where === 'token');
-  return { handler, gateway, tokenRequests: () => fake.tokenRequests().length, initiations: () => fake.seen.length - fake.tokenRequests().length, reports };
+  return {
+    handler,
+    gateway,
+    tokenRequests: () => fake.tokenRequests().length,
+    initiations: () => fake.seen.length - fake.tokenRequests().length,
+    reports,
+  };
 }
 
 describe('refused keys at the token endpoint (issue 24, defect 10)', () => {
@@ -26,8 +44,13 @@ describe('refused keys at the token endpoint (issue 24, defect 10)', () => {
       const { handler, tokenRequests, initiations, reports } = shopWithRefusedKeys(status);
       const answers: number[] = [];
       for (let i = 0; i < 50; i += 1) answers.push((await handler(post(TRANSFER_REQUEST))).status);
-      answers.push(...(await Promise.all(Array.from({ length: 50 }, async () => (await handler(post(TRANSFER_REQUEST))).status))));
-      assert.ok(answers.every((answer) => answer === 500), `every customer is told payments are not set up: ${answers}`);
+      answers.push(
+        ...(await Promise.all(Array.from({ length: 50 }, async () => (await handler(post(TRANSFER_REQUEST))).status))),
+      );
+      assert.ok(
+        answers.every((answer) => answer === 500),
+        `every customer is told payments are not set up: ${answers}`,
+      );
       assert.equal(tokenRequests(), 1, 'token requests in one refusedBackoffMs');
       assert.equal(initiations(), 0);
       assert.equal(reports().length, 1, JSON.stringify(reports()));

@@ -3,7 +3,13 @@
 // gateway confirms for a reference the ledger does not hold is reported as `unmatched-payment`.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createGateway, createWebhookHandler, type QueryOutcome, type WebhookEvent, type WebhookHandlerOptions } from '../../src/server/internal.js';
+import {
+  createGateway,
+  createWebhookHandler,
+  type QueryOutcome,
+  type WebhookEvent,
+  type WebhookHandlerOptions,
+} from '../../src/server/internal.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment } from '../../src/server/stores/types.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, queryAnswer, SECRET_KEY, tokenAnswer } from './gateway-fixtures.js';
@@ -12,20 +18,35 @@ import { answer, countingGateway, ledgerEntry, notify } from './webhook-fixtures
 const KNOWN = 'ORDER-3001';
 const UNKNOWN = 'ORDER-3002';
 
-async function setUp(answerFor: (reference: string) => QueryOutcome, entries: Payment[], options: Partial<WebhookHandlerOptions> = {}) {
+async function setUp(
+  answerFor: (reference: string) => QueryOutcome,
+  entries: Payment[],
+  options: Partial<WebhookHandlerOptions> = {},
+) {
   let time = 1_000_000;
   const payments = createMemoryPaymentStore();
   for (const entry of entries) await payments.insert(entry);
   const gateway = countingGateway(answerFor);
   const events: WebhookEvent[] = [];
-  const handler = createWebhookHandler({ gateway, payments, onPaid: () => {}, onEvent: (event) => void events.push(event), now: () => time, ...options });
+  const handler = createWebhookHandler({
+    gateway,
+    payments,
+    onPaid: () => {},
+    onEvent: (event) => void events.push(event),
+    now: () => time,
+    ...options,
+  });
   return { handler, gateway, events, payments, advance: (ms: number) => void (time += ms) };
 }
 
 /** Status, headers and body, the body's ack reference aside (the gateway chose it). */
 async function seen(response: Response) {
   const text = await response.text();
-  return { status: response.status, headers: [...response.headers], body: text.replace(/"ackReference":"[^"]*"/, '"ackReference":"…"') };
+  return {
+    status: response.status,
+    headers: [...response.headers],
+    body: text.replace(/"ackReference":"[^"]*"/, '"ackReference":"…"'),
+  };
 }
 
 describe('the webhook answers alike for references the ledger holds and those it does not (issue 15, defect 6)', () => {
@@ -41,12 +62,20 @@ describe('the webhook answers alike for references the ledger holds and those it
   });
 
   it('an unknown reference the gateway does not know (S404) gets the same 503 as a pending one', async () => {
-    const { handler } = await setUp((reference) => (reference === KNOWN ? answer('S20') : answer('S404', { report: 'no-data' })), [ledgerEntry(KNOWN)]);
+    const { handler } = await setUp(
+      (reference) => (reference === KNOWN ? answer('S20') : answer('S404', { report: 'no-data' })),
+      [ledgerEntry(KNOWN)],
+    );
     assert.deepEqual(await seen(await handler(notify(UNKNOWN))), await seen(await handler(notify(KNOWN))));
   });
 
   it('settled and fulfilled in the ledger, or unknown to it and paid says the gateway: both 200, same body and headers', async () => {
-    const settled = ledgerEntry(KNOWN, { state: 'SUCCESS', gatewayCode: '00', checkedAt: 999_000, fulfilledAt: 999_000 });
+    const settled = ledgerEntry(KNOWN, {
+      state: 'SUCCESS',
+      gatewayCode: '00',
+      checkedAt: 999_000,
+      fulfilledAt: 999_000,
+    });
     const { handler } = await setUp(() => answer('00'), [settled]);
     const known = await seen(await handler(notify(KNOWN)));
     const unknown = await seen(await handler(notify(UNKNOWN)));
@@ -67,13 +96,19 @@ describe('the webhook answers alike for references the ledger holds and those it
 
   it('caps queries for every reference, held or not (queriesPerSecond, default 5): beyond it, the 503 a pending payment gets', async () => {
     const { handler, gateway, events, advance } = await setUp(() => answer('00'), [ledgerEntry(KNOWN)]);
-    const pendingAnswer = await seen(await (await setUp(() => answer('S20'), [ledgerEntry(KNOWN)])).handler(notify(KNOWN)));
+    const pendingAnswer = await seen(
+      await (await setUp(() => answer('S20'), [ledgerEntry(KNOWN)])).handler(notify(KNOWN)),
+    );
     const references = Array.from({ length: 8 }, (_, i) => `GUESS-${i}`);
     const answers = await Promise.all(references.map(async (reference) => seen(await handler(notify(reference)))));
     assert.equal(gateway.queries.length, 5);
     assert.equal(answers.filter((seenAnswer) => seenAnswer.status === 200).length, 5);
-    for (const refused of answers.filter((seenAnswer) => seenAnswer.status !== 200)) assert.deepEqual(refused, pendingAnswer);
-    assert.equal(events.filter((event) => event.type === 'webhook-ignored' && event.reason === 'query-limit').length, 3);
+    for (const refused of answers.filter((seenAnswer) => seenAnswer.status !== 200))
+      assert.deepEqual(refused, pendingAnswer);
+    assert.equal(
+      events.filter((event) => event.type === 'webhook-ignored' && event.reason === 'query-limit').length,
+      3,
+    );
     // A reference the ledger holds takes from the same budget, and is held back alike (issue 24, defect 9).
     assert.deepEqual(await seen(await handler(notify(KNOWN))), pendingAnswer);
     advance(1_000);
@@ -111,11 +146,23 @@ describe('unmatched-payment: money the gateway confirms for a reference the ledg
   it('is reported once per query with the reference, amount and currency, never a secret, and answered 200', async () => {
     const token = 'T0ken+Secret/Value==';
     const fake = fakeGateway((request) =>
-      request.path.endsWith('/encrypt/keys') ? tokenAnswer(token) : queryAnswer('00', { amount: 7500, gatewayMessage: `ok ${token}` }, UNKNOWN),
+      request.path.endsWith('/encrypt/keys')
+        ? tokenAnswer(token)
+        : queryAnswer('00', { amount: 7500, gatewayMessage: `ok ${token}` }, UNKNOWN),
     );
-    const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, fetch: fake.fetch });
+    const gateway = createGateway({
+      baseUrl: BASE_URL,
+      publicKey: PUBLIC_KEY,
+      secretKey: SECRET_KEY,
+      fetch: fake.fetch,
+    });
     const events: WebhookEvent[] = [];
-    const handler = createWebhookHandler({ gateway, payments: createMemoryPaymentStore(), onPaid: () => {}, onEvent: (event) => void events.push(event) });
+    const handler = createWebhookHandler({
+      gateway,
+      payments: createMemoryPaymentStore(),
+      onPaid: () => {},
+      onEvent: (event) => void events.push(event),
+    });
     assert.equal((await handler(notify(UNKNOWN))).status, 200);
     assert.equal((await handler(notify(UNKNOWN))).status, 200);
     assert.deepEqual(
@@ -123,6 +170,7 @@ describe('unmatched-payment: money the gateway confirms for a reference the ledg
       [{ type: 'unmatched-payment', paymentReference: UNKNOWN, amount: 7500, currency: 'NGN' }],
     );
     const text = JSON.stringify(events);
-    for (const secret of [token, SECRET_KEY, PUBLIC_KEY, 'ada@example.ng']) assert.ok(!text.includes(secret), `${secret} reached onEvent: ${text}`);
+    for (const secret of [token, SECRET_KEY, PUBLIC_KEY, 'ada@example.ng'])
+      assert.ok(!text.includes(secret), `${secret} reached onEvent: ${text}`);
   });
 });

@@ -6,7 +6,17 @@ import type { Payment } from '../../src/server/stores/types.js';
 export const WEBHOOK_URL = 'https://shop.test/pay/webhook';
 
 export function ledgerEntry(paymentReference: string, changes: Partial<Payment> = {}): Payment {
-  return { paymentReference, paymentType: 'TRANSFER', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: 1, updatedAt: 1, ...changes };
+  return {
+    paymentReference,
+    paymentType: 'TRANSFER',
+    amount: '5000.00',
+    currency: 'NGN',
+    state: 'PENDING',
+    version: 1,
+    createdAt: 1,
+    updatedAt: 1,
+    ...changes,
+  };
 }
 
 /** The gateway's query answer for `code` (`00` paid, `S12` failed, anything else pending), for 5000 NGN. */
@@ -17,7 +27,10 @@ export function answer(code: string, changes: Partial<Extract<QueryOutcome, { ki
 
 /** The gateway's notification naming `reference`, as it posts it. */
 export function notify(reference: string, ack = 'ACK-1'): Request {
-  const item = { eventType: 'transaction', data: { reference, amount: 5000, currency: 'NGN', code: '00', email: 'ada@example.ng' } };
+  const item = {
+    eventType: 'transaction',
+    data: { reference, amount: 5000, currency: 'NGN', code: '00', email: 'ada@example.ng' },
+  };
   return new Request(WEBHOOK_URL, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-expected-ack-reference': ack },

@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../src/sandbox/index.js';
-import { createGateway, createReconciler, createWebhookHandler, type QueryOutcome, type WebhookHandler } from '../../src/server/internal.js';
+import {
+  createGateway,
+  createReconciler,
+  createWebhookHandler,
+  type QueryOutcome,
+  type WebhookHandler,
+} from '../../src/server/internal.js';
 import { nextCheckAt } from '../../src/server/reconciler/schedule.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import { createSqliteStores } from '../../src/server/stores/sqlite/index.js';
@@ -65,13 +71,26 @@ async function shop(makeLedger: (now: () => number) => PaymentStore) {
       return response;
     },
   });
-  const gateway = createGateway({ baseUrl: 'https://sandbox.test', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch });
+  const gateway = createGateway({
+    baseUrl: 'https://sandbox.test',
+    publicKey: SANDBOX_PUBLIC_KEY,
+    secretKey: SANDBOX_SECRET_KEY,
+    fetch: sandbox.fetch,
+  });
   handler = createWebhookHandler({ gateway, payments, onPaid, now });
 
   const real = Array.from({ length: REAL }, (_, i) => `REAL-${1000 + i}`);
   for (const reference of real) {
-    assert.equal((await gateway.initiate({ ...initiationBody(reference), publicKey: SANDBOX_PUBLIC_KEY })).kind, 'success');
-    const recorded = ledgerEntry(reference, { createdAt: clock.time, updatedAt: clock.time, initiation: 'started', dueAt: nextCheckAt(clock.time, 0) });
+    assert.equal(
+      (await gateway.initiate({ ...initiationBody(reference), publicKey: SANDBOX_PUBLIC_KEY })).kind,
+      'success',
+    );
+    const recorded = ledgerEntry(reference, {
+      createdAt: clock.time,
+      updatedAt: clock.time,
+      initiation: 'started',
+      dueAt: nextCheckAt(clock.time, 0),
+    });
     assert.equal(await payments.insert(recorded), true);
   }
   const reconciler = createReconciler({ gateway, payments, onPaid, now, sleep: async (ms) => void (clock.time += ms) });
@@ -101,7 +120,9 @@ async function flood(setUp: Awaited<ReturnType<typeof shop>>) {
   const settledByWebhook = new Set(paid).size;
   await setUp.reconciler.run();
   const states = await Promise.all(real.map(async (reference) => (await payments.get(reference))?.state));
-  const fulfilled = real.filter((reference, i) => states[i] === 'SUCCESS' && paid.filter((one) => one === reference).length === 1);
+  const fulfilled = real.filter(
+    (reference, i) => states[i] === 'SUCCESS' && paid.filter((one) => one === reference).length === 1,
+  );
   return { settledByWebhook, fulfilled, heldAnswers, unknownAnswers, paid };
 }
 
@@ -119,13 +140,16 @@ describe('a flood of fake notifications does not leave real paid ones unsettled 
     it(`${FAKES} fake notifications and ${REAL} real paid ones, then one sweep: every real one SUCCESS, onPaid once (${name})`, async (t) => {
       const setUp = await shop(makeLedger);
       const { settledByWebhook, fulfilled, heldAnswers, unknownAnswers, paid } = await flood(setUp);
-      t.diagnostic(`${name}: real paid notifications settled by the webhook ${settledByWebhook}/${REAL}, after one sweep ${fulfilled.length}/${REAL}`);
+      t.diagnostic(
+        `${name}: real paid notifications settled by the webhook ${settledByWebhook}/${REAL}, after one sweep ${fulfilled.length}/${REAL}`,
+      );
       assert.ok(settledByWebhook < REAL / 4, `the flood spent the budget: ${settledByWebhook} settled by the webhook`);
       assert.equal(fulfilled.length, REAL, `settled after one sweep: ${fulfilled.length} of ${REAL}`);
       assert.equal(paid.length, REAL, 'onPaid ran once per payment');
 
       // Held or unknown, a notification the budget could not verify gets the one 503, byte for byte.
-      const refused = (answers: Answer[]) => new Set(answers.filter((answer) => answer.status !== 200).map((answer) => JSON.stringify(answer)));
+      const refused = (answers: Answer[]) =>
+        new Set(answers.filter((answer) => answer.status !== 200).map((answer) => JSON.stringify(answer)));
       assert.deepEqual(new Set(unknownAnswers.map((answer) => answer.status)), new Set([503]));
       assert.ok(heldAnswers.some((answer) => answer.status === 503));
       assert.deepEqual(refused(heldAnswers), refused(unknownAnswers));
@@ -152,7 +176,8 @@ describe('the mark does not tell held references from unknown ones by the answer
     };
     const guesses = Array.from({ length: 20 }, (_, i) => `ORDER-${7000 + i}`);
     const held = guesses.filter((_, i) => i % 2 === 0);
-    for (const reference of held) await ledger.insert(ledgerEntry(reference, { initiation: 'started', dueAt: time + 60_000 }));
+    for (const reference of held)
+      await ledger.insert(ledgerEntry(reference, { initiation: 'started', dueAt: time + 60_000 }));
     const gateway = { query: async (): Promise<QueryOutcome> => ({ kind: 'unverified', reason: 'timeout' }) };
     const handler = createWebhookHandler({ gateway, payments, onPaid: () => {}, queriesPerSecond: 1, now: () => time });
     await handler(notify('SPEND-1'));
@@ -161,16 +186,35 @@ describe('the mark does not tell held references from unknown ones by the answer
     for (const [i, reference] of guesses.entries()) {
       const started = performance.now();
       const response = await handler(notify(reference));
-      seen.push({ held: i % 2 === 0, status: response.status, body: await response.text(), ms: performance.now() - started });
+      seen.push({
+        held: i % 2 === 0,
+        status: response.status,
+        body: await response.text(),
+        ms: performance.now() - started,
+      });
       time += 10;
     }
-    assert.deepEqual(new Set(seen.map((guess) => `${guess.status} ${guess.body}`)).size, 1, 'one status and body for all');
+    assert.deepEqual(
+      new Set(seen.map((guess) => `${guess.status} ${guess.body}`)).size,
+      1,
+      'one status and body for all',
+    );
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    const [ofHeld, ofUnknown] = [seen.filter((guess) => guess.held), seen.filter((guess) => !guess.held)].map((guesses) => median(guesses.map((guess) => guess.ms)));
-    assert.ok(Math.abs(ofHeld! - ofUnknown!) < WRITE_DELAY_MS / 2, `median answer times: held ${ofHeld!.toFixed(1)} ms, unknown ${ofUnknown!.toFixed(1)} ms`);
+    const [ofHeld, ofUnknown] = [seen.filter((guess) => guess.held), seen.filter((guess) => !guess.held)].map(
+      (guesses) => median(guesses.map((guess) => guess.ms)),
+    );
+    assert.ok(
+      Math.abs(ofHeld! - ofUnknown!) < WRITE_DELAY_MS / 2,
+      `median answer times: held ${ofHeld!.toFixed(1)} ms, unknown ${ofUnknown!.toFixed(1)} ms`,
+    );
 
     await new Promise((resolve) => setTimeout(resolve, WRITE_DELAY_MS * 3));
-    for (const reference of held) assert.equal((await ledger.get(reference))?.dueAt, 1_000_000 + 10 * guesses.indexOf(reference), `${reference} due at once`);
+    for (const reference of held)
+      assert.equal(
+        (await ledger.get(reference))?.dueAt,
+        1_000_000 + 10 * guesses.indexOf(reference),
+        `${reference} due at once`,
+      );
   });
 });
 
@@ -180,10 +224,23 @@ describe('notifications the webhook could not verify do not use up the reconcile
     const now = () => time;
     const payments = createMemoryPaymentStore({ now });
     const created = time;
-    await payments.insert(ledgerEntry('ORDER-9001', { createdAt: created, updatedAt: created, initiation: 'started', dueAt: nextCheckAt(created, 0) }));
+    await payments.insert(
+      ledgerEntry('ORDER-9001', {
+        createdAt: created,
+        updatedAt: created,
+        initiation: 'started',
+        dueAt: nextCheckAt(created, 0),
+      }),
+    );
     const gateway = countingGateway(() => answer('S20'));
     const handler = createWebhookHandler({ gateway, payments, onPaid: () => {}, queriesPerSecond: 0.001, now });
-    const reconciler = createReconciler({ gateway, payments, onPaid: () => {}, now, sleep: async (ms) => void (time += ms) });
+    const reconciler = createReconciler({
+      gateway,
+      payments,
+      onPaid: () => {},
+      now,
+      sleep: async (ms) => void (time += ms),
+    });
     await handler(notify('SPEND-1'));
     for (let i = 0; i < 8; i += 1) {
       time += 6_000; // past the webhook's requeryAfterMs since the last sweep asked

@@ -1,7 +1,13 @@
 import { getRequestListener } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSandboxGateway, SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY, type SandboxGateway, type WebhookAttempt } from '../../src/sandbox/index.js';
+import {
+  createSandboxGateway,
+  SANDBOX_PUBLIC_KEY,
+  SANDBOX_SECRET_KEY,
+  type SandboxGateway,
+  type WebhookAttempt,
+} from '../../src/sandbox/index.js';
 import { createGateway, createWebhookHandler, type Gateway, type WebhookEvent } from '../../src/server/internal.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
@@ -45,7 +51,12 @@ describe('the payment loop against the sandbox over HTTP', () => {
       },
     });
     payments = createMemoryPaymentStore();
-    webhook = createWebhookHandler({ gateway, payments, onPaid: (payment) => void paid.push(payment), onEvent: (event) => void events.push(event) });
+    webhook = createWebhookHandler({
+      gateway,
+      payments,
+      onPaid: (payment) => void paid.push(payment),
+      onEvent: (event) => void events.push(event),
+    });
   });
 
   after(async () => {
@@ -59,7 +70,18 @@ describe('the payment loop against the sandbox over HTTP', () => {
     const outcome = await gateway.initiate(body);
     assert.equal(outcome.kind, 'success');
     const now = Date.now();
-    assert.ok(await payments.insert({ paymentReference, paymentType: 'TRANSFER', amount: body.amount, currency: body.currency, state: 'PENDING', version: 1, createdAt: now, updatedAt: now }));
+    assert.ok(
+      await payments.insert({
+        paymentReference,
+        paymentType: 'TRANSFER',
+        amount: body.amount,
+        currency: body.currency,
+        state: 'PENDING',
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
   }
 
   it('token → initiate → the customer pays → webhook → verified by query → ledger SUCCESS → onPaid once', async () => {
@@ -74,10 +96,18 @@ describe('the payment loop against the sandbox over HTTP', () => {
     const entry = await payments.get('loop-1');
     assert.equal(entry?.state, 'SUCCESS');
     assert.equal(entry?.gatewayCode, '00');
-    assert.deepEqual(paid.map((payment) => payment.paymentReference), ['loop-1']);
-    assert.deepEqual(attempts.map((attempt) => [attempt.paymentReference, attempt.httpStatus, attempt.acknowledged]), [['loop-1', 200, true]]);
     assert.deepEqual(
-      events.filter((event) => 'paymentReference' in event && event.paymentReference === 'loop-1').map((event) => event.type),
+      paid.map((payment) => payment.paymentReference),
+      ['loop-1'],
+    );
+    assert.deepEqual(
+      attempts.map((attempt) => [attempt.paymentReference, attempt.httpStatus, attempt.acknowledged]),
+      [['loop-1', 200, true]],
+    );
+    assert.deepEqual(
+      events
+        .filter((event) => 'paymentReference' in event && event.paymentReference === 'loop-1')
+        .map((event) => event.type),
       ['verified', 'paid', 'fulfilled'],
     );
   });
@@ -91,13 +121,23 @@ describe('the payment loop against the sandbox over HTTP', () => {
     assert.equal((await payments.get('loop-2'))?.state, 'SUCCESS');
     assert.equal(paid.filter((payment) => payment.paymentReference === 'loop-2').length, 1);
     assert.equal(tokenRequests.length, 2);
-    assert.ok(attempts.filter((attempt) => attempt.paymentReference === 'loop-2').every((attempt) => attempt.acknowledged));
+    assert.ok(
+      attempts.filter((attempt) => attempt.paymentReference === 'loop-2').every((attempt) => attempt.acknowledged),
+    );
   });
 
   it('does not record a forged notification: anyone may post "paid", the gateway still says pending', async () => {
     await startPayment('loop-3');
     const forged = {
-      notificationItems: [{ notificationRequestItem: { eventType: 'transaction', eventId: 'forged', data: { reference: 'loop-3', amount: 5000, currency: 'NGN', code: '00' } } }],
+      notificationItems: [
+        {
+          notificationRequestItem: {
+            eventType: 'transaction',
+            eventId: 'forged',
+            data: { reference: 'loop-3', amount: 5000, currency: 'NGN', code: '00' },
+          },
+        },
+      ],
     };
     const response = await fetch(`${merchantUrl}/pay/webhook`, {
       method: 'POST',

@@ -29,8 +29,14 @@ function slowGateway(known: Set<string>) {
 
 /** One notification naming every reference in `references`, as the gateway posts a batch. */
 function notifyMany(references: string[]): Request {
-  const items = references.map((reference) => ({ notificationRequestItem: { eventType: 'transaction', data: { reference, code: '00' } } }));
-  return new Request(WEBHOOK_URL, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notificationItems: items }) });
+  const items = references.map((reference) => ({
+    notificationRequestItem: { eventType: 'transaction', data: { reference, code: '00' } },
+  }));
+  return new Request(WEBHOOK_URL, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ notificationItems: items }),
+  });
 }
 
 async function shop(held: string[]) {
@@ -62,7 +68,10 @@ describe('the webhook bounds its gateway queries for held references too (issue 
       perRequest.push(gateway.queries.length - before);
       clock.time += 1_000;
     }
-    assert.ok(perRequest.every((count) => count <= 5), `queries per request: ${perRequest}`);
+    assert.ok(
+      perRequest.every((count) => count <= 5),
+      `queries per request: ${perRequest}`,
+    );
   });
 });
 
@@ -80,7 +89,12 @@ describe('held and unknown references take the same path and budget (issue 24, d
       const before = gateway.queries.length;
       const started = performance.now();
       const response = await handler(notify(reference));
-      seen.push({ held: i % 2 === 0, status: response.status, queries: gateway.queries.length - before, ms: performance.now() - started });
+      seen.push({
+        held: i % 2 === 0,
+        status: response.status,
+        queries: gateway.queries.length - before,
+        ms: performance.now() - started,
+      });
       clock.time += gap;
     }
     return seen;
@@ -96,10 +110,17 @@ describe('held and unknown references take the same path and budget (issue 24, d
       const seen = await probe(gap, spendFirst);
       const [ofHeld, ofUnknown] = [seen.filter((guess) => guess.held), seen.filter((guess) => !guess.held)];
       assert.deepEqual(new Set(seen.map((guess) => guess.status)), new Set([503]));
-      assert.deepEqual(new Set(ofHeld.map((guess) => guess.queries)), new Set(ofUnknown.map((guess) => guess.queries)), JSON.stringify(seen));
+      assert.deepEqual(
+        new Set(ofHeld.map((guess) => guess.queries)),
+        new Set(ofUnknown.map((guess) => guess.queries)),
+        JSON.stringify(seen),
+      );
       assert.equal(new Set(seen.map((guess) => guess.queries)).size, 1, 'every guess made as many gateway queries');
       const apart = Math.abs(median(ofHeld.map((guess) => guess.ms)) - median(ofUnknown.map((guess) => guess.ms)));
-      assert.ok(apart < GATEWAY_DELAY_MS / 2, `median answer times ${apart.toFixed(1)} ms apart: ${JSON.stringify(seen.map((guess) => Math.round(guess.ms)))}`);
+      assert.ok(
+        apart < GATEWAY_DELAY_MS / 2,
+        `median answer times ${apart.toFixed(1)} ms apart: ${JSON.stringify(seen.map((guess) => Math.round(guess.ms)))}`,
+      );
     });
   }
 });

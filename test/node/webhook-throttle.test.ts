@@ -61,7 +61,13 @@ describe('the webhook asks the gateway at most once per reference per interval (
   it('honours requeryAfterMs', async () => {
     let time = 1_000_000;
     const gateway = countingGateway(() => answer('S20'));
-    const handler = createWebhookHandler({ gateway, payments: await pendingLedger(), onPaid: () => {}, now: () => time, requeryAfterMs: 60_000 });
+    const handler = createWebhookHandler({
+      gateway,
+      payments: await pendingLedger(),
+      onPaid: () => {},
+      now: () => time,
+      requeryAfterMs: 60_000,
+    });
     await handler(notify(REFERENCE));
     time += 59_999;
     await handler(notify(REFERENCE));
@@ -77,7 +83,12 @@ describe('the webhook asks the gateway at most once per reference per interval (
     const paid: string[] = [];
     const gateway = countingGateway(() => answer(code));
     const payments = await pendingLedger();
-    const handler = createWebhookHandler({ gateway, payments, onPaid: (payment) => void paid.push(payment.paymentReference), now: () => time });
+    const handler = createWebhookHandler({
+      gateway,
+      payments,
+      onPaid: (payment) => void paid.push(payment.paymentReference),
+      now: () => time,
+    });
     assert.equal((await handler(notify(REFERENCE))).status, 503);
     code = '00';
     assert.equal((await handler(notify(REFERENCE))).status, 503, 'within the interval: the last verdict');

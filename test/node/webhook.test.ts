@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createGateway, createWebhookHandler, type QueryOutcome, type WebhookEvent, type WebhookHandlerOptions } from '../../src/server/internal.js';
+import {
+  createGateway,
+  createWebhookHandler,
+  type QueryOutcome,
+  type WebhookEvent,
+  type WebhookHandlerOptions,
+} from '../../src/server/internal.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import type { Payment, PaymentStore } from '../../src/server/stores/types.js';
 import { settlePayment } from '../../src/server/settlement/settle.js';
@@ -10,7 +16,17 @@ const WEBHOOK_URL = 'https://shop.test/pay/webhook';
 const REFERENCE = 'ORDER-1042';
 
 function pendingPayment(paymentReference = REFERENCE, changes: Partial<Payment> = {}): Payment {
-  return { paymentReference, paymentType: 'TRANSFER', amount: '5000.00', currency: 'NGN', state: 'PENDING', version: 1, createdAt: 1, updatedAt: 1, ...changes };
+  return {
+    paymentReference,
+    paymentType: 'TRANSFER',
+    amount: '5000.00',
+    currency: 'NGN',
+    state: 'PENDING',
+    version: 1,
+    createdAt: 1,
+    updatedAt: 1,
+    ...changes,
+  };
 }
 
 function answer(code: string, changes: Partial<Extract<QueryOutcome, { kind: 'answer' }>> = {}): QueryOutcome {
@@ -54,7 +70,11 @@ function deliver(body: unknown, headers: Record<string, string> = {}): Request {
   });
 }
 
-async function setUp(query: (reference: string) => QueryOutcome | Promise<QueryOutcome>, options: Partial<WebhookHandlerOptions> = {}, entries = [pendingPayment()]) {
+async function setUp(
+  query: (reference: string) => QueryOutcome | Promise<QueryOutcome>,
+  options: Partial<WebhookHandlerOptions> = {},
+  entries = [pendingPayment()],
+) {
   const payments = options.payments ?? createMemoryPaymentStore();
   for (const entry of entries) await payments.insert(entry);
   const paid: Payment[] = [];
@@ -92,8 +112,14 @@ describe('createWebhookHandler: verify, then settle once', () => {
     assert.equal(stored?.gatewayCode, '00');
     assert.equal(paid.length, 1);
     // onPaid sees the entry as settled and leased to it; the ledger records the fulfilment after it returned.
-    assert.deepEqual({ ...paid[0], lease: undefined, dueAt: undefined, fulfilledAt: stored?.fulfilledAt, version: stored?.version }, { ...stored, lease: undefined, dueAt: undefined });
-    assert.deepEqual(events.map((event) => event.type), ['verified', 'paid', 'fulfilled']);
+    assert.deepEqual(
+      { ...paid[0], lease: undefined, dueAt: undefined, fulfilledAt: stored?.fulfilledAt, version: stored?.version },
+      { ...stored, lease: undefined, dueAt: undefined },
+    );
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['verified', 'paid', 'fulfilled'],
+    );
   });
 
   it('answers with a reference of its own when X-Expected-Ack-Reference is absent', async () => {
@@ -121,7 +147,9 @@ describe('createWebhookHandler: verify, then settle once', () => {
     };
     const a = await setUp(slowQuery, { payments });
     const b = await setUp(slowQuery, { payments }, []);
-    const both = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).handler(deliver(notification({})))));
+    const both = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).handler(deliver(notification({})))),
+    );
     // One instance claims this interval's query; the other's notifications meanwhile are answered
     // 503 (issue 15 item 6: one query per reference per interval across instances), and delivered again.
     assert.ok(both.some((response) => response.status === 200));
@@ -161,7 +189,10 @@ describe('createWebhookHandler: verify, then settle once', () => {
       assert.equal(paid.length, 0);
       const mismatch = events.find((event) => event.type === 'amount-mismatch');
       assert.ok(mismatch, JSON.stringify(events));
-      assert.deepEqual(mismatch.type === 'amount-mismatch' && mismatch.expected, { amount: '5000.00', currency: 'NGN' });
+      assert.deepEqual(mismatch.type === 'amount-mismatch' && mismatch.expected, {
+        amount: '5000.00',
+        currency: 'NGN',
+      });
     });
   }
 
@@ -173,7 +204,10 @@ describe('createWebhookHandler: verify, then settle once', () => {
 
   it('moves a failed payment to FAILED and calls onFailed once, never onPaid', async () => {
     const { handler, payments, paid, failed } = await setUp(() => answer('S12'));
-    await Promise.all([handler(deliver(notification({ code: 'S12' }))), handler(deliver(notification({ code: 'S12' })))]);
+    await Promise.all([
+      handler(deliver(notification({ code: 'S12' }))),
+      handler(deliver(notification({ code: 'S12' }))),
+    ]);
     assert.equal((await payments.get(REFERENCE))?.state, 'FAILED');
     assert.equal(failed.length, 1);
     assert.equal(paid.length, 0);
@@ -185,7 +219,9 @@ describe('createWebhookHandler: verify, then settle once', () => {
     const { handler, queried, events } = await setUp(() => answer('00'));
     await acknowledged(await handler(deliver(notification({ reference: 'NOT-OURS', externalReference: 'NOR-THIS' }))));
     assert.deepEqual(queried, ['NOT-OURS']);
-    assert.deepEqual(events, [{ type: 'unmatched-payment', paymentReference: 'NOT-OURS', amount: 5000, currency: 'NGN' }]);
+    assert.deepEqual(events, [
+      { type: 'unmatched-payment', paymentReference: 'NOT-OURS', amount: 5000, currency: 'NGN' },
+    ]);
   });
 
   it('finds the reference in data.reference, then data.paymentReference, then data.externalReference', async () => {
@@ -195,7 +231,11 @@ describe('createWebhookHandler: verify, then settle once', () => {
       [{ reference: 'C-1_SBT_9f2a', externalReference: 'C-1' }, 'C-1'],
     ];
     for (const [data, expected] of cases) {
-      const { handler, queried } = await setUp(() => answer('00'), {}, [pendingPayment('A-1'), pendingPayment('B-1'), pendingPayment('C-1')]);
+      const { handler, queried } = await setUp(() => answer('00'), {}, [
+        pendingPayment('A-1'),
+        pendingPayment('B-1'),
+        pendingPayment('C-1'),
+      ]);
       await acknowledged(await handler(deliver(notification(data))));
       assert.deepEqual(queried, [expected], JSON.stringify(data));
     }
@@ -217,7 +257,12 @@ describe('createWebhookHandler: verify, then settle once', () => {
     const first = await handler(deliver(notification({})));
     assert.equal(first.status, 503);
     assert.equal((await payments.get(REFERENCE))?.state, 'PENDING');
-    assert.deepEqual(events.at(-1), { type: 'unverified', paymentReference: REFERENCE, reason: 'http-error', httpStatus: 500 });
+    assert.deepEqual(events.at(-1), {
+      type: 'unverified',
+      paymentReference: REFERENCE,
+      reason: 'http-error',
+      httpStatus: 500,
+    });
     gatewayUp = true;
     time += 5_000; // the gateway is asked again once the interval has passed (issue 15 item 6)
     await acknowledged(await handler(deliver(notification({}))));
@@ -248,7 +293,12 @@ describe('createWebhookHandler: verify, then settle once', () => {
     const first = await handler(deliver(notification({})));
     assert.equal(first.status, 503);
     assert.equal(paid.length, 0);
-    assert.deepEqual(events.at(-1), { type: 'internal-error', where: 'store', paymentReference: REFERENCE, detail: 'Error' });
+    assert.deepEqual(events.at(-1), {
+      type: 'internal-error',
+      where: 'store',
+      paymentReference: REFERENCE,
+      detail: 'Error',
+    });
     storeDown = false;
     await acknowledged(await handler(deliver(notification({}))));
     assert.equal(paid.length, 1);
@@ -268,12 +318,15 @@ describe('createWebhookHandler: verify, then settle once', () => {
     assert.equal(calls, 1);
     const owed = await payments.get(REFERENCE);
     assert.deepEqual([owed?.state, owed?.fulfilledAt], ['SUCCESS', undefined]);
-    assert.deepEqual(events.find((event) => event.type === 'internal-error'), {
-      type: 'internal-error',
-      where: 'onPaid',
-      paymentReference: REFERENCE,
-      detail: 'Error',
-    });
+    assert.deepEqual(
+      events.find((event) => event.type === 'internal-error'),
+      {
+        type: 'internal-error',
+        where: 'onPaid',
+        paymentReference: REFERENCE,
+        detail: 'Error',
+      },
+    );
     time += 10_000; // the gateway's next delivery, past the webhook's re-query interval
     await acknowledged(await handler(deliver(notification({}))));
     assert.equal(calls, 2);
@@ -288,13 +341,21 @@ describe('createWebhookHandler: refuses what is not a notification', () => {
     ['GET', () => new Request(WEBHOOK_URL), 405],
     ['text/plain', () => deliver(JSON.stringify(notification({})), { 'content-type': 'text/plain' }), 415],
     ['a body over 64 KB', () => deliver(notification({ padding: 'x'.repeat(70_000) })), 413],
-    ['a body over 64 KB sent without Content-Length', () => streamed(JSON.stringify(notification({ padding: 'x'.repeat(70_000) }))), 413],
+    [
+      'a body over 64 KB sent without Content-Length',
+      () => streamed(JSON.stringify(notification({ padding: 'x'.repeat(70_000) }))),
+      413,
+    ],
     ['invalid JSON', () => deliver('{"notificationItems": ['), 400],
     ['an empty body', () => deliver(''), 400],
     ['a JSON array', () => deliver([notification({})]), 400],
     ['no notificationItems', () => deliver({ data: { reference: REFERENCE } }), 400],
     ['an empty notificationItems', () => deliver({ notificationItems: [] }), 400],
-    ['an item without data', () => deliver({ notificationItems: [{ notificationRequestItem: { eventType: 'transaction' } }] }), 400],
+    [
+      'an item without data',
+      () => deliver({ notificationItems: [{ notificationRequestItem: { eventType: 'transaction' } }] }),
+      400,
+    ],
     ['an item that is a string', () => deliver({ notificationItems: ['ORDER-1042'] }), 400],
   ];
   for (const [name, request, status] of refusals) {
@@ -335,7 +396,12 @@ describe('createWebhookHandler with createGateway: what onEvent sees', () => {
         ? tokenAnswer(token)
         : queryAnswer('00', { amount: 4000, gatewayMessage: `ok ${token} ada@example.ng` }),
     );
-    const gateway = createGateway({ baseUrl: BASE_URL, publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, fetch: fake.fetch });
+    const gateway = createGateway({
+      baseUrl: BASE_URL,
+      publicKey: PUBLIC_KEY,
+      secretKey: SECRET_KEY,
+      fetch: fake.fetch,
+    });
     const { handler, events } = await setUp((reference) => gateway.query(reference));
     await handler(deliver(notification({})));
     await handler(deliver(notification({ reference: `UNKNOWN ${token}` })));
@@ -355,7 +421,13 @@ describe('settlePayment: one transition', () => {
     const entry = (await payments.get(REFERENCE))!;
     const paid: Payment[] = [];
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => settlePayment(entry, answer('00') as Extract<QueryOutcome, { kind: 'answer' }>, { payments, onPaid: (p) => void paid.push(p), emit: () => {} })),
+      Array.from({ length: 20 }, () =>
+        settlePayment(entry, answer('00') as Extract<QueryOutcome, { kind: 'answer' }>, {
+          payments,
+          onPaid: (p) => void paid.push(p),
+          emit: () => {},
+        }),
+      ),
     );
     assert.equal(paid.length, 1);
     assert.equal(results.filter((result) => result.kind === 'settled').length, 1);
@@ -369,7 +441,11 @@ describe('settlePayment: one transition', () => {
     // Someone recorded a check (version 2) after this request read the entry.
     await inner.update({ ...stale, checkedAt: 5, gatewayCode: 'S20' });
     const paid: Payment[] = [];
-    const result = await settlePayment(stale, answer('00') as Extract<QueryOutcome, { kind: 'answer' }>, { payments: inner, onPaid: (p) => void paid.push(p), emit: () => {} });
+    const result = await settlePayment(stale, answer('00') as Extract<QueryOutcome, { kind: 'answer' }>, {
+      payments: inner,
+      onPaid: (p) => void paid.push(p),
+      emit: () => {},
+    });
     assert.equal(result.kind, 'settled');
     assert.equal(paid.length, 1);
     assert.equal(paid[0]!.version, 4); // settled at 3, then leased for onPaid at 4
@@ -387,7 +463,11 @@ describe('settlePayment: one transition', () => {
     await asyncStore.insert(pendingPayment());
     const paid: Payment[] = [];
     const entry = (await asyncStore.get(REFERENCE))!;
-    const result = await settlePayment(entry, answer('00') as Extract<QueryOutcome, { kind: 'answer' }>, { payments: asyncStore, onPaid: (p) => void paid.push(p), emit: () => {} });
+    const result = await settlePayment(entry, answer('00') as Extract<QueryOutcome, { kind: 'answer' }>, {
+      payments: asyncStore,
+      onPaid: (p) => void paid.push(p),
+      emit: () => {},
+    });
     assert.equal(result.kind, 'settled');
     assert.equal(paid.length, 1);
   });
@@ -402,5 +482,10 @@ function streamed(text: string): Request {
       controller.close();
     },
   });
-  return new Request(WEBHOOK_URL, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+  return new Request(WEBHOOK_URL, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    duplex: 'half',
+  } as RequestInit);
 }

@@ -32,7 +32,10 @@ export function Checkout() {
       <pay-widget ref={widget} session-url="/pay/session" amount="5000" currency="NGN" />
       {reference && (
         <p>
-          Sandbox: <button type="button" onClick={paid}>The customer paid</button>
+          Sandbox:{' '}
+          <button type="button" onClick={paid}>
+            The customer paid
+          </button>
         </p>
       )}
     </>

@@ -19,7 +19,11 @@ export function ledgerPage() {
   const password = process.env.PAY_ADMIN_PASSWORD;
   if (!password) return undefined;
   const { stores, gateway } = pay();
-  const page = (globalThis[KEY] ??= createLedgerPage({ stores, gateway, authorize: (request) => signedIn(request, 'admin', password) }));
+  const page = (globalThis[KEY] ??= createLedgerPage({
+    stores,
+    gateway,
+    authorize: (request) => signedIn(request, 'admin', password),
+  }));
   return async (request) => {
     const response = await page(request);
     // A 401 that makes the browser ask for the credentials.

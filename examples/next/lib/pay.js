@@ -22,9 +22,17 @@ function createShop() {
 
   // Sandbox mode: the gateway runs in this process and posts its webhooks to our own /pay/webhook.
   // Asked for explicitly, so it may run under `next start`'s NODE_ENV=production.
-  const sandbox = mode === 'sandbox' ? createSandboxGateway({ webhookUrl: `${publicOrigin}/pay/webhook`, allowInProduction: true }) : undefined;
+  const sandbox =
+    mode === 'sandbox'
+      ? createSandboxGateway({ webhookUrl: `${publicOrigin}/pay/webhook`, allowInProduction: true })
+      : undefined;
   const gateway = sandbox
-    ? createGateway({ baseUrl: 'https://sandbox.invalid', publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY, fetch: sandbox.fetch })
+    ? createGateway({
+        baseUrl: 'https://sandbox.invalid',
+        publicKey: SANDBOX_PUBLIC_KEY,
+        secretKey: SANDBOX_SECRET_KEY,
+        fetch: sandbox.fetch,
+      })
     : createGateway({ baseUrl: PAY_BASE_URL, publicKey: PAY_PUBLIC_KEY, secretKey: PAY_SECRET_KEY });
 
   // The ledger (one entry per payment, written before the gateway is asked) and the idempotency

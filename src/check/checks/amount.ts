@@ -25,13 +25,20 @@ export const amountCheck: Check = {
 };
 
 /** Starts a payment with `hint` as the page's amount; the amount the gateway was asked to charge, when one started. */
-async function chargeOf(context: CheckContext, report: CheckReport, hint: string | undefined): Promise<string | undefined> {
+async function chargeOf(
+  context: CheckContext,
+  report: CheckReport,
+  hint: string | undefined,
+): Promise<string | undefined> {
   let reply: Reply | undefined;
   const asked = await initiationsDuring(context, async () => {
     reply = await context.merchant.session(ussdRequest(hint === undefined ? {} : { amount: hint }), { key: newKey() });
   });
   if (!reply || reply.status !== 200) {
-    if (hint === undefined) report.fail(`a valid request got ${reply ? answered(reply) : 'no answer'}${reply ? errorText(reply) : ''}${reply && isOrderRefusal(reply) ? `: ${ORDER_REFUSED_MIDWAY}` : ''}`);
+    if (hint === undefined)
+      report.fail(
+        `a valid request got ${reply ? answered(reply) : 'no answer'}${reply ? errorText(reply) : ''}${reply && isOrderRefusal(reply) ? `: ${ORDER_REFUSED_MIDWAY}` : ''}`,
+      );
     return undefined;
   }
   const order = (reply.json as { order?: Order } | undefined)?.order;
@@ -39,7 +46,9 @@ async function chargeOf(context: CheckContext, report: CheckReport, hint: string
   if (charged === undefined) {
     report.fail(`the gateway was never asked for the payment the answer names (${order?.paymentReference})`);
   } else if (!sameAmount(charged, order?.amount)) {
-    report.fail(`the gateway was asked to charge ${charged} but order.amount says ${order?.amount}: the widget shows order.amount, so send the gateway exactly that`);
+    report.fail(
+      `the gateway was asked to charge ${charged} but order.amount says ${order?.amount}: the widget shows order.amount, so send the gateway exactly that`,
+    );
   }
   return charged;
 }

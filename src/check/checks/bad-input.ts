@@ -13,7 +13,10 @@ const SESSION_BODIES: readonly { what: string; raw: string; contentType?: string
   { what: 'a JSON array', raw: '[]' },
   { what: 'JSON null', raw: 'null' },
   { what: 'a JSON string', raw: '"USSD"' },
-  { what: 'fields of the wrong types', raw: '{"paymentType":1,"fullName":{},"email":[],"mobileNumber":true,"bankCode":null,"amount":{"$gt":0}}' },
+  {
+    what: 'fields of the wrong types',
+    raw: '{"paymentType":1,"fullName":{},"email":[],"mobileNumber":true,"bankCode":null,"amount":{"$gt":0}}',
+  },
   { what: 'a 200 KB field', raw: JSON.stringify({ paymentType: 'USSD', fullName: 'A'.repeat(200_000) }) },
   { what: 'JSON nested 5,000 deep', raw: nested(5_000) },
   { what: 'text/plain', raw: '{"paymentType":"USSD"}', contentType: 'text/plain' },
@@ -28,7 +31,12 @@ const WEBHOOK_BODIES: readonly string[] = [
   '{"notificationItems":[{"notificationRequestItem":null}]}',
 ];
 
-const STATUS_QUERIES: readonly Record<string, string>[] = [{}, { paymentReference: '' }, { paymentReference: 'x'.repeat(5_000) }, { paymentReference: '../../etc/passwd', statusToken: '' }];
+const STATUS_QUERIES: readonly Record<string, string>[] = [
+  {},
+  { paymentReference: '' },
+  { paymentReference: 'x'.repeat(5_000) },
+  { paymentReference: '../../etc/passwd', statusToken: '' },
+];
 
 function expectNo5xx(reply: Reply, what: string, report: CheckReport): void {
   if (reply.status >= 500) report.fail(`${what} got ${answered(reply)}: answer malformed input with a 4xx`);
@@ -48,9 +56,15 @@ export const badInputCheck: Check = {
 
 async function webhookAndStatus(merchant: MerchantClient, report: CheckReport): Promise<void> {
   if (merchant.urls.webhookUrl) {
-    for (const body of WEBHOOK_BODIES) expectNo5xx(await merchant.webhook(body, `bad-${newKey()}`), `a notification ${JSON.stringify(body.slice(0, 40))}`, report);
+    for (const body of WEBHOOK_BODIES)
+      expectNo5xx(
+        await merchant.webhook(body, `bad-${newKey()}`),
+        `a notification ${JSON.stringify(body.slice(0, 40))}`,
+        report,
+      );
   }
   if (merchant.urls.statusUrl) {
-    for (const query of STATUS_QUERIES) expectNo5xx(await merchant.status(query), `a status request with ${JSON.stringify(query).slice(0, 60)}`, report);
+    for (const query of STATUS_QUERIES)
+      expectNo5xx(await merchant.status(query), `a status request with ${JSON.stringify(query).slice(0, 60)}`, report);
   }
 }

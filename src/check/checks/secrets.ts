@@ -21,7 +21,10 @@ export const secretsCheck: Check = {
     await gatewayErrorStaysOnServer(context, report);
     for (const secret of context.gateway.secrets()) {
       const leak = context.merchant.transcript().find((reply) => carries(reply, secret.value));
-      if (leak) report.fail(`an answer (HTTP ${leak.status}) carries ${secret.label}: keep keys and tokens out of answers, headers and error messages`);
+      if (leak)
+        report.fail(
+          `an answer (HTTP ${leak.status}) carries ${secret.label}: keep keys and tokens out of answers, headers and error messages`,
+        );
     }
   },
 };
@@ -31,7 +34,10 @@ async function gatewayErrorStaysOnServer(context: CheckContext, report: CheckRep
   context.gateway.failNextInitiation(internal);
   const reply = await context.merchant.session(ussdRequest(), { key: newKey() });
   if (reply.text.includes(internal) || reply.text.includes(JSON.stringify(internal).slice(1, -1))) {
-    report.fail("the gateway's own error text reached the customer verbatim: answer with your own message (\"The payment could not be started. Try again.\")");
+    report.fail(
+      'the gateway\'s own error text reached the customer verbatim: answer with your own message ("The payment could not be started. Try again.")',
+    );
   }
-  if (reply.status >= 200 && reply.status < 300) report.fail(`a gateway error (HTTP 500) was answered HTTP ${reply.status}; answer 502 with retryable: true`);
+  if (reply.status >= 200 && reply.status < 300)
+    report.fail(`a gateway error (HTTP 500) was answered HTTP ${reply.status}; answer 502 with retryable: true`);
 }

@@ -18,7 +18,11 @@ export const sessionConcurrent: Check = {
     const key = newKey();
     const replies: Reply[] = [];
     const asked = await initiationsDuring(context, async () => {
-      replies.push(...(await Promise.all(Array.from({ length: DUPLICATES }, () => context.merchant.session(ussdRequest(), { key })))));
+      replies.push(
+        ...(await Promise.all(
+          Array.from({ length: DUPLICATES }, () => context.merchant.session(ussdRequest(), { key })),
+        )),
+      );
     });
     if (asked.length !== 1) {
       report.fail(
@@ -26,10 +30,17 @@ export const sessionConcurrent: Check = {
           '(INSERT with a unique key, SET NX, flock) before calling the gateway, and answer the others "in progress" (409)',
       );
     }
-    const references = new Set(replies.filter((reply) => reply.status === 200).map((reply) => (reply.json as { order?: Order })?.order?.paymentReference));
+    const references = new Set(
+      replies
+        .filter((reply) => reply.status === 200)
+        .map((reply) => (reply.json as { order?: Order })?.order?.paymentReference),
+    );
     if (references.size > 1) report.fail(`the duplicates were given ${references.size} different payments`);
     const odd = replies.find((reply) => reply.status !== 200 && !BUSY.has(reply.status));
-    if (odd) report.fail(`a duplicate got ${answered(odd)}${errorText(odd)}; answer it 409 (in progress, retryable) or the first answer`);
+    if (odd)
+      report.fail(
+        `a duplicate got ${answered(odd)}${errorText(odd)}; answer it 409 (in progress, retryable) or the first answer`,
+      );
   },
 };
 
@@ -41,9 +52,13 @@ export const sessionTimeoutRetry: Check = {
     context.gateway.dropNextInitiation();
     const first = await initiationsDuring(context, () => context.merchant.session(ussdRequest(), { key }));
     const dropped = first[0];
-    if (!dropped) return report.fail('the first attempt never reached the gateway, so its time-out could not be rehearsed');
+    if (!dropped)
+      return report.fail('the first attempt never reached the gateway, so its time-out could not be rehearsed');
     let retried: StartedPayment | undefined;
-    const retry = await initiationsDuring(context, async () => (retried = await retryOf(context.merchant, key, report)));
+    const retry = await initiationsDuring(
+      context,
+      async () => (retried = await retryOf(context.merchant, key, report)),
+    );
     if (!retried) return;
     const reference = retried.order.paymentReference;
     if (reference !== dropped.paymentReference) {
@@ -53,12 +68,17 @@ export const sessionTimeoutRetry: Check = {
       );
     }
     const references = new Set([dropped, ...retry].map((initiation) => initiation.paymentReference));
-    if (references.size > 1) report.fail(`the gateway was asked for ${references.size} payments for one Idempotency-Key`);
+    if (references.size > 1)
+      report.fail(`the gateway was asked for ${references.size} payments for one Idempotency-Key`);
   },
 };
 
 /** The retry of a timed-out attempt, as the widget's Try again sends it: the same key and body. */
-async function retryOf(merchant: MerchantClient, key: string, report: CheckReport): Promise<StartedPayment | undefined> {
+async function retryOf(
+  merchant: MerchantClient,
+  key: string,
+  report: CheckReport,
+): Promise<StartedPayment | undefined> {
   const reply = await merchant.session(ussdRequest(), { key });
   if (reply.status === 200) {
     const body = reply.json as { data?: { payments?: Record<string, unknown> }; order?: Order } | undefined;

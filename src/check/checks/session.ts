@@ -22,8 +22,13 @@ export const sessionValid: Check = {
       const started = await startPayment(context.merchant, report, body);
       if (!started) continue;
       const reference = started.order.paymentReference;
-      const seen = context.gateway.initiations().filter((initiation) => initiation.paymentReference === reference).length;
-      if (!seen) report.fail(`the sandbox never saw payment ${reference}: point the back end's gateway base URL at the check's sandbox`);
+      const seen = context.gateway
+        .initiations()
+        .filter((initiation) => initiation.paymentReference === reference).length;
+      if (!seen)
+        report.fail(
+          `the sandbox never saw payment ${reference}: point the back end's gateway base URL at the check's sandbox`,
+        );
       // A new key's first request asks for a reference once; more means an earlier attempt had it.
       else if (seen > 1 && body.paymentType === 'USSD') report.note(sharedReference(reference));
     }
@@ -40,12 +45,20 @@ export const sessionInvalidFields: Check = {
   async run(context, report) {
     for (const { what, body } of INVALID_REQUESTS) {
       let reply: Reply | undefined;
-      const asked = await initiationsDuring(context, async () => (reply = await context.merchant.session(body, { key: newKey() })));
+      const asked = await initiationsDuring(
+        context,
+        async () => (reply = await context.merchant.session(body, { key: newKey() })),
+      );
       if (!reply) continue;
       const fields = (reply.json as { error?: { fields?: unknown } } | undefined)?.error?.fields;
-      if (!is4xx(reply.status)) report.fail(`${what}: got ${answered(reply)}; answer 4xx { status: "ERROR", error: { code, message, fields } }`);
+      if (!is4xx(reply.status))
+        report.fail(
+          `${what}: got ${answered(reply)}; answer 4xx { status: "ERROR", error: { code, message, fields } }`,
+        );
       else if (typeof fields !== 'object' || fields === null || Object.keys(fields).length === 0) {
-        report.fail(`${what}: HTTP ${reply.status} without error.fields naming the field, so the widget cannot point at it`);
+        report.fail(
+          `${what}: HTTP ${reply.status} without error.fields naming the field, so the widget cannot point at it`,
+        );
       }
       if (asked.length) report.fail(`${what}: the gateway was asked anyway; validate before calling it`);
     }
@@ -57,8 +70,14 @@ export const sessionKeyRequired: Check = {
   title: 'session: Idempotency-Key is required',
   async run(context, report) {
     let status = 0;
-    const asked = await initiationsDuring(context, async () => ({ status } = await context.merchant.session(ussdRequest(), { key: null })));
-    if (!is4xx(status)) report.fail(`a request without Idempotency-Key got ${status ? `HTTP ${status}` : 'no answer'}; refuse it with a 4xx, or a retry can start a second payment`);
+    const asked = await initiationsDuring(
+      context,
+      async () => ({ status } = await context.merchant.session(ussdRequest(), { key: null })),
+    );
+    if (!is4xx(status))
+      report.fail(
+        `a request without Idempotency-Key got ${status ? `HTTP ${status}` : 'no answer'}; refuse it with a 4xx, or a retry can start a second payment`,
+      );
     if (asked.length) report.fail('a request without Idempotency-Key reached the gateway');
   },
 };
@@ -70,16 +89,26 @@ export const sessionReplay: Check = {
     const first = await startPayment(context.merchant, report);
     if (!first) return;
     let replay = first.reply;
-    const asked = await initiationsDuring(context, async () => (replay = await context.merchant.session(ussdRequest(), { key: first.key })));
+    const asked = await initiationsDuring(
+      context,
+      async () => (replay = await context.merchant.session(ussdRequest(), { key: first.key })),
+    );
     const problems = sessionAnswerProblems(replay, 'USSD');
     if (problems.length) return report.fail(`the replay of a key: ${problems[0]}; answer what the first request got`);
     const again = replay.json as { data: { payments: unknown }; order: { paymentReference: string } };
     if (again.order.paymentReference !== first.order.paymentReference) {
-      report.fail(`the replay named payment ${again.order.paymentReference}, the first ${first.order.paymentReference}: a retry must name the same payment`);
+      report.fail(
+        `the replay named payment ${again.order.paymentReference}, the first ${first.order.paymentReference}: a retry must name the same payment`,
+      );
     } else if (JSON.stringify(again.data.payments) !== JSON.stringify(first.payments)) {
-      report.fail('the replay got other instructions (data.payments) than the first request: answer what you stored for the key');
+      report.fail(
+        'the replay got other instructions (data.payments) than the first request: answer what you stored for the key',
+      );
     }
-    if (asked.length) report.fail(`the replay asked the gateway again (${asked.length} initiation request(s)): answer it from what you stored for the key`);
+    if (asked.length)
+      report.fail(
+        `the replay asked the gateway again (${asked.length} initiation request(s)): answer it from what you stored for the key`,
+      );
   },
 };
 
@@ -91,9 +120,14 @@ export const sessionOtherBody: Check = {
     if (!first) return;
     let reply = first.reply;
     const other = ussdRequest({ email: 'someone.else@example.com', bankCode: '011' });
-    const asked = await initiationsDuring(context, async () => (reply = await context.merchant.session(other, { key: first.key })));
+    const asked = await initiationsDuring(
+      context,
+      async () => (reply = await context.merchant.session(other, { key: first.key })),
+    );
     if (!is4xx(reply.status)) {
-      report.fail(`a key reused with another body got ${answered(reply)}${errorText(reply)}; refuse it with a 4xx (409 or 422): keep a fingerprint of the request with the key`);
+      report.fail(
+        `a key reused with another body got ${answered(reply)}${errorText(reply)}; refuse it with a 4xx (409 or 422): keep a fingerprint of the request with the key`,
+      );
     }
     if (asked.length) report.fail('a key reused with another body reached the gateway');
   },

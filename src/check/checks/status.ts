@@ -11,14 +11,24 @@ export function statusOf(merchant: MerchantClient, payment: StartedPayment): Pro
 }
 
 /** Fails unless the status answer is `expected` with the order's amount and currency. */
-export function expectStatus(reply: Reply, payment: StartedPayment, expected: 'PENDING' | 'SUCCESS', report: CheckReport, when: string): void {
+export function expectStatus(
+  reply: Reply,
+  payment: StartedPayment,
+  expected: 'PENDING' | 'SUCCESS',
+  report: CheckReport,
+  when: string,
+): void {
   const body = reply.json as { status?: unknown; amount?: unknown; currency?: unknown } | undefined;
   if (reply.status !== 200 || body?.status !== expected) {
     const said = reply.status === 200 ? `status ${JSON.stringify(body?.status)}` : answered(reply);
-    return report.fail(`${when}, the status endpoint (with the payment's statusToken) answered ${said}, not 200 ${expected}`);
+    return report.fail(
+      `${when}, the status endpoint (with the payment's statusToken) answered ${said}, not 200 ${expected}`,
+    );
   }
   if (!sameAmount(body.amount, payment.order.amount) || body.currency !== payment.order.currency) {
-    report.fail(`${when}, the status endpoint said amount ${JSON.stringify(body.amount)} ${JSON.stringify(body.currency)}; send the server's amount and currency (${payment.order.amount} ${payment.order.currency})`);
+    report.fail(
+      `${when}, the status endpoint said amount ${JSON.stringify(body.amount)} ${JSON.stringify(body.currency)}; send the server's amount and currency (${payment.order.amount} ${payment.order.currency})`,
+    );
   }
 }
 
@@ -39,7 +49,8 @@ export const statusNoToken: Check = {
     const existing = payment.order.paymentReference;
     const unknown = `${existing.slice(0, 8)}${crypto.randomUUID().slice(0, 8)}`;
     for (const token of [undefined, 'forged.statusToken']) {
-      const query = (reference: string): Record<string, string> => (token ? { paymentReference: reference, statusToken: token } : { paymentReference: reference });
+      const query = (reference: string): Record<string, string> =>
+        token ? { paymentReference: reference, statusToken: token } : { paymentReference: reference };
       const known = await merchant.status(query(existing));
       const other = await merchant.status(query(unknown));
       if (shape(known, existing) !== shape(other, unknown)) {
@@ -59,7 +70,8 @@ export const statusWithToken: Check = {
     requireStatusUrl(merchant);
     const payment = await startPayment(merchant, report);
     if (!payment) return;
-    if (!payment.order.statusToken) report.note('the session sends no order.statusToken: the status endpoint cannot tell the payer from anyone else');
+    if (!payment.order.statusToken)
+      report.note('the session sends no order.statusToken: the status endpoint cannot tell the payer from anyone else');
     expectStatus(await statusOf(merchant, payment), payment, 'PENDING', report, 'right after the payment started');
   },
 };

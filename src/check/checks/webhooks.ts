@@ -44,7 +44,9 @@ export const webhookReal: Check = {
     requireWebhookUrl(context.merchant);
     const payment = await paidPayment(context, report);
     if (!payment) return;
-    const delivery = context.gateway.deliveries().find((attempt) => attempt.paymentReference === payment.order.paymentReference);
+    const delivery = context.gateway
+      .deliveries()
+      .find((attempt) => attempt.paymentReference === payment.order.paymentReference);
     if (!delivery?.acknowledged) {
       const got =
         delivery?.httpStatus === undefined
@@ -57,7 +59,13 @@ export const webhookReal: Check = {
           '{"ackReference": <the X-Expected-Ack-Reference header>, "status": "received"} within 5 s',
       );
     }
-    expectStatus(await statusOf(context.merchant, payment), payment, 'SUCCESS', report, 'after the gateway confirmed the payment');
+    expectStatus(
+      await statusOf(context.merchant, payment),
+      payment,
+      'SUCCESS',
+      report,
+      'after the gateway confirmed the payment',
+    );
   },
 };
 
@@ -72,14 +80,28 @@ export const webhookDuplicates: Check = {
     const body = notification(paymentReference, amount, currency);
     // The gateway's own notification and the duplicates race, as retries and replays do.
     context.gateway.markPaid(paymentReference);
-    const replies = await Promise.all(Array.from({ length: DUPLICATES }, (_, n) => context.merchant.webhook(body, `dup-${n}-${crypto.randomUUID()}`)));
+    const replies = await Promise.all(
+      Array.from({ length: DUPLICATES }, (_, n) => context.merchant.webhook(body, `dup-${n}-${crypto.randomUUID()}`)),
+    );
     await context.gateway.sandbox.webhooksSettled();
     const broken = replies.find((reply) => reply.status === 0 || (reply.status >= 500 && reply.status !== 503));
-    if (broken) report.fail(`a duplicate notification got ${answered(broken)}: answer duplicates 200 with their ackReference (or 503 while still settling)`);
-    expectStatus(await statusOf(context.merchant, payment), payment, 'SUCCESS', report, `after ${DUPLICATES} duplicate notifications`);
+    if (broken)
+      report.fail(
+        `a duplicate notification got ${answered(broken)}: answer duplicates 200 with their ackReference (or 503 while still settling)`,
+      );
+    expectStatus(
+      await statusOf(context.merchant, payment),
+      payment,
+      'SUCCESS',
+      report,
+      `after ${DUPLICATES} duplicate notifications`,
+    );
     const queries = context.gateway.queries(paymentReference);
     if (queries > DUPLICATES + 1) report.fail(`${DUPLICATES + 1} notifications made ${queries} queries to the gateway`);
-    else if (queries > 1) report.note(`${DUPLICATES + 1} notifications made ${queries} queries: one per reference every few seconds is enough`);
+    else if (queries > 1)
+      report.note(
+        `${DUPLICATES + 1} notifications made ${queries} queries: one per reference every few seconds is enough`,
+      );
   },
 };
 

@@ -17,7 +17,8 @@ export const enTransfer = {
   oneMinuteLeft: '1 minute left to make the transfer',
   secondsLeft: '{seconds} seconds left to make the transfer',
   accountClosed: 'This account has closed',
-  accountExpired: 'Do not transfer to it. If you sent the money before it closed, do not pay again; otherwise get a new account.',
+  accountExpired:
+    'Do not transfer to it. If you sent the money before it closed, do not pay again; otherwise get a new account.',
   newAccount: 'Get a new account',
   validUntil: 'Valid until {time}',
 };

@@ -35,7 +35,8 @@ export const en = {
   fixFields: 'Some fields need correcting',
   submitting: 'Starting your payment…',
   ussdTitle: 'Dial this code to pay',
-  ussdSteps: 'On the phone registered with your bank, dial the code below and follow the prompts to approve the payment.',
+  ussdSteps:
+    'On the phone registered with your bank, dial the code below and follow the prompts to approve the payment.',
   dialNow: 'Dial the code',
   copyDialCode: 'Copy code',
   bankName: 'Bank',

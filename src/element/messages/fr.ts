@@ -30,7 +30,8 @@ export const messages: Messages = {
   fixFields: 'Certains champs sont à corriger',
   submitting: 'Lancement du paiement…',
   ussdTitle: 'Composez ce code pour payer',
-  ussdSteps: 'Sur le téléphone enregistré auprès de votre banque, composez le code ci-dessous et suivez les instructions pour approuver le paiement.',
+  ussdSteps:
+    'Sur le téléphone enregistré auprès de votre banque, composez le code ci-dessous et suivez les instructions pour approuver le paiement.',
   dialNow: 'Composer le code',
   copyDialCode: 'Copier le code',
   transferTitle: 'Effectuez un virement sur ce compte',
@@ -72,13 +73,15 @@ export const messages: Messages = {
   oneMinuteLeft: 'Il reste 1 minute pour faire le virement',
   secondsLeft: 'Il reste {seconds} secondes pour faire le virement',
   accountClosed: 'Ce compte est fermé',
-  accountExpired: 'N’y virez plus rien. Si vous avez envoyé l’argent avant sa fermeture, ne payez pas une deuxième fois ; sinon, demandez un nouveau compte.',
+  accountExpired:
+    'N’y virez plus rien. Si vous avez envoyé l’argent avant sa fermeture, ne payez pas une deuxième fois ; sinon, demandez un nouveau compte.',
   newAccount: 'Obtenir un nouveau compte',
   sentMoney: 'J’ai envoyé l’argent',
   checking: 'Vérification auprès de votre banque…',
   notReceived: 'Pas encore reçu. Cela peut prendre quelques minutes ; ne payez pas une seconde fois.',
   checkFailed: 'Vérification impossible pour le moment. Nous continuons de vérifier ; ne payez pas une seconde fois.',
-  stillWaiting: 'Toujours en attente ? Ne payez pas une seconde fois. Si votre compte a été débité, donnez au commerçant cette référence de paiement : {reference}',
+  stillWaiting:
+    'Toujours en attente ? Ne payez pas une seconde fois. Si votre compte a été débité, donnez au commerçant cette référence de paiement : {reference}',
   copyByHand: 'Copiez-le vous-même',
   pasteInPhone: 'Copiez le code, puis collez-le dans l’app Téléphone',
   scanToDial: 'Scannez le code QR avec l’appareil photo de votre téléphone pour composer le code',
@@ -88,14 +91,16 @@ export const messages: Messages = {
   'amount-mismatchUnknown': 'Nous avons reçu un paiement d’un autre montant.',
   'after-expiryTitle': 'Votre paiement est arrivé en retard',
   'after-expiryText': 'Votre paiement est arrivé après la fin du délai de paiement.',
-  reviewNext: 'Ne payez pas une seconde fois. Le commerçant a été prévenu et vous contactera ; gardez cette référence : {reference}',
+  reviewNext:
+    'Ne payez pas une seconde fois. Le commerçant a été prévenu et vous contactera ; gardez cette référence : {reference}',
   share: 'Partager les détails',
   copyAll: 'Tout copier',
   validUntil: 'Valable jusqu’à {time}',
   declined: 'Le paiement a été refusé. Essayez une autre banque ou un autre moyen de paiement.',
   refused: 'Le commerçant n’a pas pu lancer ce paiement. Si vous avez déjà payé, ne payez pas une seconde fois.',
   orderChanged: 'Cette commande a changé après le début du paiement. Rechargez la page pour payer le nouveau montant.',
-  duplicate: 'Ce paiement a déjà été lancé. Vérifiez votre téléphone ou votre application bancaire avant de payer à nouveau.',
+  duplicate:
+    'Ce paiement a déjà été lancé. Vérifiez votre téléphone ou votre application bancaire avant de payer à nouveau.',
   rateLimited: 'Trop de tentatives de paiement. Attendez une minute, puis réessayez.',
   busy: 'Le service de paiement du commerçant est occupé. Réessayez dans un instant.',
 };

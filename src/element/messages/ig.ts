@@ -34,7 +34,8 @@ export const messages: Messages = {
   fixFields: 'Ụfọdụ nkọwa chọrọ mmezi',
   submitting: 'A na-amalite ịkwụ ụgwọ gị…',
   ussdTitle: 'Pịa koodu a iji kwụọ ụgwọ',
-  ussdSteps: 'Na ekwentị i ji debanye aha n’ụlọ akụ gị, pịa koodu dị n’okpuru, ma soro ntụziaka ya iji kwado ịkwụ ụgwọ a.',
+  ussdSteps:
+    'Na ekwentị i ji debanye aha n’ụlọ akụ gị, pịa koodu dị n’okpuru, ma soro ntụziaka ya iji kwado ịkwụ ụgwọ a.',
   dialNow: 'Pịa koodu ahụ',
   copyDialCode: 'Detuo koodu',
   transferTitle: 'Zipu ego na akaụntụ a',
@@ -76,13 +77,15 @@ export const messages: Messages = {
   oneMinuteLeft: 'Nkeji 1 fọdụrụ ka ị zipu ego',
   secondsLeft: 'Sekọnd {seconds} fọdụrụ ka ị zipu ego',
   accountClosed: 'E mechiela akaụntụ a',
-  accountExpired: 'Ezipukwala ego na ya. Ọ bụrụ na i zipuru ego ahụ tupu e mechie ya, akwụla ụgwọ ọzọ; ma ọ bụghị ya, nweta akaụntụ ọhụrụ.',
+  accountExpired:
+    'Ezipukwala ego na ya. Ọ bụrụ na i zipuru ego ahụ tupu e mechie ya, akwụla ụgwọ ọzọ; ma ọ bụghị ya, nweta akaụntụ ọhụrụ.',
   newAccount: 'Nweta akaụntụ ọhụrụ',
   sentMoney: 'Ezipụla m ego ahụ',
   checking: 'Anyị na-enyocha n’ụlọ akụ gị…',
   notReceived: 'Ọ batabeghị. Ọ nwere ike were nkeji ole na ole; akwụla ụgwọ ọzọ.',
   checkFailed: 'Anyị enweghị ike inyocha ugbu a. Anyị ga-aga n’ihu na-enyocha; akwụla ụgwọ ọzọ.',
-  stillWaiting: 'Ị ka na-eche? Akwụla ụgwọ ọzọ. Ọ bụrụ na ego esitela n’akaụntụ gị pụọ, nye ụlọ ahịa ahụ nọmba ntụaka ịkwụ ụgwọ a: {reference}',
+  stillWaiting:
+    'Ị ka na-eche? Akwụla ụgwọ ọzọ. Ọ bụrụ na ego esitela n’akaụntụ gị pụọ, nye ụlọ ahịa ahụ nọmba ntụaka ịkwụ ụgwọ a: {reference}',
   copyByHand: 'Detuo ya n’onwe gị',
   pasteInPhone: 'Detuo koodu ahụ, wee mado ya n’ngwa Phone gị',
   scanToDial: 'Jiri igwefoto ekwentị gị nyochaa koodu QR ahụ iji pịa koodu ahụ',

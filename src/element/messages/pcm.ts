@@ -34,7 +34,8 @@ export const messages: Messages = {
   fixFields: 'Some details no correct, abeg check am',
   submitting: 'We dey start your payment…',
   ussdTitle: 'Dial dis code to pay',
-  ussdSteps: 'For di phone wey you take register for your bank, dial di code wey dey below, then follow di steps wey e show you to approve di payment.',
+  ussdSteps:
+    'For di phone wey you take register for your bank, dial di code wey dey below, then follow di steps wey e show you to approve di payment.',
   dialNow: 'Dial di code',
   copyDialCode: 'Copy di code',
   transferTitle: 'Transfer go dis account',
@@ -76,13 +77,15 @@ export const messages: Messages = {
   oneMinuteLeft: '1 minute remain make you transfer',
   secondsLeft: '{seconds} seconds remain make you transfer',
   accountClosed: 'Dis account don close',
-  accountExpired: 'No send money enter am. If you don send di money before e close, no pay again; if not, collect new account.',
+  accountExpired:
+    'No send money enter am. If you don send di money before e close, no pay again; if not, collect new account.',
   newAccount: 'Collect new account',
   sentMoney: 'I don send di money',
   checking: 'We dey check with your bank…',
   notReceived: 'E never enter. E fit take some minutes; no pay again.',
   checkFailed: 'We no fit check am now. We go still dey check; no pay again.',
-  stillWaiting: 'You still dey wait? No pay again. If money don comot from your account, give di shop dis payment reference: {reference}',
+  stillWaiting:
+    'You still dey wait? No pay again. If money don comot from your account, give di shop dis payment reference: {reference}',
   copyByHand: 'Copy am yourself',
   pasteInPhone: 'Copy di code, then paste am for your Phone app',
   scanToDial: 'Use your phone camera scan di QR code to dial di code',

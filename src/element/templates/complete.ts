@@ -24,11 +24,22 @@ export function completeTemplate(view: ResultView, state: StateOf<'complete'>): 
 }
 
 /** "We received ₦9,500 of ₦10,000." (or late), then: do not pay again, the shop will call, keep the reference. */
-function reviewText({ messages: m, charged }: ResultView, { review, order, instructions }: StateOf<'complete'>): TemplateResult {
+function reviewText(
+  { messages: m, charged }: ResultView,
+  { review, order, instructions }: StateOf<'complete'>,
+): TemplateResult {
   const { reason, amountReceived, currencyReceived } = review!;
   const amount = charged(order);
-  const received = amountReceived && order ? charged({ ...order, amount: amountReceived, currency: currencyReceived ?? order.currency }) : '';
-  const said = reason === 'after-expiry' ? m['after-expiryText'] : received ? m['amount-mismatchText'] : m['amount-mismatchUnknown'];
+  const received =
+    amountReceived && order
+      ? charged({ ...order, amount: amountReceived, currency: currencyReceived ?? order.currency })
+      : '';
+  const said =
+    reason === 'after-expiry'
+      ? m['after-expiryText']
+      : received
+        ? m['amount-mismatchText']
+        : m['amount-mismatchUnknown'];
   return html`<p><strong>${format(said, { received, amount })}</strong></p>
     <p class="value note">${format(m.reviewNext, { reference: instructions.paymentReference })}</p>`;
 }

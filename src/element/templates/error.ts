@@ -14,11 +14,13 @@ export function errorTemplate(m: Messages, failure: PayFailure, actions: ErrorAc
     <h2 tabindex="-1">${m.errorTitle}</h2>
     <p>${failureText(m, failure)}</p>
     ${failure.message && !failure.says ? html`<p class="muted">${failure.message}</p>` : nothing}
-    ${failure.fields
-      ? html`<ul>
+    ${
+      failure.fields
+        ? html`<ul>
           ${Object.values(failure.fields).map((message) => html`<li>${message}</li>`)}
         </ul>`
-      : nothing}
+        : nothing
+    }
     <div class="actions">
       ${failure.retryable ? html`<button class="primary" type="button" @click=${() => actions.retry()}>${m.retry}</button>` : nothing}
       <button type="button" @click=${() => actions.edit()}>${m.edit}</button>

@@ -41,8 +41,9 @@ export function formTemplate(view: FormView, actions: FormActions): TemplateResu
     <form part="form" novalidate @submit=${actions.submit} aria-busy=${busy}>
       ${amount ? html`<p><span class="muted">${m.amountDue}</span><br /><span class="amount">${amount}</span></p>` : nothing}
       <fieldset ?disabled=${busy || view.disabled}>
-        ${offered.length > 1
-          ? html`<fieldset class="types-group">
+        ${
+          offered.length > 1
+            ? html`<fieldset class="types-group">
               <legend>${m.chooseType}</legend>
               <div class="types">
                 ${offered.map(
@@ -59,7 +60,8 @@ export function formTemplate(view: FormView, actions: FormActions): TemplateResu
                 )}
               </div>
             </fieldset>`
-          : nothing}
+            : nothing
+        }
         ${input(view, actions, 'fullName', 'text', 'name', 'text')}
         ${input(view, actions, 'email', 'email', 'email', 'email')}
         ${input(view, actions, 'mobileNumber', 'tel', 'tel', 'tel')}
@@ -110,15 +112,19 @@ function fieldError(field: CustomerField, error: string | undefined) {
  * one of them: form-controller.ts takes back a choice the search hides). A search that names no bank
  * offers a transfer, saying so when it names a bank customers know that has no USSD here (UBA, OPay).
  */
-function bankPicker({ messages: m, errors, values, banks, bankQuery, offered }: FormView, actions: FormActions): TemplateResult {
+function bankPicker(
+  { messages: m, errors, values, banks, bankQuery, offered }: FormView,
+  actions: FormActions,
+): TemplateResult {
   const error = errors.bankCode;
   const selected = values.bankCode;
   const matches = banks.filter((bank) => bankMatches(bank, bankQuery));
   const withoutUssd = bankWithoutUssd(bankQuery);
   return html`<div part="field">
     <label part="label" for="bankCode">${m.bankCode}</label>
-    ${banks.length > SEARCHABLE_BANKS
-      ? html`<input
+    ${
+      banks.length > SEARCHABLE_BANKS
+        ? html`<input
           part="input"
           type="search"
           aria-label=${m.bankSearch}
@@ -128,7 +134,8 @@ function bankPicker({ messages: m, errors, values, banks, bankQuery, offered }: 
           .value=${bankQuery}
           @input=${actions.bankSearch}
         />`
-      : nothing}
+        : nothing
+    }
     <select
       part="input"
       id="bankCode"
@@ -142,12 +149,16 @@ function bankPicker({ messages: m, errors, values, banks, bankQuery, offered }: 
       <option value="" ?selected=${!selected} ${picked(!selected)}>${m.bankChoose}</option>
       ${matches.map((bank) => html`<option value=${bank.code} ?selected=${bank.code === selected} ${picked(bank.code === selected)}>${bank.name}</option>`)}
     </select>
-    ${matches.length
-      ? nothing
-      : html`<p class="muted">${format(withoutUssd ? m.bankWithoutUssd : m.noBankMatches, { bank: withoutUssd, query: bankQuery })}</p>
-          ${offered.includes('TRANSFER')
-            ? html`<button type="button" value="TRANSFER" @click=${actions.typeChange}>${m.payByTransfer}</button>`
-            : nothing}`}
+    ${
+      matches.length
+        ? nothing
+        : html`<p class="muted">${format(withoutUssd ? m.bankWithoutUssd : m.noBankMatches, { bank: withoutUssd, query: bankQuery })}</p>
+          ${
+            offered.includes('TRANSFER')
+              ? html`<button type="button" value="TRANSFER" @click=${actions.typeChange}>${m.payByTransfer}</button>`
+              : nothing
+          }`
+    }
     ${fieldError('bankCode', error)}
   </div>`;
 }

@@ -46,7 +46,10 @@ export function details(rows: [string, string | TemplateResult | TemplateResult[
 }
 
 /** "includes ₦50.00 fee" on a line of its own, under an amount whose order says it includes a fee. */
-export function feeNote({ messages: m, charged }: ResultView, order: Order | undefined): TemplateResult | typeof nothing {
+export function feeNote(
+  { messages: m, charged }: ResultView,
+  order: Order | undefined,
+): TemplateResult | typeof nothing {
   const fee = order?.fee && charged({ ...order, amount: order.fee });
   return fee ? html`<br /><small class="muted">${format(m.includesFee, { fee })}</small>` : nothing;
 }
@@ -116,14 +119,17 @@ export function shareButton({ messages: m, copies, copy }: ResultView, lines: Sh
 export function waiting(view: ResultView, paymentReference: string): TemplateResult {
   const { messages: m, status, poll, wait, reset } = view;
   const check = poll?.check;
-  const line = status === 'unconfirmed' ? m.notConfirmed : check === 'checking' ? m.checking : (checkFound(m, check) ?? m.waiting);
+  const line =
+    status === 'unconfirmed' ? m.notConfirmed : check === 'checking' ? m.checking : (checkFound(m, check) ?? m.waiting);
   const [before, after] = m.stillWaiting.split('{reference}');
-  return html`${status
+  return html`${
+    status
       ? html`<p part="status">
           <span class="spinner ${status === 'waiting' ? '' : 'unseen'}" aria-hidden="true"></span>
           <span class="stack">${oneOf([m.waiting, m.checking, m.notReceived, m.checkFailed, m.notConfirmed], line)}</span>
         </p>`
-      : nothing}
+      : nothing
+  }
     <div class="actions">
       ${poll ? html`<button type="button" @click=${() => sentMoney(view, poll)}>${m.sentMoney}</button>` : nothing}
       <button type="button" @click=${reset}>${m.payAnotherWay}</button>

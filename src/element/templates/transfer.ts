@@ -17,34 +17,45 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
   const closed = view.wait.remainingMs === 0;
   return html`<section part="result">
     <h2 tabindex="-1">${closed ? m.accountClosed : m.transferTitle}</h2>
-    ${closed
-      ? html`<p>${m.accountExpired}</p>
+    ${
+      closed
+        ? html`<p>${m.accountExpired}</p>
           <button class="primary" type="button" @click=${view.renew}>${m.newAccount}</button>`
-      : howToTransfer(view, instructions, order)}
+        : howToTransfer(view, instructions, order)
+    }
     ${details([
       [m.accountNumber, closed ? html`<s class="muted">${instructions.accountNumber}</s>` : undefined],
       [m.bankName, closed ? instructions.bankName : undefined],
       [m.walletName, instructions.walletName],
       [m.paymentReference, grouped(instructions.paymentReference)],
     ])}
-    ${closed
-      ? nothing
-      : shareButton(view, [
-          ['', m.transferTitle],
-          [m.accountNumber, instructions.accountNumber],
-          [m.bankName, instructions.bankName],
-          [m.walletName, instructions.walletName],
-          [m.amount, view.charged(order)],
-          // The time on the customer's phone, hh:mm, as a relative reading it later needs it.
-          ['', order?.expiresAt && format(m.validUntil, { time: new Date(order.expiresAt).toTimeString().slice(0, 5) })],
-          [m.paymentReference, instructions.paymentReference],
-        ])}
+    ${
+      closed
+        ? nothing
+        : shareButton(view, [
+            ['', m.transferTitle],
+            [m.accountNumber, instructions.accountNumber],
+            [m.bankName, instructions.bankName],
+            [m.walletName, instructions.walletName],
+            [m.amount, view.charged(order)],
+            // The time on the customer's phone, hh:mm, as a relative reading it later needs it.
+            [
+              '',
+              order?.expiresAt && format(m.validUntil, { time: new Date(order.expiresAt).toTimeString().slice(0, 5) }),
+            ],
+            [m.paymentReference, instructions.paymentReference],
+          ])
+    }
     ${waiting(view, instructions.paymentReference)}
   </section>`;
 }
 
 /** While the account is open: how to send, how long it stays valid when the server said, the account and the amount to copy. */
-function howToTransfer(view: ResultView, instructions: StateOf<'transfer'>['instructions'], order: Order | undefined): TemplateResult {
+function howToTransfer(
+  view: ResultView,
+  instructions: StateOf<'transfer'>['instructions'],
+  order: Order | undefined,
+): TemplateResult {
   const m = view.messages;
   const left = view.wait.remainingMs;
   return html`<p>${order ? m.transferSteps : m.transferStepsNoAmount}</p>
@@ -60,13 +71,15 @@ function howToTransfer(view: ResultView, instructions: StateOf<'transfer'>['inst
       instructions.accountNumber,
       m.copyAccountNumber,
     )}
-    ${order
-      ? copyableValue(
-          view,
-          'amount',
-          html`<span class="muted">${m.amount}</span><br /><span part="amount">${view.charged(order)}</span>${feeNote(view, order)}`,
-          order.amount,
-          m.copyAmount,
-        )
-      : nothing}`;
+    ${
+      order
+        ? copyableValue(
+            view,
+            'amount',
+            html`<span class="muted">${m.amount}</span><br /><span part="amount">${view.charged(order)}</span>${feeNote(view, order)}`,
+            order.amount,
+            m.copyAmount,
+          )
+        : nothing
+    }`;
 }

@@ -21,14 +21,16 @@ export function ussdTemplate(view: ResultView, { instructions, request, order }:
     <h2 tabindex="-1">${m.ussdTitle}</h2>
     <p>${m.ussdSteps}</p>
     ${copyableValue(view, 'ussdDialCode', html`<span part="dial-code">${code}</span>`, code, m.copyDialCode, way === 'paste')}
-    ${way === 'link'
-      ? html`<a class="button primary" href=${dialLink(code)}>${m.dialNow}</a>`
-      : way === 'paste'
-        ? html`<p>${m.pasteInPhone}</p>`
-        : html`<div class="scan">
+    ${
+      way === 'link'
+        ? html`<a class="button primary" href=${dialLink(code)}>${m.dialNow}</a>`
+        : way === 'paste'
+          ? html`<p>${m.pasteInPhone}</p>`
+          : html`<div class="scan">
             ${view.qrCode(dialLink(code)) ?? html`<svg class="qr" aria-hidden="true"></svg>`}
             <p>${m.scanToDial}</p>
-          </div>`}
+          </div>`
+    }
     ${details([
       [m.bankName, bankName],
       [m.amount, chargedWithFee(view, order)],

@@ -1,8 +1,7 @@
-// `POST …/api/v2/payments/initiates` (docs/architecture.md): checks the bearer token, the content
-// type, the body and the gateway's published rules, then answers the payment's envelope. A
-// reference it already has: the same payment re-initiated with `retry: true` gets its first answer,
-// without it the gateway's duplicate-reference answer; a reference reused for another payment 409. Magic amounts misbehave
-// on purpose.
+// `POST …/api/v2/payments/initiates` (docs/architecture.md): checks the bearer token, the content type, the body and
+// the gateway's published rules, then answers the payment's envelope. A reference it already has: the same payment
+// re-initiated with `retry: true` gets its first answer, without it the gateway's duplicate-reference answer; a
+// reference reused for another payment 409. Magic amounts misbehave on purpose.
 import { readJsonBody, requireJson } from '../../contract/request-checks.js';
 import type { GatewayRequest } from '../../contract/schemas.js';
 import { INITIATE_PATH } from '../../contract/gateway-paths.js';
@@ -10,7 +9,15 @@ import { duplicateReferenceEnvelope, failure, incompleteEnvelope, json } from '.
 import { checkInitiation } from '../initiation-rules.js';
 import { magicAmountOf } from '../magic-amounts.js';
 import type { SandboxPayment } from '../payments.js';
-import { authorised, delay, MAX_BODY_BYTES, problemAnswer, unauthorised, type SandboxContext, type SandboxRoute } from './route.js';
+import {
+  authorised,
+  delay,
+  MAX_BODY_BYTES,
+  problemAnswer,
+  unauthorised,
+  type SandboxContext,
+  type SandboxRoute,
+} from './route.js';
 
 export function initiateRoute(context: SandboxContext): SandboxRoute {
   return {

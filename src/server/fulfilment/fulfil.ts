@@ -106,7 +106,11 @@ export async function fulfil(entry: Payment, context: FulfilContext): Promise<Fu
   // SQLite: onPaid's writes through `db` are queued, and committed with the mark or never (sqlite-fulfil.ts).
   const queued = context.payments.queueWrites?.();
   const hookContext = (signal: AbortSignal): PaidContext => (queued ? { db: queued.db, signal } : { signal });
-  const run = runWithinLimit(timeoutMs, (signal) => context.onPaid(structuredClone(taken.payment), hookContext(signal)), lease.lost);
+  const run = runWithinLimit(
+    timeoutMs,
+    (signal) => context.onPaid(structuredClone(taken.payment), hookContext(signal)),
+    lease.lost,
+  );
   const ending = { owner, lease, queued };
   const outcome = await run.outcome;
   const reference = entry.paymentReference;
@@ -119,7 +123,12 @@ export async function fulfil(entry: Payment, context: FulfilContext): Promise<Fu
   const current = await lease.stop();
   if (outcome.kind === 'returned') return markFulfilled(current, ending, context);
   if (outcome.kind === 'threw') {
-    context.emit({ type: 'internal-error', where: 'onPaid', paymentReference: reference, detail: errorName(outcome.error) });
+    context.emit({
+      type: 'internal-error',
+      where: 'onPaid',
+      paymentReference: reference,
+      detail: errorName(outcome.error),
+    });
     return { kind: 'failed', payment: await releaseLease(current, owner, context) };
   }
   // The lease lapsed unrenewed (the ledger was away) or another caller holds it now.
@@ -152,7 +161,11 @@ type Ending = { owner: string; lease: HeldLease; queued: QueuedWrites | undefine
 
 /** The ledger as the lease uses it: never throwing, and reckoning time by the ledger's clock when it has one. */
 function leaseLedger(context: FulfilContext) {
-  return { write: (next: Payment) => write(next, context), read: (reference: string) => read(reference, context), clock: () => leaseClock(context) };
+  return {
+    write: (next: Payment) => write(next, context),
+    read: (reference: string) => read(reference, context),
+    clock: () => leaseClock(context),
+  };
 }
 
 /** The time leases are reckoned by: the ledger's own clock (one for every instance), else this instance's `now`. */
@@ -186,8 +199,15 @@ async function fulfilInTransaction(entry: Payment, context: FulfilContext): Prom
     );
   } catch (error) {
     const reference = entry.paymentReference;
-    if (error instanceof OnPaidTimeoutError) context.emit({ type: 'onPaid-timeout', paymentReference: reference, timeoutMs });
-    else context.emit({ type: 'internal-error', where: hookThrew ? 'onPaid' : 'store', paymentReference: reference, detail: errorName(error) });
+    if (error instanceof OnPaidTimeoutError)
+      context.emit({ type: 'onPaid-timeout', paymentReference: reference, timeoutMs });
+    else
+      context.emit({
+        type: 'internal-error',
+        where: hookThrew ? 'onPaid' : 'store',
+        paymentReference: reference,
+        detail: errorName(error),
+      });
     outcome = hookThrew || error instanceof OnPaidTimeoutError ? 'failed' : 'busy';
   }
   const payment = (await read(entry.paymentReference, context)) ?? entry;
@@ -201,14 +221,24 @@ async function takeLease(entry: Payment, owner: string, context: FulfilContext):
   let current = entry;
   for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
     const time = await leaseClock(context).catch((error: unknown) => {
-      context.emit({ type: 'internal-error', where: 'store', paymentReference: entry.paymentReference, detail: errorName(error) });
+      context.emit({
+        type: 'internal-error',
+        where: 'store',
+        paymentReference: entry.paymentReference,
+        detail: errorName(error),
+      });
     });
     if (time === undefined) return { kind: 'busy', payment: current };
     if (!owesFulfilment(current)) return { kind: 'not-owed', payment: current };
     if (!fulfilmentFree(current, time)) return { kind: 'busy', payment: current };
     const until = time + (context.leaseMs ?? DEFAULT_LEASE_MS);
     // `dueAt: until`: should this process die in `onPaid`, the lapsed lease is swept by the reconciler.
-    const next: Payment = { ...current, lease: { owner, until }, fulfilAttempts: (current.fulfilAttempts ?? 0) + 1, dueAt: until };
+    const next: Payment = {
+      ...current,
+      lease: { owner, until },
+      fulfilAttempts: (current.fulfilAttempts ?? 0) + 1,
+      dueAt: until,
+    };
     if (await write(next, context)) return { kind: 'leased', payment: { ...next, version: current.version + 1 } };
     const reread = await read(entry.paymentReference, context);
     if (!reread) return { kind: 'busy', payment: current };
@@ -222,12 +252,20 @@ async function takeLease(entry: Payment, owner: string, context: FulfilContext):
  * Records that `onPaid` returned: `fulfilledAt`, no lease, nothing due. Retried on a lost race even
  * when the lease lapsed meanwhile: `onPaid` did return, and it must not run again.
  */
-async function markFulfilled(leased: Payment, { owner, lease, queued }: Ending, context: FulfilContext): Promise<FulfilResult> {
+async function markFulfilled(
+  leased: Payment,
+  { owner, lease, queued }: Ending,
+  context: FulfilContext,
+): Promise<FulfilResult> {
   const now = context.now ?? Date.now;
   let current = leased;
   // A store that is briefly away (a restart, a failover) is waited for while the lease holds:
   // giving up here would run `onPaid` again once the lease lapses.
-  for (let attempt = 1, pause = 25; attempt <= MAX_WRITES || lease.holds(); attempt += 1, pause = Math.min(pause * 2, 500)) {
+  for (
+    let attempt = 1, pause = 25;
+    attempt <= MAX_WRITES || lease.holds();
+    attempt += 1, pause = Math.min(pause * 2, 500)
+  ) {
     const next: Payment = { ...current, fulfilledAt: now() };
     delete next.lease;
     delete next.dueAt;
@@ -235,7 +273,12 @@ async function markFulfilled(leased: Payment, { owner, lease, queued }: Ending, 
     if (written === true) return fulfilled({ ...next, version: current.version + 1 }, context);
     if (written !== false) {
       // A write onPaid queued failed, and nothing was written: as if onPaid had thrown.
-      context.emit({ type: 'internal-error', where: 'onPaid', paymentReference: leased.paymentReference, detail: errorName(written.failed) });
+      context.emit({
+        type: 'internal-error',
+        where: 'onPaid',
+        paymentReference: leased.paymentReference,
+        detail: errorName(written.failed),
+      });
       return { kind: 'failed', payment: await releaseLease(current, owner, context) };
     }
     const reread = await read(leased.paymentReference, context);
@@ -244,12 +287,21 @@ async function markFulfilled(leased: Payment, { owner, lease, queued }: Ending, 
     else await sleep(pause);
   }
   // The lease (ours, unless it lapsed) stays until it lapses: then `onPaid` runs once more.
-  context.emit({ type: 'internal-error', where: 'store', paymentReference: leased.paymentReference, detail: 'Conflict' });
+  context.emit({
+    type: 'internal-error',
+    where: 'store',
+    paymentReference: leased.paymentReference,
+    detail: 'Conflict',
+  });
   return { kind: 'busy', payment: current };
 }
 
 function fulfilled(payment: Payment, context: FulfilContext): FulfilResult {
-  context.emit({ type: 'fulfilled', paymentReference: payment.paymentReference, attempts: payment.fulfilAttempts ?? 1 });
+  context.emit({
+    type: 'fulfilled',
+    paymentReference: payment.paymentReference,
+    attempts: payment.fulfilAttempts ?? 1,
+  });
   return { kind: 'fulfilled', payment };
 }
 
@@ -274,17 +326,31 @@ async function write(next: Payment, context: FulfilContext): Promise<boolean> {
   try {
     return await context.payments.update(next);
   } catch (error) {
-    context.emit({ type: 'internal-error', where: 'store', paymentReference: next.paymentReference, detail: errorName(error) });
+    context.emit({
+      type: 'internal-error',
+      where: 'store',
+      paymentReference: next.paymentReference,
+      detail: errorName(error),
+    });
     return false;
   }
 }
 
 /** `write`, with onPaid's queued writes in the same transaction. */
-async function writeWith(queued: QueuedWrites, next: Payment, context: FulfilContext): Promise<boolean | { failed: unknown }> {
+async function writeWith(
+  queued: QueuedWrites,
+  next: Payment,
+  context: FulfilContext,
+): Promise<boolean | { failed: unknown }> {
   try {
     return await queued.update(next);
   } catch (error) {
-    context.emit({ type: 'internal-error', where: 'store', paymentReference: next.paymentReference, detail: errorName(error) });
+    context.emit({
+      type: 'internal-error',
+      where: 'store',
+      paymentReference: next.paymentReference,
+      detail: errorName(error),
+    });
     return false;
   }
 }

@@ -49,7 +49,10 @@ export function holdLease(leased: Payment, owner: string, ledger: LeaseLedger, l
   async function renew(): Promise<void> {
     for (let attempt = 1; attempt <= MAX_WRITES && !stopped; attempt += 1) {
       const asked = performance.now();
-      const until = await ledger.clock().then((time) => time + leaseMs, () => undefined);
+      const until = await ledger.clock().then(
+        (time) => time + leaseMs,
+        () => undefined,
+      );
       if (until === undefined || stopped) break; // the ledger is away now: the lease may still hold until the next beat
       const next: Payment = { ...current, lease: { owner, until }, dueAt: until };
       if (await ledger.write(next)) {

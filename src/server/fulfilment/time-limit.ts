@@ -17,7 +17,8 @@ export class OnPaidTimeoutError extends Error {
   }
 }
 
-export type HookOutcome = { kind: 'returned' } | { kind: 'threw'; error: unknown } | { kind: 'timeout' } | { kind: 'stopped' };
+export type HookOutcome =
+  { kind: 'returned' } | { kind: 'threw'; error: unknown } | { kind: 'timeout' } | { kind: 'stopped' };
 
 export type LimitedRun = {
   /** How the hook ended, or `timeout` once the limit passed, or `stopped` once `stop` settled first. */
@@ -30,7 +31,11 @@ export type LimitedRun = {
  * Runs `hook` with a signal that aborts after `timeoutMs` (or when `stop` settles). The timer does
  * not keep a process alive by itself.
  */
-export function runWithinLimit(timeoutMs: number, hook: (signal: AbortSignal) => void | Promise<void>, stop?: Promise<void>): LimitedRun {
+export function runWithinLimit(
+  timeoutMs: number,
+  hook: (signal: AbortSignal) => void | Promise<void>,
+  stop?: Promise<void>,
+): LimitedRun {
   const controller = new AbortController();
   const finished = (async () => hook(controller.signal))().then(
     () => ({ kind: 'returned' }) as const,

@@ -3,7 +3,11 @@ import type { QueryAnswer } from './types.js';
 
 const PENDING_CODES = new Set(['S20', 'SM_P', 'S0', 'SM_09', 'INP', 'INP2', 'SM_D']);
 const FAILED_CODES = new Set(['S12', 'S12-15', 'X23', 'SM_X23']);
-const REPORTED_PENDING: Record<string, QueryAnswer['report']> = { S404: 'no-data', S7: 'generic-error', SM_10: 'partial-amount' };
+const REPORTED_PENDING: Record<string, QueryAnswer['report']> = {
+  S404: 'no-data',
+  S7: 'generic-error',
+  SM_10: 'partial-amount',
+};
 
 /**
  * §2's table: `00` is paid; the pending and in-progress codes wait; `S12`, its `SM_…` details and the

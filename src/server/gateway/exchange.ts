@@ -4,9 +4,7 @@ import { readBounded } from '../../contract/bounded-body.js';
 
 /** What came back from one request, before it is read: the status and text, or why there is none. */
 export type Exchange =
-  | { kind: 'answer'; status: number; text: string }
-  | { kind: 'timeout' }
-  | { kind: 'unreachable'; reason: string };
+  { kind: 'answer'; status: number; text: string } | { kind: 'timeout' } | { kind: 'unreachable'; reason: string };
 
 /** Subscribes `abort` to whatever may end a call early; returns the unsubscribe. */
 type AbortSubscription = (abort: () => void) => () => void;

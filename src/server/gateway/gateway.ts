@@ -79,7 +79,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const send = sender(fetchFn, options.timeoutMs ?? 15_000);
   const primary = options.queryVersion ?? 'v3';
   const fallback = QUERY_VERSIONS.find((version) => version !== primary)!;
-  const secrets = [options.publicKey, options.secretKey, typeof options.accessToken === 'string' ? options.accessToken : ''];
+  const secrets = [
+    options.publicKey,
+    options.secretKey,
+    typeof options.accessToken === 'string' ? options.accessToken : '',
+  ];
   const redactor = createRedactor(secrets.filter((secret): secret is string => !!secret));
   const tokens =
     options.secretKey !== undefined
@@ -101,16 +105,25 @@ export function createGateway(options: GatewayOptions): Gateway {
 
 function assertOptions(options: GatewayOptions): void {
   const check = optionChecks('createGateway');
-  if (!options || typeof options.baseUrl !== 'string' || !URL.canParse(options.baseUrl)) check.fail('baseUrl must be an absolute URL');
+  if (!options || typeof options.baseUrl !== 'string' || !URL.canParse(options.baseUrl))
+    check.fail('baseUrl must be an absolute URL');
   if (typeof options.publicKey !== 'string' || options.publicKey === '') check.fail('publicKey is required');
   const hasSecret = options.secretKey !== undefined;
   const hasToken = options.accessToken !== undefined;
   if (hasSecret === hasToken) check.fail('give either secretKey or accessToken');
-  if (hasSecret && (typeof options.secretKey !== 'string' || options.secretKey === '')) check.fail('secretKey must be a non-empty string');
-  if (hasToken && !(typeof options.accessToken === 'function' || (typeof options.accessToken === 'string' && options.accessToken !== ''))) {
+  if (hasSecret && (typeof options.secretKey !== 'string' || options.secretKey === ''))
+    check.fail('secretKey must be a non-empty string');
+  if (
+    hasToken &&
+    !(
+      typeof options.accessToken === 'function' ||
+      (typeof options.accessToken === 'string' && options.accessToken !== '')
+    )
+  ) {
     check.fail('accessToken must be a non-empty string or a function');
   }
-  if (options.queryVersion !== undefined && !QUERY_VERSIONS.includes(options.queryVersion)) check.fail("queryVersion must be 'v2' or 'v3'");
+  if (options.queryVersion !== undefined && !QUERY_VERSIONS.includes(options.queryVersion))
+    check.fail("queryVersion must be 'v2' or 'v3'");
   check.positiveMs('timeoutMs', options.timeoutMs);
   check.nonNegativeMs('refusedBackoffMs', options.refusedBackoffMs);
 }

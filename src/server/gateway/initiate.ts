@@ -27,7 +27,11 @@ export function initiation({ baseUrl, send, authorised, redact }: InitiationPart
     const outcome = await authorised<InitiateOutcome>({
       call: async (token) =>
         readInitiation(
-          await send(baseUrl + INITIATE_PATH, { method: 'POST', headers: jsonHeaders(token), body: JSON.stringify(body) }, signal),
+          await send(
+            baseUrl + INITIATE_PATH,
+            { method: 'POST', headers: jsonHeaders(token), body: JSON.stringify(body) },
+            signal,
+          ),
           body.paymentType,
           redact,
         ),
@@ -57,7 +61,8 @@ function readInitiation(answer: Exchange, paymentType: PaymentType, redact: (tex
   }
   if (json === undefined) return { kind: 'unreadable', httpStatus };
   const read = readEnvelope(json, paymentType);
-  if (read.ok) return { kind: 'success', httpStatus, envelope: redactEnvelope(checkedEnvelope(json, paymentType), redact) };
+  if (read.ok)
+    return { kind: 'success', httpStatus, envelope: redactEnvelope(checkedEnvelope(json, paymentType), redact) };
   if (isDuplicateReference(httpStatus, json, message)) return { kind: 'duplicate-reference', httpStatus, message };
   if (read.reason === 'not-success') {
     const status = String((json as { status: string }).status);

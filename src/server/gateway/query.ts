@@ -49,7 +49,8 @@ function readQueryAnswer(answer: Exchange, paymentReference: string, redact: (te
   if (answer.kind !== 'answer') return { kind: 'unverified', reason: answer.kind };
   const httpStatus = answer.status;
   const json = parseJson(answer.text);
-  if (!isOk(httpStatus)) return { kind: 'unverified', reason: saysNotFound(json) ? 'not-found' : 'http-error', httpStatus };
+  if (!isOk(httpStatus))
+    return { kind: 'unverified', reason: saysNotFound(json) ? 'not-found' : 'http-error', httpStatus };
   if (!isRecord(json) || json.status !== 'SUCCESS' || !isRecord(json.data)) {
     return { kind: 'unverified', reason: 'unreadable', httpStatus };
   }
@@ -57,7 +58,8 @@ function readQueryAnswer(answer: Exchange, paymentReference: string, redact: (te
   const payments = isRecord(data.payments) ? data.payments : {};
   // An answer that does not name the reference asked about is about something else: a path the
   // URL resolved elsewhere (a list, another payment), never this payment's fate.
-  if (payments.paymentReference !== paymentReference) return { kind: 'unverified', reason: 'other-reference', httpStatus };
+  if (payments.paymentReference !== paymentReference)
+    return { kind: 'unverified', reason: 'other-reference', httpStatus };
   const code = typeof data.code === 'string' ? data.code.trim() : '';
   return {
     kind: 'answer',

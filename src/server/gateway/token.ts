@@ -101,7 +101,7 @@ export function authoriser(tokens: TokenSource, redactor: Redactor, backoffMs: n
   // A token request's failure is shared by every caller that waited for it: the first reports it.
   const reported = new WeakSet<TokenFailure>();
   const once = (failure: TokenFailure): TokenFailure => {
-    if (!reported.has(failure)) return reported.add(failure), failure;
+    if (!reported.has(failure)) return (reported.add(failure), failure);
     return { ...failure, repeated: true };
   };
 

@@ -54,13 +54,17 @@ export function createCorsPolicy(
 
   function check(request: Request): CorsCheck {
     const origin = request.headers.get('origin');
-    if (origin === null || isSameOrigin(origin, request.url) || saysSameOrigin(request)) return { allowed: true, headers: VARY_ORIGIN };
+    if (origin === null || isSameOrigin(origin, request.url) || saysSameOrigin(request))
+      return { allowed: true, headers: VARY_ORIGIN };
     if (anyOrigin) return { allowed: true, headers: { 'access-control-allow-origin': '*', ...VARY_ORIGIN } };
     const normalized = normalizeOrigin(origin);
-    if (listed.has(normalized)) return { allowed: true, headers: { 'access-control-allow-origin': normalized, ...VARY_ORIGIN } };
+    if (listed.has(normalized))
+      return { allowed: true, headers: { 'access-control-allow-origin': normalized, ...VARY_ORIGIN } };
     return {
       allowed: false,
-      reply: errorReply('origin_not_allowed', 'This origin is not allowed to call this endpoint.', { headers: VARY_ORIGIN }),
+      reply: errorReply('origin_not_allowed', 'This origin is not allowed to call this endpoint.', {
+        headers: VARY_ORIGIN,
+      }),
     };
   }
 

@@ -29,6 +29,7 @@ export function tokenCookie(token: string, url: URL): string {
 export function tokensMatch(cookie: string | undefined, posted: string | null): boolean {
   if (cookie === undefined || posted === null || posted.length !== cookie.length) return false;
   let difference = 0;
-  for (let index = 0; index < cookie.length; index += 1) difference |= cookie.charCodeAt(index) ^ posted.charCodeAt(index);
+  for (let index = 0; index < cookie.length; index += 1)
+    difference |= cookie.charCodeAt(index) ^ posted.charCodeAt(index);
   return difference === 0;
 }

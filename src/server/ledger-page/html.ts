@@ -11,7 +11,12 @@ export function escape(text: string): string {
 }
 
 function when(ms: number | undefined): string {
-  return ms === undefined ? '' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return ms === undefined
+    ? ''
+    : new Date(ms)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC');
 }
 
 function stateOf(payment: Payment): string {
@@ -54,7 +59,9 @@ export function listBody(payments: Payment[], query: LedgerQuery, filters: Recor
 <button type="submit">Show</button>
 </form>`;
   const rows = payments.map(
-    (payment) => `<tr><td><a href="?ref=${encodeURIComponent(payment.paymentReference)}">${escape(payment.paymentReference)}</a></td>
+    (
+      payment,
+    ) => `<tr><td><a href="?ref=${encodeURIComponent(payment.paymentReference)}">${escape(payment.paymentReference)}</a></td>
 <td>${escape(when(payment.createdAt))}</td><td>${escape(`${payment.amount} ${payment.currency}`)}</td><td>${escape(payment.paymentType)}</td>
 <td>${escape(stateOf(payment))}</td><td>${fulfilledOf(payment)}</td><td>${escape(attentionOf(payment) ?? '')}</td></tr>`,
   );
@@ -68,7 +75,13 @@ export function listBody(payments: Payment[], query: LedgerQuery, filters: Recor
 }
 
 /** One entry, its history and what a person may do to it. */
-export function entryBody(payment: Payment, history: HistoryEvent[], canRecheck: boolean, notice: string | undefined, csrfToken: string): string {
+export function entryBody(
+  payment: Payment,
+  history: HistoryEvent[],
+  canRecheck: boolean,
+  notice: string | undefined,
+  csrfToken: string,
+): string {
   const { customer, review, resolved } = payment;
   const fields: [string, string | undefined][] = [
     ['State', stateOf(payment)],
@@ -78,7 +91,11 @@ export function entryBody(payment: Payment, history: HistoryEvent[], canRecheck:
     ['Customer', customer && [customer.name, customer.phone, customer.email].filter(Boolean).join(', ')],
     ['Gateway code', payment.gatewayCode],
     ['Fulfilled', payment.fulfilledAt === undefined ? fulfilledOf(payment) : when(payment.fulfilledAt)],
-    ['Review', review && `${review.reason}${review.amountReceived ? `: ${review.amountReceived} ${review.currencyReceived ?? payment.currency} received` : ''}`],
+    [
+      'Review',
+      review &&
+        `${review.reason}${review.amountReceived ? `: ${review.amountReceived} ${review.currencyReceived ?? payment.currency} received` : ''}`,
+    ],
     ['Resolved', resolved && `${when(resolved.at)}: ${resolved.note}`],
     ['Needs a person', attentionOf(payment)],
   ];
@@ -87,14 +104,20 @@ export function entryBody(payment: Payment, history: HistoryEvent[], canRecheck:
     .map(([name, value]) => `<dt>${escape(name)}</dt><dd>${escape(value!)}</dd>`)
     .join('');
   const events = history
-    .map((event) => `<li><time datetime="${new Date(event.at).toISOString()}">${escape(when(event.at))}</time> ${escape(event.what)}${event.detail ? `: ${escape(event.detail)}` : ''}${event.by ? ' (by a person)' : ''}</li>`)
+    .map(
+      (event) =>
+        `<li><time datetime="${new Date(event.at).toISOString()}">${escape(when(event.at))}</time> ${escape(event.what)}${event.detail ? `: ${escape(event.detail)}` : ''}${event.by ? ' (by a person)' : ''}</li>`,
+    )
     .join('\n');
   const reference = `<input type="hidden" name="ref" value="${escape(payment.paymentReference)}"><input type="hidden" name="csrf" value="${escape(csrfToken)}">`;
-  const action = (name: string, label: string, extra = '') => `<form method="post">${reference}<input type="hidden" name="action" value="${name}">${extra}<button type="submit">${label}</button></form>`;
+  const action = (name: string, label: string, extra = '') =>
+    `<form method="post">${reference}<input type="hidden" name="action" value="${name}">${extra}<button type="submit">${label}</button></form>`;
   const actions = [
     canRecheck ? action('recheck', 'Ask the gateway now') : '',
     action('retry', 'Run onPaid again'),
-    review || payment.stale ? action('resolve', 'Resolve', '<label>What was done <input name="note" required maxlength="500"></label> ') : '',
+    review || payment.stale
+      ? action('resolve', 'Resolve', '<label>What was done <input name="note" required maxlength="500"></label> ')
+      : '',
   ].join('\n');
   return `${notice ? `<p role="status">${escape(notice)}</p>` : ''}
 <dl>${list}</dl>

@@ -6,7 +6,8 @@ import { owesFulfilment } from '../fulfilment/fulfil.js';
 import type { Payment, PaymentStore } from '../stores/types.js';
 import { DETAIL_LIMIT, type HistoryEvent } from './history.js';
 
-export type ActionResult = { kind: 'done'; payment: Payment } | { kind: 'unknown' } | { kind: 'refused'; reason: string };
+export type ActionResult =
+  { kind: 'done'; payment: Payment } | { kind: 'unknown' } | { kind: 'refused'; reason: string };
 
 const TRIES = 5;
 
@@ -52,8 +53,10 @@ export function retryFulfilment(store: PaymentStore, reference: string, now: num
     store,
     reference,
     (entry) => {
-      if (!owesFulfilment(entry)) return `${reference} owes no onPaid (${entry.state}${entry.fulfilledAt === undefined ? '' : ', fulfilled'})`;
-      if (entry.lease && entry.lease.until > now) return `onPaid is running for ${reference} now (until ${new Date(entry.lease.until).toISOString()})`;
+      if (!owesFulfilment(entry))
+        return `${reference} owes no onPaid (${entry.state}${entry.fulfilledAt === undefined ? '' : ', fulfilled'})`;
+      if (entry.lease && entry.lease.until > now)
+        return `onPaid is running for ${reference} now (until ${new Date(entry.lease.until).toISOString()})`;
       return { ...entry, updatedAt: now, dueAt: now };
     },
     { at: now, what: 'retry-requested', by: 'person' },

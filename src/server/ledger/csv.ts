@@ -5,8 +5,22 @@ import type { Payment } from '../stores/types.js';
 import { attentionOf } from './queries.js';
 
 export const CSV_COLUMNS = [
-  'reference', 'created', 'amount', 'currency', 'type', 'state', 'stale', 'fulfilled_at', 'needs_attention',
-  'review', 'amount_received', 'resolved_note', 'gateway_code', 'customer_name', 'customer_phone', 'customer_email',
+  'reference',
+  'created',
+  'amount',
+  'currency',
+  'type',
+  'state',
+  'stale',
+  'fulfilled_at',
+  'needs_attention',
+  'review',
+  'amount_received',
+  'resolved_note',
+  'gateway_code',
+  'customer_name',
+  'customer_phone',
+  'customer_email',
 ] as const;
 
 /** One export row: the entry's fields as text, in {@link CSV_COLUMNS} order. */

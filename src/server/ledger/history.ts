@@ -27,7 +27,11 @@ export function keepsHistory(store: PaymentStore): store is PaymentStore & Histo
  * payment costs no write) and what the store kept since.
  */
 export async function historyOf(store: PaymentStore, payment: Payment): Promise<HistoryEvent[]> {
-  const created: HistoryEvent = { at: payment.createdAt, what: 'created', detail: `${payment.amount} ${payment.currency}` };
+  const created: HistoryEvent = {
+    at: payment.createdAt,
+    what: 'created',
+    detail: `${payment.amount} ${payment.currency}`,
+  };
   return [created, ...((await store.history?.(payment.paymentReference)) ?? [])];
 }
 
@@ -41,12 +45,18 @@ type Reported = { type: string; paymentReference?: string; [field: string]: unkn
 
 /** The history event a reported decision adds to its entry, or none. */
 export function historyFromEvent(event: Reported, at: number): HistoryEvent | undefined {
-  const made = (what: HistoryWhat, detail?: string): HistoryEvent => ({ at, what, ...(detail === undefined ? {} : { detail }) });
+  const made = (what: HistoryWhat, detail?: string): HistoryEvent => ({
+    at,
+    what,
+    ...(detail === undefined ? {} : { detail }),
+  });
   switch (event.type) {
     case 'initiated':
       return made('instructions', String(event.paymentType));
     case 'gateway':
-      return event.outcome === 'success' ? undefined : made('initiation-failed', [event.outcome, event.httpStatus].filter((part) => part !== undefined).join(' '));
+      return event.outcome === 'success'
+        ? undefined
+        : made('initiation-failed', [event.outcome, event.httpStatus].filter((part) => part !== undefined).join(' '));
     case 'verified':
       return made('query-answered', `${String(event.state)} (code ${String(event.code)})`);
     case 'unverified':
@@ -73,7 +83,10 @@ export function historyFromEvent(event: Reported, at: number): HistoryEvent | un
 }
 
 function reviewDetail(event: Reported): string {
-  const received = event.amountReceived === undefined ? '' : `: ${String(event.amountReceived)} ${String(event.currencyReceived ?? '')} received`;
+  const received =
+    event.amountReceived === undefined
+      ? ''
+      : `: ${String(event.amountReceived)} ${String(event.currencyReceived ?? '')} received`;
   return `${String(event.reason)}${received}`.trim();
 }
 
@@ -102,7 +115,10 @@ export function createHistoryRecorder(store: PaymentStore): HistoryRecorder {
 }
 
 /** The recorder as an `onEvent` listener: each reported decision about an entry goes into its history. */
-export function historyListener(record: (paymentReference: string, event: HistoryEvent) => void, now: () => number = Date.now) {
+export function historyListener(
+  record: (paymentReference: string, event: HistoryEvent) => void,
+  now: () => number = Date.now,
+) {
   return (event: Reported): void => {
     if (typeof event.paymentReference !== 'string') return;
     const entry = historyFromEvent(event, now());

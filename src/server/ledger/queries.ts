@@ -25,7 +25,10 @@ export function attentionOf(payment: Payment): string | undefined {
 /** The search text as compared: lower case, and its digits for phone numbers (a leading 0 dropped, so 0803… finds +234 803…). */
 export function searchTerms(search: string): { text: string; digits: string } {
   const digits = search.replace(/\D/g, '');
-  return { text: search.trim().toLowerCase(), digits: /^[\d\s()+-]+$/.test(search.trim()) ? digits.replace(/^0+/, '') : '' };
+  return {
+    text: search.trim().toLowerCase(),
+    digits: /^[\d\s()+-]+$/.test(search.trim()) ? digits.replace(/^0+/, '') : '',
+  };
 }
 
 /** Whether `payment` is one `query` selects (its limit aside). */
@@ -82,7 +85,8 @@ function whereSql(query: LedgerQuery, dialect: SqlDialect): Sql {
       contains(`coalesce(${dialect.text('customer', 'name')}, '')`, text),
       contains(`coalesce(${dialect.text('customer', 'email')}, '')`, text),
     ];
-    if (digits !== '') parts.push(dialect.contains(dialect.digits(`coalesce(${dialect.text('customer', 'phone')}, '')`), value(digits)));
+    if (digits !== '')
+      parts.push(dialect.contains(dialect.digits(`coalesce(${dialect.text('customer', 'phone')}, '')`), value(digits)));
     clauses.push(`(${parts.join(' OR ')})`);
   }
   return { where: clauses.length === 0 ? 'TRUE' : clauses.join(' AND '), values };
@@ -106,7 +110,8 @@ export const SQLITE_DIALECT: SqlDialect = {
   has: (field) => `(json_type(payment, '$.${field}') IS NOT NULL)`,
   isTrue: (field) => `(json_extract(payment, '$.${field}') = 1)`,
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
-  digits: (expression) => ['+', ' ', '-', '(', ')', '.'].reduce((text, character) => `replace(${text}, '${character}', '')`, expression),
+  digits: (expression) =>
+    ['+', ' ', '-', '(', ')', '.'].reduce((text, character) => `replace(${text}, '${character}', '')`, expression),
 };
 
 export const POSTGRES_DIALECT: SqlDialect = {
@@ -120,7 +125,12 @@ export const POSTGRES_DIALECT: SqlDialect = {
 };
 
 /** The SELECT of the entries `query` selects from `table`, newest first. */
-export function listSql(table: string, columns: string, query: LedgerQuery, dialect: SqlDialect): { text: string; values: unknown[] } {
+export function listSql(
+  table: string,
+  columns: string,
+  query: LedgerQuery,
+  dialect: SqlDialect,
+): { text: string; values: unknown[] } {
   const { where, values } = whereSql(query, dialect);
   values.push(listLimit(query));
   // A search reads every row anyway: in table order, not the creation index's (`+` keeps SQLite off the index).

@@ -8,9 +8,15 @@ import { verifyAndSettle } from '../settlement/settle.js';
 import type { Payment, PaymentStore } from '../stores/types.js';
 import { createHistoryRecorder, historyListener } from './history.js';
 
-export type RecheckResult = { kind: 'unknown' } | { kind: 'unverified'; reason: string } | { kind: 'answered'; payment: Payment };
+export type RecheckResult =
+  { kind: 'unknown' } | { kind: 'unverified'; reason: string } | { kind: 'answered'; payment: Payment };
 
-export async function recheckEntry(payments: PaymentStore, reference: string, gateway: Pick<Gateway, 'query'>, now: () => number): Promise<RecheckResult> {
+export async function recheckEntry(
+  payments: PaymentStore,
+  reference: string,
+  gateway: Pick<Gateway, 'query'>,
+  now: () => number,
+): Promise<RecheckResult> {
   const entry = await payments.get(reference);
   if (!entry) return { kind: 'unknown' };
   const record = createHistoryRecorder(payments);
@@ -32,8 +38,10 @@ export async function recheckEntry(payments: PaymentStore, reference: string, ga
 
 /** What became of it, in one sentence for a person. */
 export function recheckSentence(reference: string, result: Exclude<RecheckResult, { kind: 'unknown' }>): string {
-  if (result.kind === 'unverified') return `The gateway gave no readable answer (${result.reason}); ${reference} is unchanged.`;
+  if (result.kind === 'unverified')
+    return `The gateway gave no readable answer (${result.reason}); ${reference} is unchanged.`;
   const after = result.payment;
-  const owed = after.state === 'SUCCESS' && after.fulfilledAt === undefined ? "; the server's next sweep runs onPaid" : '';
+  const owed =
+    after.state === 'SUCCESS' && after.fulfilledAt === undefined ? "; the server's next sweep runs onPaid" : '';
   return `${reference}: ${after.state}${after.gatewayCode ? ` (code ${after.gatewayCode})` : ''}${after.review ? `, for review: ${after.review.reason}` : ''}${owed}.`;
 }

@@ -97,7 +97,16 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const holdMs = leaseMs + queryTimeoutMs + Math.ceil((batchSize / queriesPerSecond) * 1000);
   const emit = scrubbedEmitter(options.onEvent, gateway);
   const pace = createPacer(queriesPerSecond, now, options.sleep ?? ((ms) => realSleep(ms)));
-  const settling = { payments, onPaid: options.onPaid, onFailed: options.onFailed, emit, now, leaseMs, queryTimeoutMs, onPaidTimeoutMs: options.onPaidTimeoutMs };
+  const settling = {
+    payments,
+    onPaid: options.onPaid,
+    onFailed: options.onFailed,
+    emit,
+    now,
+    leaseMs,
+    queryTimeoutMs,
+    onPaidTimeoutMs: options.onPaidTimeoutMs,
+  };
   const ledger = { payments, now, emit };
 
   async function reconcile(entry: Payment, counts: ReconcileCounts): Promise<void> {
@@ -115,7 +124,11 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       // An error of this sweep; the entry keeps its step, asked again after a back-off.
       counts.errors += 1;
       await retryUnanswered(ledger, entry);
-    } else if (result.kind === 'unverified' || result.kind === 'pending' || (result.kind === 'already-settled' && result.payment.state === 'FAILED')) {
+    } else if (
+      result.kind === 'unverified' ||
+      result.kind === 'pending' ||
+      (result.kind === 'already-settled' && result.payment.state === 'FAILED')
+    ) {
       // Answered: still pending, still failed, or unknown to the gateway (a start that never reached it).
       const step = await nextStep(ledger, result.kind === 'unverified' ? entry : result.payment);
       if (step === 'pending' || step === 'stale') counts[step] += 1;
@@ -150,7 +163,12 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       await reconcile(entry, counts);
     } catch (error) {
       counts.errors += 1;
-      emit({ type: 'internal-error', where: 'reconciler', paymentReference: entry.paymentReference, detail: errorName(error) });
+      emit({
+        type: 'internal-error',
+        where: 'reconciler',
+        paymentReference: entry.paymentReference,
+        detail: errorName(error),
+      });
     }
   }
 
@@ -214,7 +232,9 @@ function assertOptions(options: ReconcilerOptions): void {
   assertStore(options.payments, PAYMENT_STORE_METHODS, 'createReconciler: payments (a PaymentStore)');
   check.requiredFunction('onPaid', options.onPaid);
   for (const name of ['onFailed', 'onEvent', 'now', 'sleep'] as const) check.optionalFunction(name, options[name]);
-  for (const name of ['leaseMs', 'onPaidTimeoutMs', 'queriesPerSecond', 'queryTimeoutMs'] as const) check.positiveMs(name, options[name]);
+  for (const name of ['leaseMs', 'onPaidTimeoutMs', 'queriesPerSecond', 'queryTimeoutMs'] as const)
+    check.positiveMs(name, options[name]);
   const { batchSize } = options;
-  if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) check.fail('batchSize must be a positive whole number');
+  if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0))
+    check.fail('batchSize must be a positive whole number');
 }

@@ -7,7 +7,11 @@
 import { nextCheckAfterFailure, nextCheckAt, unansweredRetryAt } from './schedule.js';
 import type { Payment, PaymentStore } from '../stores/types.js';
 
-export type Ledger = { payments: PaymentStore; now: () => number; emit: (event: { type: 'stale'; paymentReference: string; checks: number }) => void };
+export type Ledger = {
+  payments: PaymentStore;
+  now: () => number;
+  emit: (event: { type: 'stale'; paymentReference: string; checks: number }) => void;
+};
 
 /** How often a schedule step is written again after losing a race, before waiting for the next sweep. */
 const MAX_WRITES = 4;
@@ -23,7 +27,8 @@ export async function nextStep(ledger: Ledger, latest: Payment): Promise<'pendin
   const [before, after] = written;
   if (after.state === 'FAILED') return after.dueAt === undefined ? 'done' : 'pending';
   if (!after.stale) return 'pending';
-  if (!before.stale) ledger.emit({ type: 'stale', paymentReference: after.paymentReference, checks: after.checks ?? 0 });
+  if (!before.stale)
+    ledger.emit({ type: 'stale', paymentReference: after.paymentReference, checks: after.checks ?? 0 });
   return 'stale';
 }
 
@@ -43,7 +48,11 @@ export async function nothingOwed(payments: PaymentStore, entry: Payment): Promi
 }
 
 /** Writes `change(current)` by compare-and-set while the entry keeps its state; the entry before and after. */
-async function rewrite(ledger: Ledger, latest: Payment, change: (current: Payment) => Payment): Promise<[Payment, Payment] | undefined> {
+async function rewrite(
+  ledger: Ledger,
+  latest: Payment,
+  change: (current: Payment) => Payment,
+): Promise<[Payment, Payment] | undefined> {
   let current = latest;
   for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
     const next = change(current);

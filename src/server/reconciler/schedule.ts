@@ -10,7 +10,16 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /** When a PENDING payment is re-queried, measured from its `createdAt`: 1, 2, 5, 10, 30 min, 1 h, 3 h, 24 h. */
-export const RECHECK_SCHEDULE_MS: readonly number[] = [1 * MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 30 * MINUTE, HOUR, 3 * HOUR, 24 * HOUR];
+export const RECHECK_SCHEDULE_MS: readonly number[] = [
+  1 * MINUTE,
+  2 * MINUTE,
+  5 * MINUTE,
+  10 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  3 * HOUR,
+  24 * HOUR,
+];
 
 /** How often a PENDING payment is re-queried after those steps while its account still takes money. */
 const OPEN_ACCOUNT_CHECK_MS = 24 * HOUR;
@@ -51,7 +60,13 @@ export function nextCheckAfterFailure(failedAt: number, time: number): number | 
 }
 
 /** When the entry's schedule (PENDING from its creation and its account's close, FAILED from its failure) has no step left. */
-export function scheduleEndsAt(payment: { state: string; createdAt: number; failedAt?: number; updatedAt: number; openUntil?: number }): number {
+export function scheduleEndsAt(payment: {
+  state: string;
+  createdAt: number;
+  failedAt?: number;
+  updatedAt: number;
+  openUntil?: number;
+}): number {
   if (payment.state === 'FAILED') return (payment.failedAt ?? payment.updatedAt) + AFTER_FAILURE_SCHEDULE_MS.at(-1)!;
   const early = payment.createdAt + RECHECK_SCHEDULE_MS.at(-1)!;
   if (payment.openUntil === undefined) return early;

@@ -38,7 +38,8 @@ export type ForwardedForOptions = { trustedProxies: number };
  */
 export function forwardedFor(options: ForwardedForOptions): ClientAddress {
   const hops = options?.trustedProxies;
-  if (!Number.isInteger(hops) || hops < 1) throw new TypeError('forwardedFor: trustedProxies must be a whole number, 1 or more');
+  if (!Number.isInteger(hops) || hops < 1)
+    throw new TypeError('forwardedFor: trustedProxies must be a whole number, 1 or more');
   return (request) => {
     // Several X-Forwarded-For headers arrive joined by ", ", as one list.
     const entries = (request.headers.get('x-forwarded-for') ?? '').split(',').map((entry) => entry.trim());

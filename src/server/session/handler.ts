@@ -41,7 +41,11 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
   const now = options.now ?? Date.now;
   const emit = createEmitter(options.onEvent);
   const payments = options.payments ?? createMemoryPaymentStore({ now, onEvent: emit });
-  assertStore(idempotency, IDEMPOTENCY_STORE_METHODS, 'createSessionHandler: the idempotency store (it must claim keys atomically)');
+  assertStore(
+    idempotency,
+    IDEMPOTENCY_STORE_METHODS,
+    'createSessionHandler: the idempotency store (it must claim keys atomically)',
+  );
   assertStore(payments, PAYMENT_STORE_METHODS, 'createSessionHandler: the payments store');
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -50,7 +54,9 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
   const requireKey = options.requireIdempotencyKey ?? true;
   const cors = createCorsPolicy(options.allowedOrigins, METHODS, { allowedHeaders: options.allowedHeaders });
   const { baseUrl, publicKey, accessToken, fetch } = options;
-  const gateway = options.gateway ?? createGateway({ baseUrl: baseUrl!, publicKey: publicKey!, accessToken: accessToken!, timeoutMs, fetch });
+  const gateway =
+    options.gateway ??
+    createGateway({ baseUrl: baseUrl!, publicKey: publicKey!, accessToken: accessToken!, timeoutMs, fetch });
   warnIfMemoryWithLiveKeys(gateway, [idempotency, payments]);
   const redactor = createRedactor(
     [gateway.publicKey, ...(typeof options.accessToken === 'string' ? [options.accessToken] : [])],
@@ -58,10 +64,25 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
   );
   const replies = createSessionReplies(emit, redactor.text);
   const { statusSecret, statusTokenTtlMs } = options;
-  const statusTokens = statusSecret === undefined ? undefined : createStatusTokens(statusSecret, { ttlMs: statusTokenTtlMs, who: 'createSessionHandler' });
+  const statusTokens =
+    statusSecret === undefined
+      ? undefined
+      : createStatusTokens(statusSecret, { ttlMs: statusTokenTtlMs, who: 'createSessionHandler' });
   const transfer = transferTerms(options);
   const { order, beforeInitiate } = options;
-  const context: PaymentContext = { order, beforeInitiate, payments, statusTokens, statusUrl: options.statusUrl, gateway, redactor, emit, transfer, now, warned: { noRateLimit: false } };
+  const context: PaymentContext = {
+    order,
+    beforeInitiate,
+    payments,
+    statusTokens,
+    statusUrl: options.statusUrl,
+    gateway,
+    redactor,
+    emit,
+    transfer,
+    now,
+    warned: { noRateLimit: false },
+  };
   const idempotent = createIdempotentAttempt({
     store: idempotency,
     lockWaitMs: Math.min(timeoutMs, deadlineMs / 2),
@@ -78,7 +99,8 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     const key = request.headers.get('idempotency-key');
     const badKey = checkIdempotencyKey(key, requireKey, replies);
     if (badKey) return badKey;
-    if (request.bodyUsed) return bodyAlreadyRead(replies, 'was already read before the session handler got the request');
+    if (request.bodyUsed)
+      return bodyAlreadyRead(replies, 'was already read before the session handler got the request');
     const body = await readJsonBody(request, { maxBytes: maxBodyBytes, timeoutMs: deadlineMs });
     if (!body.ok && body.problem.empty && saysItHasBody(request)) {
       return bodyAlreadyRead(replies, 'arrived empty although the request says it has one');
@@ -128,14 +150,18 @@ function bodyAlreadyRead(replies: SessionReplies, what: string): Reply {
 }
 
 function saysItHasBody(request: Request): boolean {
-  return Number(request.headers.get('content-length')) > 0 || /chunked/i.test(request.headers.get('transfer-encoding') ?? '');
+  return (
+    Number(request.headers.get('content-length')) > 0 || /chunked/i.test(request.headers.get('transfer-encoding') ?? '')
+  );
 }
 
 /** A missing key (when one is required) or a malformed one, answered before the body is read. */
 function checkIdempotencyKey(key: string | null, required: boolean, replies: SessionReplies): Reply | undefined {
   if (key === null && required) {
     return replies.reject('missing_idempotency_key', 'Send an Idempotency-Key header with the request.', {
-      fields: { 'Idempotency-Key': 'Send a new random key per payment attempt, such as a UUID, and reuse it on retries.' },
+      fields: {
+        'Idempotency-Key': 'Send a new random key per payment attempt, such as a UUID, and reuse it on retries.',
+      },
     });
   }
   if (key !== null && !isValidIdempotencyKey(key)) {

@@ -35,7 +35,13 @@ type IdempotentAttempt = (
 ) => Promise<Reply>;
 
 /** One attempt under one key: what it is keyed by and answers with. */
-type Attempt = { key: string; fingerprint: string; steps: PaymentSteps; replies: SessionReplies; progress: AttemptProgress };
+type Attempt = {
+  key: string;
+  fingerprint: string;
+  steps: PaymentSteps;
+  replies: SessionReplies;
+  progress: AttemptProgress;
+};
 
 type Claim = { record: IdempotencyRecord | undefined; release: () => void } | { reply: Reply };
 
@@ -68,7 +74,9 @@ export function createIdempotentAttempt(options: IdempotentAttemptOptions): Idem
     // store cannot hold its duplicates, nor the key, beyond it.
     const attempt = new Promise<{ fingerprint: string; reply: Reply }>((resolve) => {
       progress.signal.onAbort(() => resolve({ fingerprint, reply: answerAtDeadline(progress) }));
-      attemptOnce(options, { key, fingerprint, steps, replies, progress }).then((reply) => resolve({ fingerprint, reply }));
+      attemptOnce(options, { key, fingerprint, steps, replies, progress }).then((reply) =>
+        resolve({ fingerprint, reply }),
+      );
     });
     inFlight.set(key, attempt);
     try {
@@ -110,14 +118,21 @@ async function attemptOnce(options: IdempotentAttemptOptions, attempt: Attempt):
 }
 
 /** Stores what the key keeps of the gateway's answer (see `Keep`). */
-async function keep(options: IdempotentAttemptOptions, attempt: Attempt, order: ResolvedOrder, result: GatewayReply): Promise<void> {
+async function keep(
+  options: IdempotentAttemptOptions,
+  attempt: Attempt,
+  order: ResolvedOrder,
+  result: GatewayReply,
+): Promise<void> {
   if (result.keep === 'release') return;
   const { store, doneTtlMs, pendingTtlMs } = options;
   attempt.progress.stage = 'store';
   const { fingerprint } = attempt;
   const { status, body } = result.reply;
   const outcome: IdempotencyRecord =
-    result.keep === 'done' ? { state: 'done', fingerprint, order, reply: { status, body } } : { state: 'pending', fingerprint, order };
+    result.keep === 'done'
+      ? { state: 'done', fingerprint, order, reply: { status, body } }
+      : { state: 'pending', fingerprint, order };
   try {
     await store.set(attempt.key, outcome, result.keep === 'done' ? doneTtlMs : pendingTtlMs);
   } catch (error) {

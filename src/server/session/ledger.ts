@@ -70,7 +70,8 @@ export async function enterPayment(
     const inserted = newEntry(attempt, order);
     if (await payments.insert(inserted)) return { ok: true, order, again: known !== undefined, inserted };
     const held = await payments.get(order.paymentReference);
-    if (held && known === undefined && changedFor(order, held, key)) return { ok: false, reply: orderChanged(attempt, held) };
+    if (held && known === undefined && changedFor(order, held, key))
+      return { ok: false, reply: orderChanged(attempt, held) };
     const found = held ?? (key === null ? undefined : await payments.findByIdempotencyKey(key));
     if (!found) throw new Error(`the ledger refused ${order.paymentReference} but holds no entry for it`);
     return reuse(attempt, order, found);
@@ -122,12 +123,14 @@ function newEntry(attempt: LedgerAttempt, order: ResolvedOrder): Payment {
  */
 function reuse(attempt: LedgerAttempt, order: ResolvedOrder, entry: Payment): Entered {
   const { replies } = attempt;
-  if (entry.state === 'SUCCESS') return { ok: false, reply: replies.reject('order_refused', RECEIVED, { status: 409 }) };
+  if (entry.state === 'SUCCESS')
+    return { ok: false, reply: replies.reject('order_refused', RECEIVED, { status: 409 }) };
   if (entry.state === 'FAILED' || entry.initiation === 'refused' || entry.paymentType !== attempt.paymentType) {
     return { ok: false, reply: replies.reject('order_refused', ENDED) };
   }
   const ignored = LEDGER_FIELDS.filter((field) => order[field] !== entry[field]);
-  if (ignored.length > 0) attempt.emit({ type: 'replayed-from-ledger', paymentReference: entry.paymentReference, ignored });
+  if (ignored.length > 0)
+    attempt.emit({ type: 'replayed-from-ledger', paymentReference: entry.paymentReference, ignored });
   const { paymentReference, amount, currency } = entry;
   return { ok: true, order: { ...order, paymentReference, amount, currency }, again: true };
 }
@@ -137,7 +140,11 @@ function reuse(attempt: LedgerAttempt, order: ResolvedOrder, entry: Payment): En
  * race. A failure here is reported and changes nothing for the customer: the entry stays due, and
  * the reconciler queries it.
  */
-export async function recordAnswer(attempt: LedgerAttempt, entered: EnteredPayment, reached: Initiation): Promise<void> {
+export async function recordAnswer(
+  attempt: LedgerAttempt,
+  entered: EnteredPayment,
+  reached: Initiation,
+): Promise<void> {
   const reference = entered.order.paymentReference;
   try {
     // The entry this attempt inserted is, unless something moved it meanwhile, what the ledger holds: no read first.
@@ -175,7 +182,13 @@ function reopen(next: Payment, openUntil: number, time: number): void {
  * to decide; a refusal of the first ask takes it off the reconciler's sweep. An account the gateway
  * gave in this answer moves the entry's `openUntil` later, never earlier, and puts it back on the sweep.
  */
-function moved(entry: Payment, reached: Initiation, again: boolean, time: number, openUntil: number | undefined): Payment | undefined {
+function moved(
+  entry: Payment,
+  reached: Initiation,
+  again: boolean,
+  time: number,
+  openUntil: number | undefined,
+): Payment | undefined {
   const from = entry.initiation ?? 'started';
   if (entry.state !== 'PENDING' || from === 'refused') return undefined;
   const to = from === 'started' ? from : reached === 'refused' && (again || from !== 'asking') ? 'unknown' : reached;

@@ -180,5 +180,9 @@ export function accountLife(terms: TransferTerms): number {
 }
 
 export function transferTerms(options: SessionHandlerOptions): TransferTerms {
-  return { walletDaysActive: options.walletDaysActive ?? '1', validityMs: options.transferValidityMs ?? 30 * 60 * 1000, now: options.now ?? Date.now };
+  return {
+    walletDaysActive: options.walletDaysActive ?? '1',
+    validityMs: options.transferValidityMs ?? 30 * 60 * 1000,
+    now: options.now ?? Date.now,
+  };
 }

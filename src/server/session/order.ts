@@ -157,7 +157,11 @@ const sha256Hex: Sha256Hex | undefined = (() => {
   try {
     const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
     const nodeCrypto = process?.getBuiltinModule?.('node:crypto') as
-      | { createHash?: (algorithm: string) => { update(data: string, encoding: 'utf8'): { digest(encoding: 'hex'): string } } }
+      | {
+          createHash?: (algorithm: string) => {
+            update(data: string, encoding: 'utf8'): { digest(encoding: 'hex'): string };
+          };
+        }
       | undefined;
     const createHash = nodeCrypto?.createHash;
     if (typeof createHash !== 'function') return undefined;

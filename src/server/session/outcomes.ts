@@ -139,7 +139,10 @@ function isConfigRefusal(httpStatus: number): boolean {
  */
 function replyForHttpError(httpStatus: number): GatewayReply {
   if (isConfigRefusal(httpStatus)) {
-    return { reply: sessionError('gateway_error', CUSTOMER_MESSAGES.unavailable, { retryable: false }), keep: 'release' };
+    return {
+      reply: sessionError('gateway_error', CUSTOMER_MESSAGES.unavailable, { retryable: false }),
+      keep: 'release',
+    };
   }
   if (isDefinitiveStatus(httpStatus)) {
     return { reply: sessionError('gateway_error', CUSTOMER_MESSAGES.refused, { retryable: false }), keep: 'done' };
@@ -163,7 +166,11 @@ export function initiationAfter(outcome: SessionOutcome): Initiation | undefined
 }
 
 /** `order` goes into the success body; `redact` cleans the envelope's strings of every secret. */
-export function replyForOutcome(outcome: SessionOutcome, redact: (text: string) => string, order: OrderSummary): GatewayReply {
+export function replyForOutcome(
+  outcome: SessionOutcome,
+  redact: (text: string) => string,
+  order: OrderSummary,
+): GatewayReply {
   switch (outcome.kind) {
     case 'success':
       return { reply: jsonReply(200, { ...redactEnvelope(outcome.envelope, redact), order }), keep: 'done' };

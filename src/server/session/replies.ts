@@ -30,7 +30,10 @@ export type SessionReplies = {
 };
 
 /** `redact` removes the secrets, and this request's customer details, from what `onEvent` sees. */
-export function createSessionReplies(emit: (event: SessionEvent) => void, redact: (text: string) => string): SessionReplies {
+export function createSessionReplies(
+  emit: (event: SessionEvent) => void,
+  redact: (text: string) => string,
+): SessionReplies {
   function report(where: InternalWhere, error: unknown): void {
     const name = errorName(error);
     // A token source's own error may quote the token before the redactor has ever seen it.

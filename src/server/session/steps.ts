@@ -92,7 +92,16 @@ export function paymentSteps(input: PaymentStepsInput): PaymentSteps {
   const { paymentType } = input.body;
   const accountLifeMs = paymentType === 'TRANSFER' ? accountLife(context.transfer) : undefined;
   const customer = { name: input.body.fullName, phone: input.body.mobileNumber, email: input.body.email };
-  const ledger: LedgerAttempt = { payments: context.payments, key, paymentType, replies, emit: context.emit, now: context.now, accountLifeMs, customer };
+  const ledger: LedgerAttempt = {
+    payments: context.payments,
+    key,
+    paymentType,
+    replies,
+    emit: context.emit,
+    now: context.now,
+    accountLifeMs,
+    customer,
+  };
   return {
     admit: (progress) => admit(input, progress),
     enter: (known, progress) => enterPayment(ledger, known, () => resolveOrder(input, progress), progress),
@@ -165,14 +174,21 @@ async function resolveOrder(input: PaymentStepsInput, progress: AttemptProgress)
   }
   const unsafe = unsafeOrderUrls(checked.order);
   if (unsafe.length > 0) {
-    const problem = new TypeError(`${unsafe.join(' and ')} must be https: (http: only on localhost); nothing was forwarded`);
+    const problem = new TypeError(
+      `${unsafe.join(' and ')} must be https: (http: only on localhost); nothing was forwarded`,
+    );
     replies.report('config', problem);
     return { ok: false, reply: sessionError('config', NOT_SET_UP) };
   }
   return checked;
 }
 
-async function initiate(input: PaymentStepsInput, ledger: LedgerAttempt, entered: EnteredPayment, progress: AttemptProgress): Promise<GatewayReply> {
+async function initiate(
+  input: PaymentStepsInput,
+  ledger: LedgerAttempt,
+  entered: EnteredPayment,
+  progress: AttemptProgress,
+): Promise<GatewayReply> {
   if (progress.signal.aborted) return ABANDONED;
   progress.stage = 'gateway';
   const result = await askGateway(input, entered, progress);
@@ -193,7 +209,11 @@ async function initiate(input: PaymentStepsInput, ledger: LedgerAttempt, entered
 type Asked = { answer: GatewayReply; outcome?: SessionOutcome };
 
 /** The initiation, its `gateway` event, and its reply; `outcome` is absent when no token could be had. */
-async function askGateway(input: PaymentStepsInput, entered: EnteredPayment, progress: AttemptProgress): Promise<Asked> {
+async function askGateway(
+  input: PaymentStepsInput,
+  entered: EnteredPayment,
+  progress: AttemptProgress,
+): Promise<Asked> {
   const { context, body } = input;
   const { order } = entered;
   const started = performance.now();
@@ -224,7 +244,11 @@ async function askGateway(input: PaymentStepsInput, entered: EnteredPayment, pro
 }
 
 /** The success body's `order`; a TRANSFER account's validity counts from this answer. */
-function orderSummary(order: ResolvedOrder, paymentType: SessionRequest['paymentType'], { validityMs, now }: TransferTerms): OrderSummary {
+function orderSummary(
+  order: ResolvedOrder,
+  paymentType: SessionRequest['paymentType'],
+  { validityMs, now }: TransferTerms,
+): OrderSummary {
   const { paymentReference, amount, currency, fee } = order;
   return {
     paymentReference,
@@ -238,7 +262,8 @@ function orderSummary(order: ResolvedOrder, paymentType: SessionRequest['payment
 /** Only the reason and status reach `onEvent`: the token itself is never reported. */
 function tokenFailed(context: PaymentContext, failure: TokenFailure): GatewayReply {
   const status = failure.httpStatus === undefined ? '' : ` (HTTP ${failure.httpStatus})`;
-  if (!failure.repeated) context.emit({ type: 'internal-error', where: 'token', detail: `no token: ${failure.reason}${status}` });
+  if (!failure.repeated)
+    context.emit({ type: 'internal-error', where: 'token', detail: `no token: ${failure.reason}${status}` });
   return replyForTokenFailure(failure);
 }
 

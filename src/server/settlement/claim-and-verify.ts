@@ -13,15 +13,25 @@ import { verifyAndSettle, type VerifyContext, type VerifyResult } from './settle
  * `store-failed`: the claim could not be written (reported as `internal-error`); nothing was asked.
  * `verified`: the gateway was asked; `claimed` is the entry as the claim left it.
  */
-export type ClaimedVerify = { kind: 'taken' } | { kind: 'store-failed' } | { kind: 'verified'; claimed: Payment; result: VerifyResult };
+export type ClaimedVerify =
+  { kind: 'taken' } | { kind: 'store-failed' } | { kind: 'verified'; claimed: Payment; result: VerifyResult };
 
-export async function claimAndVerify(entry: Payment, gateway: Pick<Gateway, 'query'>, context: VerifyContext): Promise<ClaimedVerify> {
+export async function claimAndVerify(
+  entry: Payment,
+  gateway: Pick<Gateway, 'query'>,
+  context: VerifyContext,
+): Promise<ClaimedVerify> {
   const now = context.now ?? Date.now;
   const claim: Payment = { ...entry, checkedAt: now() };
   try {
     if (!(await context.payments.update(claim))) return { kind: 'taken' };
   } catch (error) {
-    context.emit({ type: 'internal-error', where: 'store', paymentReference: entry.paymentReference, detail: errorName(error) });
+    context.emit({
+      type: 'internal-error',
+      where: 'store',
+      paymentReference: entry.paymentReference,
+      detail: errorName(error),
+    });
     return { kind: 'store-failed' };
   }
   const claimed: Payment = { ...claim, version: entry.version + 1 };

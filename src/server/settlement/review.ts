@@ -7,18 +7,30 @@ import { AMOUNT } from '../../contract/rules.js';
 import type { Payment, PaymentReview } from '../stores/types.js';
 
 /** Once per reason, when the entry is first marked for a person's review. */
-export type NeedsReviewEvent = { type: 'needs-review'; paymentReference: string; state: Payment['state'] } & Omit<PaymentReview, 'since'>;
+export type NeedsReviewEvent = { type: 'needs-review'; paymentReference: string; state: Payment['state'] } & Omit<
+  PaymentReview,
+  'since'
+>;
 
 /**
  * The review a verified answer calls for, when the entry lacks it: `mismatch`, a paid answer for
  * another amount or currency (with what was received, when the gateway said and it differs from
  * the ledger's); `late`, FAILED → SUCCESS. Undefined when there is none, or the entry has it already.
  */
-export function reviewFor(current: Payment, outcome: 'mismatch' | 'late' | undefined, answer: QueryAnswer, time: number): PaymentReview | undefined {
+export function reviewFor(
+  current: Payment,
+  outcome: 'mismatch' | 'late' | undefined,
+  answer: QueryAnswer,
+  time: number,
+): PaymentReview | undefined {
   if (!outcome) return undefined;
-  const review: PaymentReview = outcome === 'late' ? { reason: 'after-expiry', since: time } : mismatch(current, answer, time);
+  const review: PaymentReview =
+    outcome === 'late' ? { reason: 'after-expiry', since: time } : mismatch(current, answer, time);
   const known = current.review;
-  const same = known?.reason === review.reason && known.amountReceived === review.amountReceived && known.currencyReceived === review.currencyReceived;
+  const same =
+    known?.reason === review.reason &&
+    known.amountReceived === review.amountReceived &&
+    known.currencyReceived === review.currencyReceived;
   return same ? undefined : review;
 }
 

@@ -96,11 +96,20 @@ export type VerifyResult = SettleResult | { kind: 'unverified'; reason: string }
  * Asks the gateway what became of `entry` (never trusting whoever told us to look), then settles it
  * through {@link settlePayment}. An unreadable or late answer leaves the ledger untouched.
  */
-export async function verifyAndSettle(entry: Payment, gateway: Pick<Gateway, 'query'>, context: VerifyContext): Promise<VerifyResult> {
+export async function verifyAndSettle(
+  entry: Payment,
+  gateway: Pick<Gateway, 'query'>,
+  context: VerifyContext,
+): Promise<VerifyResult> {
   const reference = entry.paymentReference;
   const outcome = await queryGateway(gateway, reference, context.queryTimeoutMs);
   if (outcome.kind !== 'answer') {
-    context.emit({ type: 'unverified', paymentReference: reference, reason: outcome.reason, ...(outcome.httpStatus ? { httpStatus: outcome.httpStatus } : {}) });
+    context.emit({
+      type: 'unverified',
+      paymentReference: reference,
+      reason: outcome.reason,
+      ...(outcome.httpStatus ? { httpStatus: outcome.httpStatus } : {}),
+    });
     return { kind: 'unverified', reason: outcome.reason };
   }
   context.emit({ type: 'verified', paymentReference: reference, state: outcome.state, code: outcome.code });
@@ -108,7 +117,11 @@ export async function verifyAndSettle(entry: Payment, gateway: Pick<Gateway, 'qu
 }
 
 /** The gateway's answer, or `timeout` once `timeoutMs` passed, even from a `query` that ignores its signal. */
-function queryGateway(gateway: Pick<Gateway, 'query'>, reference: string, timeoutMs: number | undefined): Promise<QueryOutcome> {
+function queryGateway(
+  gateway: Pick<Gateway, 'query'>,
+  reference: string,
+  timeoutMs: number | undefined,
+): Promise<QueryOutcome> {
   const ask = async (signal?: AbortSignal): Promise<QueryOutcome> => {
     try {
       return await (signal ? gateway.query(reference, { signal }) : gateway.query(reference));
@@ -133,10 +146,15 @@ const MAX_ATTEMPTS = 8;
  * makes fulfilment owed, then runs it; an entry already SUCCESS but unfulfilled is fulfilled again.
  * Nothing but a verified failure makes an entry FAILED.
  */
-export async function settlePayment(entry: Payment, answer: QueryAnswer, context: SettleContext): Promise<SettleResult> {
+export async function settlePayment(
+  entry: Payment,
+  answer: QueryAnswer,
+  context: SettleContext,
+): Promise<SettleResult> {
   const now = context.now ?? Date.now;
   const reference = entry.paymentReference;
-  if (answer.report) context.emit({ type: 'code-reported', paymentReference: reference, code: answer.code, report: answer.report });
+  if (answer.report)
+    context.emit({ type: 'code-reported', paymentReference: reference, code: answer.code, report: answer.report });
 
   const target = targetState(entry, answer);
   if (target === 'mismatch') {
@@ -149,7 +167,11 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
     });
   }
 
-  const unsettled = (reason: 'open' | 'mismatch' | 'busy', payment: Payment): SettleResult => ({ kind: 'pending', reason, payment });
+  const unsettled = (reason: 'open' | 'mismatch' | 'busy', payment: Payment): SettleResult => ({
+    kind: 'pending',
+    reason,
+    payment,
+  });
   const undecided = target === 'mismatch' ? 'mismatch' : 'open';
   let current = entry;
   for (let attempt = 1; ; attempt += 1) {
@@ -170,7 +192,8 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
       if (marked) context.emit(needsReview(stored));
       if (stored.state === 'PENDING') return unsettled(undecided, stored);
       // Only the review was recorded on a settled entry.
-      if (stored.state === current.state) return { kind: 'already-settled', payment: await fulfilIfOwed(stored, context) };
+      if (stored.state === current.state)
+        return { kind: 'already-settled', payment: await fulfilIfOwed(stored, context) };
       return { kind: 'settled', payment: await afterMove(current, stored, context) };
     }
     // A lost race matters only to a write that would settle the payment or mark it for review: a
@@ -196,11 +219,26 @@ export async function settlePayment(entry: Payment, answer: QueryAnswer, context
  * is, but for FAILED → SUCCESS on a verified payment for the ledger's amount and currency, and for
  * a review it does not have yet.
  */
-function movedEntry(current: Payment, target: ReturnType<typeof targetState>, answer: QueryAnswer, time: number): Payment | undefined {
+function movedEntry(
+  current: Payment,
+  target: ReturnType<typeof targetState>,
+  answer: QueryAnswer,
+  time: number,
+): Payment | undefined {
   const lateSuccess = current.state === 'FAILED' && target === 'SUCCESS';
-  const review = reviewFor(current, target === 'mismatch' ? 'mismatch' : lateSuccess ? 'late' : undefined, answer, time);
+  const review = reviewFor(
+    current,
+    target === 'mismatch' ? 'mismatch' : lateSuccess ? 'late' : undefined,
+    answer,
+    time,
+  );
   if (current.state !== 'PENDING' && !lateSuccess) return review && { ...current, review };
-  const next: Payment = { ...current, state: target === 'mismatch' ? 'PENDING' : target, checkedAt: time, gatewayCode: answer.code };
+  const next: Payment = {
+    ...current,
+    state: target === 'mismatch' ? 'PENDING' : target,
+    checkedAt: time,
+    gatewayCode: answer.code,
+  };
   if (review) next.review = review;
   // Paid in full in the end: nothing left for a person to look at.
   if (next.state === 'SUCCESS' && !lateSuccess) delete next.review;
@@ -227,7 +265,14 @@ async function afterMove(previous: Payment, stored: Payment, context: SettleCont
     await runOnFailed(stored, context);
     return stored;
   }
-  if (previous.state === 'FAILED') context.emit({ type: 'late-success', paymentReference, amount, currency, previousCode: previous.gatewayCode ?? '' });
+  if (previous.state === 'FAILED')
+    context.emit({
+      type: 'late-success',
+      paymentReference,
+      amount,
+      currency,
+      previousCode: previous.gatewayCode ?? '',
+    });
   else context.emit({ type: 'paid', paymentReference, amount, currency });
   return fulfilIfOwed(stored, context);
 }
@@ -239,14 +284,22 @@ async function fulfilIfOwed(entry: Payment, context: SettleContext): Promise<Pay
   const waitMs = context.fulfilWaitMs;
   if (waitMs === undefined) return running;
   running.catch(() => {}); // fulfil reports its own failures; nothing waits for it past `waitMs`
-  return waitMs > 0 ? withDeadline(waitMs, () => running, () => entry) : entry;
+  return waitMs > 0
+    ? withDeadline(
+        waitMs,
+        () => running,
+        () => entry,
+      )
+    : entry;
 }
 
 /** The ledger state the answer earns; a paid answer for another amount or currency earns none. */
 function targetState(entry: Payment, answer: QueryAnswer): 'PENDING' | 'SUCCESS' | 'FAILED' | 'mismatch' {
   if (answer.report === 'partial-amount') return 'mismatch';
   if (answer.state !== 'SUCCESS') return answer.state;
-  return sameCurrency(entry.currency, answer.currency) && sameAmount(entry.amount, answer.amount) ? 'SUCCESS' : 'mismatch';
+  return sameCurrency(entry.currency, answer.currency) && sameAmount(entry.amount, answer.amount)
+    ? 'SUCCESS'
+    : 'mismatch';
 }
 
 /** Advisory: it runs once per move to FAILED, by the caller whose write landed, and its throw is only reported. */
@@ -254,6 +307,11 @@ async function runOnFailed(payment: Payment, context: SettleContext): Promise<vo
   try {
     await context.onFailed?.(structuredClone(payment), {});
   } catch (error) {
-    context.emit({ type: 'internal-error', where: 'onFailed', paymentReference: payment.paymentReference, detail: errorName(error) });
+    context.emit({
+      type: 'internal-error',
+      where: 'onFailed',
+      paymentReference: payment.paymentReference,
+      detail: errorName(error),
+    });
   }
 }

@@ -154,7 +154,11 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
     const paymentReference = query.get('paymentReference');
     if (!paymentReference || !PAYMENT_REFERENCE.test(paymentReference)) {
       return errorReply('validation', 'The paymentReference query parameter is missing or invalid.', {
-        fields: { paymentReference: paymentReference ? 'Use up to 128 letters, digits, or . _ : / -.' : 'This field is required.' },
+        fields: {
+          paymentReference: paymentReference
+            ? 'Use up to 128 letters, digits, or . _ : / -.'
+            : 'This field is required.',
+        },
       });
     }
     if (!(await tokens.verify(paymentReference, query.get('statusToken')))) return errorReply('not_found', NOT_FOUND);
@@ -203,18 +207,24 @@ export function createStatusHandler(options: StatusHandlerOptions): (request: Re
  * `lookup`, or `payments` (with its gateway, hooks and interval) as one; refuses options that
  * cannot work with a TypeError.
  */
-function checkedLookup(options: StatusHandlerOptions, timeoutMs: number, emit: (event: StatusEvent) => void): StatusLookup {
+function checkedLookup(
+  options: StatusHandlerOptions,
+  timeoutMs: number,
+  emit: (event: StatusEvent) => void,
+): StatusLookup {
   const check = optionChecks('createStatusHandler');
   check.positiveMs('timeoutMs', options.timeoutMs);
   check.optionalFunction('onEvent', options.onEvent);
   check.optionalFunction('onError', options.onError);
-  if (options.payments !== undefined && options.lookup !== undefined) check.fail('give exactly one of payments and lookup, not both');
+  if (options.payments !== undefined && options.lookup !== undefined)
+    check.fail('give exactly one of payments and lookup, not both');
   if (options.payments === undefined) {
     if (typeof options.lookup !== 'function') check.fail('give exactly one of payments (the ledger) and lookup');
     return options.lookup!;
   }
   assertStore(options.payments, PAYMENT_STORE_METHODS, 'createStatusHandler: the payments store');
-  if (typeof options.gateway?.query !== 'function') check.fail('payments needs gateway (createGateway), to re-query a PENDING payment');
+  if (typeof options.gateway?.query !== 'function')
+    check.fail('payments needs gateway (createGateway), to re-query a PENDING payment');
   check.optionalFunction('onPaid', options.onPaid);
   check.optionalFunction('onFailed', options.onFailed);
   check.nonNegativeMs('recheckAfterMs', options.recheckAfterMs);

@@ -13,7 +13,9 @@ import { claimAndVerify } from '../settlement/claim-and-verify.js';
 import type { PaymentHook, VerifyEvent } from '../settlement/settle.js';
 import type { Payment, PaymentReview, PaymentStore } from '../stores/types.js';
 
-type LedgerStatus = { status: Payment['state']; amount: string; currency: string } & Partial<Omit<PaymentReview, 'since'>>;
+type LedgerStatus = { status: Payment['state']; amount: string; currency: string } & Partial<
+  Omit<PaymentReview, 'since'>
+>;
 
 type LedgerReaderOptions = {
   payments: PaymentStore;
@@ -62,7 +64,9 @@ export function createLedgerReader(
 
   function isDue(entry: Payment, recheck: boolean): boolean {
     const time = now();
-    const interval = recheck ? Math.min(options.recheckFloorMs, recheckAfterMs) : recheckInterval(recheckAfterMs, time - entry.createdAt);
+    const interval = recheck
+      ? Math.min(options.recheckFloorMs, recheckAfterMs)
+      : recheckInterval(recheckAfterMs, time - entry.createdAt);
     return onPaid !== undefined && entry.state === 'PENDING' && time - (entry.checkedAt ?? entry.createdAt) >= interval;
   }
 
@@ -74,7 +78,15 @@ export function createLedgerReader(
 
   /** Claims this interval's query for `entry`, asks the gateway and settles; what the ledger says afterwards. */
   async function recheck(entry: Payment): Promise<Payment> {
-    const settling = { payments, onPaid: onPaid!, onFailed: options.onFailed, emit, now, leaseMs: options.leaseMs, onPaidTimeoutMs: options.onPaidTimeoutMs };
+    const settling = {
+      payments,
+      onPaid: onPaid!,
+      onFailed: options.onFailed,
+      emit,
+      now,
+      leaseMs: options.leaseMs,
+      onPaidTimeoutMs: options.onPaidTimeoutMs,
+    };
     const asked = await claimAndVerify(entry, gateway, { ...settling, fulfilWaitMs: 0 });
     // Another poll, here or elsewhere, asks this time; or the claim could not be written.
     if (asked.kind !== 'verified') return entry;
@@ -84,14 +96,31 @@ export function createLedgerReader(
 
   /** The re-query's result, or `entry` once `recheckWaitMs` passed. */
   function withinWait(rechecking: Promise<Payment>, entry: Payment): Promise<Payment> {
-    return withDeadline(options.recheckWaitMs, () => rechecking, () => entry);
+    return withDeadline(
+      options.recheckWaitMs,
+      () => rechecking,
+      () => entry,
+    );
   }
 
   return async (paymentReference, read = {}) => {
     const entry = await payments.get(paymentReference);
     if (!entry) return undefined;
-    if (fulfilmentDue(entry)) void fulfil(entry, { payments, onPaid: onPaid!, emit, now, leaseMs: options.leaseMs, onPaidTimeoutMs: options.onPaidTimeoutMs }).catch(() => {});
-    const current = isDue(entry, read.recheck === true) ? await withinWait(recheck(entry).catch(() => entry), entry) : entry;
+    if (fulfilmentDue(entry))
+      void fulfil(entry, {
+        payments,
+        onPaid: onPaid!,
+        emit,
+        now,
+        leaseMs: options.leaseMs,
+        onPaidTimeoutMs: options.onPaidTimeoutMs,
+      }).catch(() => {});
+    const current = isDue(entry, read.recheck === true)
+      ? await withinWait(
+          recheck(entry).catch(() => entry),
+          entry,
+        )
+      : entry;
     const { since: _since, ...review } = current.review ?? {};
     return { status: current.state, amount: current.amount, currency: current.currency, ...review };
   };

@@ -22,7 +22,12 @@ const encoder = new TextEncoder();
 
 /** Refuses a missing or short secret with a TypeError that says what to pass; `who` names the caller. */
 function secretBytes(secret: unknown, who: string): Uint8Array<ArrayBuffer> {
-  const bytes = typeof secret === 'string' ? encoder.encode(secret) : secret instanceof Uint8Array ? new Uint8Array(secret) : undefined;
+  const bytes =
+    typeof secret === 'string'
+      ? encoder.encode(secret)
+      : secret instanceof Uint8Array
+        ? new Uint8Array(secret)
+        : undefined;
   if (!bytes || bytes.byteLength < MIN_SECRET_BYTES) {
     throw new TypeError(
       `${who}: pass statusSecret, a random secret of at least ${MIN_SECRET_BYTES} bytes kept in your configuration ` +

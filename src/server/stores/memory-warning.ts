@@ -31,7 +31,11 @@ export const MEMORY_WITH_LIVE_KEYS =
 let warned = false;
 
 /** Warns once per process when any of `stores` is a memory store and the gateway is live. */
-export function warnIfMemoryWithLiveKeys(gateway: GatewayLike, stores: unknown[], warn: (message: string) => void = console.warn): void {
+export function warnIfMemoryWithLiveKeys(
+  gateway: GatewayLike,
+  stores: unknown[],
+  warn: (message: string) => void = console.warn,
+): void {
   if (warned || !stores.some(isMemoryStore) || !isLiveGateway(gateway)) return;
   warned = true;
   warn(MEMORY_WITH_LIVE_KEYS);

@@ -95,7 +95,12 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
 // ─── The payment ledger ──────────────────────────────────────────────────────────────────────────
 
 /** What the in-memory ledger tells `onEvent`: an unpaid entry it dropped to make room. */
-export type MemoryLedgerEvent = { type: 'ledger-evicted'; paymentReference: string; state: PaymentState; createdAt: number };
+export type MemoryLedgerEvent = {
+  type: 'ledger-evicted';
+  paymentReference: string;
+  state: PaymentState;
+  createdAt: number;
+};
 
 export type MemoryPaymentStoreOptions = {
   /**
@@ -148,7 +153,12 @@ function full(maxEntries: number): never {
 }
 
 /** The oldest entry `isAbandoned`, of `entries` in the order they were inserted (the oldest first). */
-function oldestAbandoned(entries: Iterable<Payment>, time: number, unpaidTtlMs: number, sweeping: boolean): Payment | undefined {
+function oldestAbandoned(
+  entries: Iterable<Payment>,
+  time: number,
+  unpaidTtlMs: number,
+  sweeping: boolean,
+): Payment | undefined {
   const youngest = Math.max(unpaidTtlMs, RECHECK_SCHEDULE_MS.at(-1)!);
   for (const payment of entries) {
     if (payment.createdAt + youngest > time) return undefined; // every later one is younger still
@@ -201,7 +211,8 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
     const oldest = finished.keys().next();
     if (!oldest.done) return forget(oldest.value);
     const sweeping = time - sweptAt < SWEEPER_GONE_MS;
-    const { paymentReference, state, createdAt } = oldestAbandoned(entries.values(), time, unpaidTtlMs, sweeping) ?? full(maxEntries);
+    const { paymentReference, state, createdAt } =
+      oldestAbandoned(entries.values(), time, unpaidTtlMs, sweeping) ?? full(maxEntries);
     forget(paymentReference);
     onEvent({ type: 'ledger-evicted', paymentReference, state, createdAt });
   }
@@ -242,7 +253,10 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
     },
     claimDue(time, limit, holdMs) {
       sweptAt = Math.max(sweptAt, now());
-      const ready = dueBy(time, [...due].map((reference) => entries.get(reference)!)).slice(0, Math.max(0, limit));
+      const ready = dueBy(
+        time,
+        [...due].map((reference) => entries.get(reference)!),
+      ).slice(0, Math.max(0, limit));
       return ready.map((payment) => {
         const claimed = { ...payment, dueAt: time + holdMs, version: payment.version + 1 };
         keep(claimed);
@@ -256,6 +270,9 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
  * Both stores in this process's memory, for `createPayments({ stores })` in tests and the sandbox:
  * lost when the process ends (a live gateway with them is warned about).
  */
-export function createMemoryStores(options: { now?: () => number } = {}): { payments: PaymentStore; idempotency: IdempotencyStore } {
+export function createMemoryStores(options: { now?: () => number } = {}): {
+  payments: PaymentStore;
+  idempotency: IdempotencyStore;
+} {
   return { payments: createMemoryPaymentStore(options), idempotency: createMemoryIdempotencyStore(options) };
 }

@@ -239,4 +239,3 @@ export type LedgerQuery = {
   /** At most this many, the newest first; default 200 (DEFAULT_LIST_LIMIT, ledger/queries.ts). */
   limit?: number;
 };
-

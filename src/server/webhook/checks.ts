@@ -55,17 +55,26 @@ async function findEntry(payments: PaymentStore, candidates: string[]): Promise<
 function dueForSweep(entry: Payment, { payments, emit, now }: CheckOptions): void {
   const time = now();
   if (entry.dueAt !== undefined && entry.dueAt <= time) return;
-  const mark = async () => (payments.markDue ? payments.markDue(entry.paymentReference, time) : payments.update({ ...entry, dueAt: time }));
-  mark().catch((error: unknown) => emit({ type: 'internal-error', where: 'store', paymentReference: entry.paymentReference, detail: errorName(error) }));
+  const mark = async () =>
+    payments.markDue ? payments.markDue(entry.paymentReference, time) : payments.update({ ...entry, dueAt: time });
+  mark().catch((error: unknown) =>
+    emit({
+      type: 'internal-error',
+      where: 'store',
+      paymentReference: entry.paymentReference,
+      detail: errorName(error),
+    }),
+  );
 }
-
 
 /**
  * One notification's verdict: `done` (answered 200) once the payment is paid (and fulfilled) or
  * failed, `retry` (503) while the gateway's answer could not be read, the payment is still open, or
  * `onPaid` has not yet returned, whether the ledger holds the reference or not.
  */
-export function createNotificationChecker(options: CheckOptions): (notification: Notification, allow: QueryAllowance) => Promise<Verdict> {
+export function createNotificationChecker(
+  options: CheckOptions,
+): (notification: Notification, allow: QueryAllowance) => Promise<Verdict> {
   const { payments, emit, memory, now } = options;
   const checkUnknown = createUnknownReferenceCheck(options);
   const fulfilOwed = createOwedFulfilment(options);
@@ -90,7 +99,17 @@ export function createNotificationChecker(options: CheckOptions): (notification:
       return queryLimit(emit, notification, entry.paymentReference);
     }
     const { gateway, onPaid, onFailed, verifyTimeoutMs, leaseMs, onPaidTimeoutMs } = options;
-    const settling = { payments, onPaid, onFailed, emit, now, leaseMs, onPaidTimeoutMs, fulfilWaitMs: FULFIL_WAIT_MS, queryTimeoutMs: verifyTimeoutMs };
+    const settling = {
+      payments,
+      onPaid,
+      onFailed,
+      emit,
+      now,
+      leaseMs,
+      onPaidTimeoutMs,
+      fulfilWaitMs: FULFIL_WAIT_MS,
+      queryTimeoutMs: verifyTimeoutMs,
+    };
     const asked = await claimAndVerify(entry, gateway, settling);
     if (asked.kind === 'taken') return lastVerdict(entry); // another request asks this time
     if (asked.kind === 'store-failed') return 'retry';
@@ -123,7 +142,9 @@ export function createNotificationChecker(options: CheckOptions): (notification:
     // PENDING; FAILED, which a later verified payment turns into a late success; paid with `onPaid`
     // still owed. The check is shared from before its first await, so every notification arriving
     // meanwhile gets its verdict.
-    return memory.share(entry.paymentReference, () => (owesFulfilment(entry) ? fulfilOwed(entry) : checkEntry(entry, notification, allow)));
+    return memory.share(entry.paymentReference, () =>
+      owesFulfilment(entry) ? fulfilOwed(entry) : checkEntry(entry, notification, allow),
+    );
   };
 }
 
@@ -137,8 +158,16 @@ function createOwedFulfilment(options: CheckOptions): (entry: Payment) => Promis
   return async (entry) => {
     const time = now();
     if (!fulfilmentFree(entry, time) || (entry.dueAt !== undefined && entry.dueAt > time)) return 'retry';
-    const running = fulfil(entry, { payments, onPaid, emit, now, leaseMs, onPaidTimeoutMs }).then((result) => result.payment);
-    return ledgerVerdict(await withDeadline(FULFIL_WAIT_MS, () => running, () => entry));
+    const running = fulfil(entry, { payments, onPaid, emit, now, leaseMs, onPaidTimeoutMs }).then(
+      (result) => result.payment,
+    );
+    return ledgerVerdict(
+      await withDeadline(
+        FULFIL_WAIT_MS,
+        () => running,
+        () => entry,
+      ),
+    );
   };
 }
 

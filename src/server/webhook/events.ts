@@ -4,7 +4,11 @@ import type { VerifyEvent } from '../settlement/settle.js';
 import type { Payment } from '../stores/types.js';
 
 export type WebhookEvent =
-  | { type: 'webhook-rejected'; status: number; reason: 'method' | 'content-type' | 'too-large' | 'slow-body' | 'malformed' }
+  | {
+      type: 'webhook-rejected';
+      status: number;
+      reason: 'method' | 'content-type' | 'too-large' | 'slow-body' | 'malformed';
+    }
   /**
    * No candidate reference names a ledger entry, and the gateway did not confirm it paid
    * (`unknown-reference`: answered as the gateway's verdict says); or the gateway was not asked,
@@ -12,7 +16,12 @@ export type WebhookEvent =
    * were spent (`query-limit`: answered 503). `reference` is the one that would have been asked
    * about: the entry's, or the first candidate shaped like a payment reference, if any.
    */
-  | { type: 'webhook-ignored'; reason: 'unknown-reference' | 'query-limit'; eventType: string | undefined; reference: string | undefined }
+  | {
+      type: 'webhook-ignored';
+      reason: 'unknown-reference' | 'query-limit';
+      eventType: string | undefined;
+      reference: string | undefined;
+    }
   /**
    * Money arrived for nothing the ledger knows: the gateway confirms `paymentReference` paid, for the
    * gateway's amount and currency. Answered 200; for a person to look at (a refund, or a lost entry).

@@ -70,7 +70,11 @@ export type WebhookHandler = (request: Request) => Promise<Response>;
 const MAX_BODY_BYTES = 64 * 1024;
 /** `X-Expected-Ack-Reference` is echoed when it is plain text of a sane length. */
 const ACK_REFERENCE = /^[\x20-\x7e]{1,500}$/;
-const MALFORMED: RequestProblem = { code: 'invalid_json', message: 'The body is not a gateway notification.', reason: 'malformed' };
+const MALFORMED: RequestProblem = {
+  code: 'invalid_json',
+  message: 'The body is not a gateway notification.',
+  reason: 'malformed',
+};
 
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   assertOptions(options);
@@ -84,14 +88,31 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const queriesPerRequest = options.queriesPerRequest ?? 5;
   const { gateway, payments, onPaid, onFailed } = options;
   const { leaseMs, onPaidTimeoutMs } = options;
-  const check = createNotificationChecker({ gateway, payments, onPaid, onFailed, emit, memory, verifyTimeoutMs, requeryAfterMs, leaseMs, onPaidTimeoutMs, now });
+  const check = createNotificationChecker({
+    gateway,
+    payments,
+    onPaid,
+    onFailed,
+    emit,
+    memory,
+    verifyTimeoutMs,
+    requeryAfterMs,
+    leaseMs,
+    onPaidTimeoutMs,
+    now,
+  });
 
   async function handle(request: Request): Promise<Reply> {
     const refused = requireMethod(request, 'POST') ?? requireJson(request, 'the notification');
     if (refused) return reject(refused);
     // The body's arrival counts against the same budget as the verification: the gateway waits 5 s in all.
-    const body = await readJsonBody(request, { maxBytes: MAX_BODY_BYTES, timeoutMs: verifyTimeoutMs, what: 'The notification body' });
-    if (!body.ok && (body.problem.reason === 'too-large' || body.problem.reason === 'slow-body')) return reject(body.problem);
+    const body = await readJsonBody(request, {
+      maxBytes: MAX_BODY_BYTES,
+      timeoutMs: verifyTimeoutMs,
+      what: 'The notification body',
+    });
+    if (!body.ok && (body.problem.reason === 'too-large' || body.problem.reason === 'slow-body'))
+      return reject(body.problem);
     const notifications = body.ok ? readNotifications(body.json) : undefined;
     if (!notifications) return reject(MALFORMED);
 
@@ -99,13 +120,20 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const verdicts = await Promise.all(notifications.map((notification) => check(notification, allow)));
     if (verdicts.includes('retry')) return deliverAgain();
     const ack = request.headers.get('x-expected-ack-reference');
-    return jsonReply(200, { ackReference: ack !== null && ACK_REFERENCE.test(ack) ? ack : `ack-${crypto.randomUUID()}`, status: 'received' });
+    return jsonReply(200, {
+      ackReference: ack !== null && ACK_REFERENCE.test(ack) ? ack : `ack-${crypto.randomUUID()}`,
+      status: 'received',
+    });
   }
 
   function reject(problem: RequestProblem): Reply {
     const reply = errorReply(problem.code, problem.message, { headers: problem.headers });
     // A body that could not be read is reported as one that is not a notification, as it always was.
-    emit({ type: 'webhook-rejected', status: reply.status, reason: problem.reason === 'unreadable' ? 'malformed' : problem.reason });
+    emit({
+      type: 'webhook-rejected',
+      status: reply.status,
+      reason: problem.reason === 'unreadable' ? 'malformed' : problem.reason,
+    });
     return reply;
   }
 
@@ -141,7 +169,8 @@ function assertOptions(options: WebhookHandlerOptions): void {
   check.nonNegativeMs('requeryAfterMs', options.requeryAfterMs);
   check.positiveMs('queriesPerSecond', options.queriesPerSecond);
   const perRequest = options.queriesPerRequest;
-  if (perRequest !== undefined && !(Number.isInteger(perRequest) && perRequest > 0)) check.fail('queriesPerRequest must be a positive whole number');
+  if (perRequest !== undefined && !(Number.isInteger(perRequest) && perRequest > 0))
+    check.fail('queriesPerRequest must be a positive whole number');
   check.positiveMs('leaseMs', options.leaseMs);
   check.positiveMs('onPaidTimeoutMs', options.onPaidTimeoutMs);
   check.optionalFunction('now', options.now);

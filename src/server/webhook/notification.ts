@@ -29,7 +29,8 @@ export function readNotifications(json: unknown): Notification[] | undefined {
     const candidates = REFERENCE_FIELDS.map((field) => data[field]).filter(
       (value): value is string => typeof value === 'string' && value !== '' && value.length <= MAX_REFERENCE_LENGTH,
     );
-    const eventType = typeof inner.eventType === 'string' && EVENT_TYPE.test(inner.eventType) ? inner.eventType : undefined;
+    const eventType =
+      typeof inner.eventType === 'string' && EVENT_TYPE.test(inner.eventType) ? inner.eventType : undefined;
     notifications.push({ eventType, candidates: [...new Set(candidates)] });
   }
   return notifications;

@@ -16,7 +16,9 @@ type UnknownReferenceOptions = {
   verifyTimeoutMs: number;
 };
 
-export function createUnknownReferenceCheck(options: UnknownReferenceOptions): (notification: Notification, allow: QueryAllowance) => Promise<Verdict> {
+export function createUnknownReferenceCheck(
+  options: UnknownReferenceOptions,
+): (notification: Notification, allow: QueryAllowance) => Promise<Verdict> {
   const { emit, memory } = options;
 
   async function ask(notification: Notification, reference: string, allow: QueryAllowance): Promise<Verdict> {
@@ -25,7 +27,12 @@ export function createUnknownReferenceCheck(options: UnknownReferenceOptions): (
     if (!allow()) return queryLimit(emit, notification, reference);
     const outcome = await queryWithin(options.gateway, reference, options.verifyTimeoutMs);
     if (outcome.kind === 'answer' && outcome.state === 'SUCCESS') {
-      emit({ type: 'unmatched-payment', paymentReference: reference, amount: outcome.amount, currency: outcome.currency });
+      emit({
+        type: 'unmatched-payment',
+        paymentReference: reference,
+        amount: outcome.amount,
+        currency: outcome.currency,
+      });
     } else {
       emit({ type: 'webhook-ignored', reason: 'unknown-reference', eventType: notification.eventType, reference });
     }
@@ -48,7 +55,11 @@ export function createUnknownReferenceCheck(options: UnknownReferenceOptions): (
 }
 
 /** Not asked: the request's or the second's queries are spent. The 503 a pending payment gets, held or not. */
-export function queryLimit(emit: (event: WebhookEvent) => void, notification: Notification, reference: string): Verdict {
+export function queryLimit(
+  emit: (event: WebhookEvent) => void,
+  notification: Notification,
+  reference: string,
+): Verdict {
   emit({ type: 'webhook-ignored', reason: 'query-limit', eventType: notification.eventType, reference });
   return 'retry';
 }

@@ -63,7 +63,9 @@ export async function crashRun(store: CrashStore, folder: string, payments = PAY
     webhookRetryDelaysMs: [300, 1_000, 2_000],
     fetch: async (input, init) => {
       const request = new Request(input, init);
-      const body = (await request.clone().json()) as { notificationItems?: { notificationRequestItem?: { data?: { reference?: string } } }[] };
+      const body = (await request.clone().json()) as {
+        notificationItems?: { notificationRequestItem?: { data?: { reference?: string } } }[];
+      };
       const reference = body.notificationItems?.[0]?.notificationRequestItem?.data?.reference;
       if (reference && dropped.has(reference)) throw new TypeError('fetch failed (webhook dropped by the crash test)');
       return fetch(request);
@@ -141,7 +143,19 @@ export async function crashRun(store: CrashStore, folder: string, payments = PAY
     });
   const fulfilments = await store.fulfilments(fulfilmentsFile);
   const workAfterMark = findWorkAfterMark(fileLines(fulfilmentsFile));
-  return { payments, initiated, paid, given, keysWithTwoReferences, fulfilments, workAfterMark, refusals, selfKills, serverKills, sweeps };
+  return {
+    payments,
+    initiated,
+    paid,
+    given,
+    keysWithTwoReferences,
+    fulfilments,
+    workAfterMark,
+    refusals,
+    selfKills,
+    serverKills,
+    sweeps,
+  };
 }
 
 export function storeEnv(store: CrashStore): NodeJS.ProcessEnv {
@@ -178,7 +192,10 @@ export async function pay(merchant: string): Promise<{ references: Set<string>; 
         body: JSON.stringify(USSD_REQUEST),
         signal: AbortSignal.timeout(5_000),
       });
-      const body = (await response.json()) as { order?: { paymentReference?: string }; error?: { code?: string; retryable?: boolean } };
+      const body = (await response.json()) as {
+        order?: { paymentReference?: string };
+        error?: { code?: string; retryable?: boolean };
+      };
       if (response.ok && body.order?.paymentReference) {
         references.add(body.order.paymentReference);
         return { references, lastAnswer: String(response.status) };
@@ -199,7 +216,9 @@ async function pollStatus(merchant: string, reference: string): Promise<void> {
   for (let poll = 0; poll < 4; poll += 1) {
     await pause(250);
     try {
-      await fetch(`${merchant}/status?paymentReference=${encodeURIComponent(reference)}`, { signal: AbortSignal.timeout(3_000) });
+      await fetch(`${merchant}/status?paymentReference=${encodeURIComponent(reference)}`, {
+        signal: AbortSignal.timeout(3_000),
+      });
     } catch {
       // A killed server: the widget polls again.
     }
@@ -302,7 +321,9 @@ function loopUntilStopped(step: () => Promise<void>): { stop(): Promise<void> } 
   };
 }
 
-export async function serve(handler: (request: Request) => Promise<Response>): Promise<{ url: string; close(): Promise<void> }> {
+export async function serve(
+  handler: (request: Request) => Promise<Response>,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(getRequestListener(handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -1,8 +1,8 @@
-// A merchant's server as its own process, for the crash test: the session, status and webhook
-// handlers and a reconciler on a shared ledger (Redis, PostgreSQL or a SQLite file), talking to a sandbox gateway
-// that lives in the test's process. `onPaid` records each fulfilment outside this process (an
-// append-only file, or a table in `onPaid`'s transaction or, on SQLite, written with the mark) and, when told to, throws or kills this
-// process at the worst moments. Bundled and started by crash-run.ts.
+// A merchant's server as its own process, for the crash test: the session, status and webhook handlers and a reconciler
+// on a shared ledger (Redis, PostgreSQL or a SQLite file), talking to a sandbox gateway that lives in the test's
+// process. `onPaid` records each fulfilment outside this process (an append-only file, or a table in `onPaid`'s
+// transaction or, on SQLite, written with the mark) and, when told to, throws or kills this process at the worst
+// moments. Bundled and started by crash-run.ts.
 import { appendFileSync } from 'node:fs';
 // Named apart: the bundle's banner declares its own `createRequire`.
 import { createRequire as requireFrom } from 'node:module';
@@ -10,7 +10,13 @@ import { getRequestListener } from '@hono/node-server';
 import { createServer } from 'node:http';
 import { createClient } from 'redis';
 import { SANDBOX_PUBLIC_KEY, SANDBOX_SECRET_KEY } from '../../../src/sandbox/index.js';
-import { createGateway, createReconciler, createSessionHandler, createStatusHandler, createWebhookHandler } from '../../../src/server/internal.js';
+import {
+  createGateway,
+  createReconciler,
+  createSessionHandler,
+  createStatusHandler,
+  createWebhookHandler,
+} from '../../../src/server/internal.js';
 import type { Payment, PaidContext } from '../../../src/server/internal.js';
 import { createRedisStores } from '../../../src/server/stores/redis/index.js';
 import type { SqlitePaidDb } from '../../../src/server/stores/sqlite/index.js';
@@ -63,7 +69,9 @@ async function stores() {
     await pool.query('CREATE TABLE IF NOT EXISTS crash_fulfilments (id serial PRIMARY KEY, reference text NOT NULL)');
     const onPaid = async (payment: Payment, { db }: PaidContext) => {
       faultAt('before-work', payment.paymentReference);
-      await (db as InstanceType<typeof pg.Client>).query('INSERT INTO crash_fulfilments (reference) VALUES ($1)', [payment.paymentReference]);
+      await (db as InstanceType<typeof pg.Client>).query('INSERT INTO crash_fulfilments (reference) VALUES ($1)', [
+        payment.paymentReference,
+      ]);
       faultAt('after-work', payment.paymentReference);
     };
     return { ...createPostgresStores(pool), onPaid };
@@ -77,7 +85,10 @@ async function stores() {
       await new Promise((resolve) => setTimeout(resolve, config.onPaidMs));
     }
     appendFileSync(config.fulfilments, `work ${payment.paymentReference}\n`);
-    (db as SqlitePaidDb | undefined)?.run('INSERT INTO crash_fulfilments (reference) VALUES (?)', payment.paymentReference);
+    (db as SqlitePaidDb | undefined)?.run(
+      'INSERT INTO crash_fulfilments (reference) VALUES (?)',
+      payment.paymentReference,
+    );
     faultAt('after-work', payment.paymentReference);
   };
   if (config.sqliteFile) {
@@ -97,7 +108,11 @@ async function stores() {
 }
 
 const { idempotency, payments, onPaid } = await stores();
-const gateway = createGateway({ baseUrl: config.gatewayUrl, publicKey: SANDBOX_PUBLIC_KEY, secretKey: SANDBOX_SECRET_KEY });
+const gateway = createGateway({
+  baseUrl: config.gatewayUrl,
+  publicKey: SANDBOX_PUBLIC_KEY,
+  secretKey: SANDBOX_SECRET_KEY,
+});
 const origin = `http://127.0.0.1:${config.port}`;
 const leaseMs = Number(env.CRASH_LEASE_MS ?? 2_000);
 // On PostgreSQL a lease covers the transaction's time limit and one lease more: short, so that the
@@ -110,15 +125,37 @@ const session = createSessionHandler({
   payments,
   statusSecret: config.statusSecret,
   // The README's warning case: a random reference per resolution. The ledger keeps one per key.
-  order: () => ({ amount: '1500.00', paymentReference: `order-${crypto.randomUUID()}`, callbackUrl: `${origin}/callback`, redirectUrl: `${origin}/done` }),
+  order: () => ({
+    amount: '1500.00',
+    paymentReference: `order-${crypto.randomUUID()}`,
+    callbackUrl: `${origin}/callback`,
+    redirectUrl: `${origin}/done`,
+  }),
 });
 /** The ledger's mark, beside `onPaid`'s work in the same append-only file: no work may follow it. */
 const onEvent = (event: { type: string; paymentReference?: string }) => {
   if (event.type === 'fulfilled') appendFileSync(config.fulfilments, `marked ${event.paymentReference}\n`);
 };
-const status = createStatusHandler({ statusSecret: config.statusSecret, payments, gateway, onPaid, onEvent, leaseMs, onPaidTimeoutMs, recheckAfterMs: 200 });
+const status = createStatusHandler({
+  statusSecret: config.statusSecret,
+  payments,
+  gateway,
+  onPaid,
+  onEvent,
+  leaseMs,
+  onPaidTimeoutMs,
+  recheckAfterMs: 200,
+});
 const webhook = createWebhookHandler({ gateway, payments, onPaid, onEvent, leaseMs, onPaidTimeoutMs });
-const reconciler = createReconciler({ gateway, payments, onPaid, onEvent, leaseMs, onPaidTimeoutMs, queriesPerSecond: 1_000 });
+const reconciler = createReconciler({
+  gateway,
+  payments,
+  onPaid,
+  onEvent,
+  leaseMs,
+  onPaidTimeoutMs,
+  queriesPerSecond: 1_000,
+});
 if (config.faults || config.sweepMs > 0) reconciler.start(config.sweepMs || 300);
 
 const routes: Record<string, (request: Request) => Promise<Response>> = {

@@ -29,7 +29,13 @@ export type RowLeases = {
    * kept; `released` settles once `finished` did and the lease (renewed every third of `leaseMs`
    * meanwhile) was given up, the entry due again at `retryAt`.
    */
-  holdUntil(finished: Promise<unknown>, reference: string, owner: string, leaseMs: number, retryAt: (attempts: number) => number): Promise<{ released: Promise<void> }>;
+  holdUntil(
+    finished: Promise<unknown>,
+    reference: string,
+    owner: string,
+    leaseMs: number,
+    retryAt: (attempts: number) => number,
+  ): Promise<{ released: Promise<void> }>;
 };
 
 export function postgresRowLeases(db: PostgresQueryable, payments: PaymentStore, settings: LedgerSettings): RowLeases {
@@ -43,7 +49,11 @@ export function postgresRowLeases(db: PostgresQueryable, payments: PaymentStore,
   };
 
   /** `change` applied to the entry, by compare-and-set, while it is owed and not another's; the entry as written. */
-  async function rewrite(reference: string, owner: string, change: (entry: Payment) => Payment | Promise<Payment>): Promise<Payment | undefined> {
+  async function rewrite(
+    reference: string,
+    owner: string,
+    change: (entry: Payment) => Payment | Promise<Payment>,
+  ): Promise<Payment | undefined> {
     for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
       const current = await payments.get(reference);
       if (!owesFulfilment(current) || (current.lease !== undefined && current.lease.owner !== owner)) return undefined;

@@ -70,10 +70,13 @@ function createSlots(size: number): (waitMs: number | undefined) => Promise<(() 
         resolve(slot);
       };
       waiting.push(turn);
-      const timer = waitMs === undefined ? undefined : setTimeout(() => {
-        waiting.splice(waiting.indexOf(turn), 1);
-        resolve(undefined);
-      }, waitMs);
+      const timer =
+        waitMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              waiting.splice(waiting.indexOf(turn), 1);
+              resolve(undefined);
+            }, waitMs);
       (timer as { unref?: () => void } | undefined)?.unref?.();
     });
   };
@@ -101,11 +104,17 @@ async function fulfilLocked(
   return 'fulfilled';
 }
 
-
 /** The entry, its row locked for this transaction; `Busy` while another transaction holds it. */
-async function lockedEntry(client: PostgresPoolClientLike, table: string, reference: string): Promise<Payment | undefined> {
+async function lockedEntry(
+  client: PostgresPoolClientLike,
+  table: string,
+  reference: string,
+): Promise<Payment | undefined> {
   const { rows } = await client
-    .query(`SELECT reference, idempotency_key, version, due_at, payment FROM ${table} WHERE reference = $1 FOR UPDATE NOWAIT`, [reference])
+    .query(
+      `SELECT reference, idempotency_key, version, due_at, payment FROM ${table} WHERE reference = $1 FOR UPDATE NOWAIT`,
+      [reference],
+    )
     .catch((error: { code?: string }) => {
       throw error?.code === LOCK_NOT_AVAILABLE ? new Busy() : error;
     });
@@ -116,7 +125,13 @@ async function lockedEntry(client: PostgresPoolClientLike, table: string, refere
  * The store's `fulfilInTransaction`. `now` stamps `fulfilledAt`; leases go by the ledger's clock.
  * `connections`: how many run at once.
  */
-export function postgresFulfil(pool: PostgresPoolLike, payments: PaymentStore, settings: LedgerSettings, now: () => number, connections: number): Fulfil {
+export function postgresFulfil(
+  pool: PostgresPoolLike,
+  payments: PaymentStore,
+  settings: LedgerSettings,
+  now: () => number,
+  connections: number,
+): Fulfil {
   const table = settings.tables.payments;
   const takeSlot = createSlots(connections);
   const leasesOnRows = postgresRowLeases(pool, payments, settings);
@@ -131,7 +146,10 @@ export function postgresFulfil(pool: PostgresPoolLike, payments: PaymentStore, s
         if (timeoutMs !== undefined) {
           // The server ends a statement, or a transaction left idle, that outlives the limit.
           const limit = String(Math.ceil(timeoutMs) + SERVER_GRACE_MS);
-          await client.query("SELECT set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $1, true)", [limit]);
+          await client.query(
+            "SELECT set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $1, true)",
+            [limit],
+          );
         }
         const payment = await lockedEntry(client, table, reference);
         if (!owesFulfilment(payment)) return 'not-owed' as const;

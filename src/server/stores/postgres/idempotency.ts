@@ -7,7 +7,11 @@ import { secretRecordKey, type IdempotencyRecord, type IdempotencyStore } from '
 const SWEEP_EVERY = 100;
 const SWEEP_BATCH = 500;
 
-export function postgresIdempotencyStore(db: PostgresQueryable, tables: PostgresTables, clock: () => number | null): IdempotencyStore {
+export function postgresIdempotencyStore(
+  db: PostgresQueryable,
+  tables: PostgresTables,
+  clock: () => number | null,
+): IdempotencyStore {
   // Each claim's owner says whose it is, so a release never deletes another instance's claim.
   const owner = crypto.randomUUID();
   const claimsHeld = new Map<string, string>();
@@ -61,7 +65,10 @@ export function postgresIdempotencyStore(db: PostgresQueryable, tables: Postgres
       await db.query(`DELETE FROM ${tables.claims} WHERE key = $1 AND owner = $2`, [key, value]);
     },
     async get(key) {
-      const { rows } = await db.query(`SELECT record FROM ${tables.idempotency} WHERE key = $1 AND expires_at > ${clockSql(2)}`, [key, clock()]);
+      const { rows } = await db.query(
+        `SELECT record FROM ${tables.idempotency} WHERE key = $1 AND expires_at > ${clockSql(2)}`,
+        [key, clock()],
+      );
       const record = rows[0]?.record;
       if (record === undefined) return undefined;
       return (typeof record === 'string' ? JSON.parse(record) : record) as IdempotencyRecord;

@@ -62,7 +62,13 @@ export function createPostgresStores(pool: PostgresPoolLike, options: PostgresSt
     clock: injected ? () => injected() : () => null,
   };
   const ledger = postgresPaymentStore(pool, settings);
-  const fulfilInTransaction = postgresFulfil(pool, ledger, settings, injected ?? Date.now, fulfilmentConnections(pool, options.fulfilmentConnections));
+  const fulfilInTransaction = postgresFulfil(
+    pool,
+    ledger,
+    settings,
+    injected ?? Date.now,
+    fulfilmentConnections(pool, options.fulfilmentConnections),
+  );
   return {
     idempotency: postgresIdempotencyStore(pool, settings.tables, settings.clock),
     payments: { ...ledger, ...postgresLedgerViews(pool, settings.tables), fulfilInTransaction },

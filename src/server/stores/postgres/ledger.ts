@@ -25,7 +25,9 @@ export function postgresLedgerViews(db: PostgresQueryable, tables: PostgresTable
       );
     },
     async history(paymentReference: string): Promise<HistoryEvent[]> {
-      const { rows } = await db.query(`SELECT event FROM ${history} WHERE reference = $1 ORDER BY id`, [paymentReference]);
+      const { rows } = await db.query(`SELECT event FROM ${history} WHERE reference = $1 ORDER BY id`, [
+        paymentReference,
+      ]);
       return rows.map((row) => (typeof row.event === 'string' ? JSON.parse(row.event) : row.event) as HistoryEvent);
     },
     async list(query: LedgerQuery): Promise<Payment[]> {

@@ -14,7 +14,10 @@ export type PostgresPoolClientLike = PostgresQueryable & {
 };
 
 /** What is used of a `pg` Pool: `query`, `connect` for a transaction, and its size (`options.max`) when it says. */
-export type PostgresPoolLike = PostgresQueryable & { connect(): Promise<PostgresPoolClientLike>; readonly options?: { max?: number } };
+export type PostgresPoolLike = PostgresQueryable & {
+  connect(): Promise<PostgresPoolClientLike>;
+  readonly options?: { max?: number };
+};
 
 export type PostgresTableOptions = {
   /** Prepended to every table and index name; default `pay_widget_`. Letters, digits and `_`. */
@@ -41,7 +44,13 @@ export function tableNames(options: PostgresTableOptions = {}): PostgresTables {
     throw new TypeError('schema must be letters, digits and _ (at most 63 characters)');
   }
   const qualify = (name: string) => (schema === undefined ? '' : `"${schema}".`) + `"${prefix}${name}"`;
-  return { payments: qualify('payments'), idempotency: qualify('idempotency'), claims: qualify('idempotency_claims'), prefix, schema };
+  return {
+    payments: qualify('payments'),
+    idempotency: qualify('idempotency'),
+    claims: qualify('idempotency_claims'),
+    prefix,
+    schema,
+  };
 }
 
 /**

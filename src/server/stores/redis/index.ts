@@ -7,13 +7,12 @@
 //   const { idempotency, payments } = createRedisStores(client);
 //
 // Claims are `SET NX PX`; idempotency records expire with `PX`. A ledger entry is a hash (`json`,
-// `version`, `dueAt`), with its key's reference beside it and a sorted set of due entries; every
-// ledger write is one Lua script, so it is atomic in Redis; fulfilment leases go by Redis's clock
-// (`TIME`), not each instance's. An entry still owed work never expires;
-// a finished one expires after `paymentTtlMs`. Enable persistence (`appendonly yes`) for a ledger
-// in Redis: a restart without it forgets payments the gateway may still confirm. Nothing here imports `redis`: any client with
-// node-redis's `sendCommand` works. While the client is not connected every call fails at once
-// (the session handler answers 503), instead of waiting in node-redis's offline queue.
+// `version`, `dueAt`), with its key's reference beside it and a sorted set of due entries; every ledger write is one
+// Lua script, so it is atomic in Redis; fulfilment leases go by Redis's clock (`TIME`), not each instance's. An entry
+// still owed work never expires; a finished one expires after `paymentTtlMs`. Enable persistence (`appendonly yes`) for
+// a ledger in Redis: a restart without it forgets payments the gateway may still confirm. Nothing here imports `redis`:
+// any client with node-redis's `sendCommand` works. While the client is not connected every call fails at once (the
+// session handler answers 503), instead of waiting in node-redis's offline queue.
 import { isFinished } from '../finished.js';
 import { redisLedgerViews } from './ledger.js';
 import type { Payment, PaymentStore } from '../types.js';
@@ -140,7 +139,10 @@ export function createRedisStores(client: RedisClientLike, options: RedisStoresO
     if (client.isReady === false) return Promise.reject(new Error('Redis is not connected'));
     return client.sendCommand(args);
   };
-  const payments = { ...redisPaymentStore(send, prefix, paymentTtlMs, options.now), ...redisLedgerViews(send, prefix, fromFields) };
+  const payments = {
+    ...redisPaymentStore(send, prefix, paymentTtlMs, options.now),
+    ...redisLedgerViews(send, prefix, fromFields),
+  };
   return { idempotency: redisIdempotencyStore(send, prefix), payments };
 }
 
@@ -163,7 +165,15 @@ function redisIdempotencyStore(send: Send, prefix: string): IdempotencyStore {
     },
     async claimAndGet(key, ttlMs) {
       const value = `${owner}:${++claimCount}`;
-      const [claimed, text] = (await send(['EVAL', CLAIM_AND_GET, '2', `${prefix}claim:${key}`, `${prefix}idem:${key}`, value, String(Math.ceil(ttlMs))])) as [unknown, unknown];
+      const [claimed, text] = (await send([
+        'EVAL',
+        CLAIM_AND_GET,
+        '2',
+        `${prefix}claim:${key}`,
+        `${prefix}idem:${key}`,
+        value,
+        String(Math.ceil(ttlMs)),
+      ])) as [unknown, unknown];
       if (Number(claimed) === 1) claimsHeld.set(key, value);
       return { claimed: Number(claimed) === 1, record: parse(text) };
     },
@@ -193,7 +203,10 @@ function redisPaymentStore(send: Send, prefix: string, ttlMs: number, now: (() =
     const key = payment.idempotencyKey ?? '';
     const due = dueAt === undefined ? '' : String(Math.ceil(dueAt));
     const ttl = isFinished(payment) ? String(ttlMs) : '';
-    return { keys: [paymentKey(payment.paymentReference), dueSet, keyIndex(key)], argv: [payment.paymentReference, JSON.stringify(rest), due, ttl] };
+    return {
+      keys: [paymentKey(payment.paymentReference), dueSet, keyIndex(key)],
+      argv: [payment.paymentReference, JSON.stringify(rest), due, ttl],
+    };
   }
 
   const payments: PaymentStore = {
@@ -206,7 +219,10 @@ function redisPaymentStore(send: Send, prefix: string, ttlMs: number, now: (() =
     },
     async update(payment) {
       const { keys, argv } = writeArgs(payment);
-      return Number(await send(['EVAL', COMPARE_AND_SET, '3', ...keys, ...argv, String(payment.version), keyIndex('')])) === 1;
+      return (
+        Number(await send(['EVAL', COMPARE_AND_SET, '3', ...keys, ...argv, String(payment.version), keyIndex('')])) ===
+        1
+      );
     },
     async findByIdempotencyKey(key) {
       const fields = await send(['EVAL', FIND_BY_KEY, '1', keyIndex(key), paymentKey('')]);
@@ -217,7 +233,12 @@ function redisPaymentStore(send: Send, prefix: string, ttlMs: number, now: (() =
       return Number(await send(['EVAL', MARK_DUE, '2', paymentKey(paymentReference), dueSet, ...args])) === 1;
     },
     async claimDue(now, limit, holdMs) {
-      const args = [String(Math.floor(now)), String(Math.max(0, Math.floor(limit))), String(Math.ceil(holdMs)), paymentKey('')];
+      const args = [
+        String(Math.floor(now)),
+        String(Math.max(0, Math.floor(limit))),
+        String(Math.ceil(holdMs)),
+        paymentKey(''),
+      ];
       const rows = (await send(['EVAL', CLAIM_DUE, '1', dueSet, ...args])) as unknown[][];
       return rows.map(fromFields).filter((payment) => payment !== undefined);
     },

@@ -21,10 +21,21 @@ export function redisLedgerViews(send: Send, prefix: string, fromFields: (fields
   const historyKey = (reference: string) => `${prefix}payment-history:${reference}`;
   return {
     async appendHistory(paymentReference: string, event: HistoryEvent): Promise<void> {
-      await send(['EVAL', APPEND, '2', paymentKey(paymentReference), historyKey(paymentReference), JSON.stringify(event), String(HISTORY_LIMIT)]);
+      await send([
+        'EVAL',
+        APPEND,
+        '2',
+        paymentKey(paymentReference),
+        historyKey(paymentReference),
+        JSON.stringify(event),
+        String(HISTORY_LIMIT),
+      ]);
     },
     async history(paymentReference: string): Promise<HistoryEvent[]> {
-      const [exists, items] = await Promise.all([send(['EXISTS', paymentKey(paymentReference)]), send(['LRANGE', historyKey(paymentReference), '0', '-1'])]);
+      const [exists, items] = await Promise.all([
+        send(['EXISTS', paymentKey(paymentReference)]),
+        send(['LRANGE', historyKey(paymentReference), '0', '-1']),
+      ]);
       if (Number(exists) !== 1) return [];
       return (items as string[]).map((item) => JSON.parse(item) as HistoryEvent);
     },
@@ -32,7 +43,16 @@ export function redisLedgerViews(send: Send, prefix: string, fromFields: (fields
       const entries: Payment[] = [];
       let cursor = '0';
       do {
-        const [next, keys] = (await send(['SCAN', cursor, 'MATCH', `${paymentKey('*')}`, 'COUNT', '1000', 'TYPE', 'hash'])) as [string, string[]];
+        const [next, keys] = (await send([
+          'SCAN',
+          cursor,
+          'MATCH',
+          `${paymentKey('*')}`,
+          'COUNT',
+          '1000',
+          'TYPE',
+          'hash',
+        ])) as [string, string[]];
         cursor = next;
         const rows = await Promise.all(keys.map((key) => send(['HMGET', key, 'json', 'version', 'dueAt', 'key'])));
         for (const row of rows) {

@@ -127,14 +127,21 @@ function groupWriter(db: SqliteDatabaseLike, ensureTables: () => void) {
           queue = [];
           afterThisTurn(flush);
         }
-        queue.push({ work, settle: (outcome) => ('error' in outcome ? reject(outcome.error) : resolve(outcome.value as T)) });
+        queue.push({
+          work,
+          settle: (outcome) => ('error' in outcome ? reject(outcome.error) : resolve(outcome.value as T)),
+        });
       });
     },
     flush,
   };
 }
 
-export function sqliteConnection(db: SqliteDatabaseLike, tables: SqliteTables, settings: ConnectionSettings): SqliteConnection {
+export function sqliteConnection(
+  db: SqliteDatabaseLike,
+  tables: SqliteTables,
+  settings: ConnectionSettings,
+): SqliteConnection {
   configure(db, settings);
   const statements = new Map<string, SqliteStatementLike>();
   let ready = false;

@@ -34,7 +34,9 @@ export function openDatabaseFile(file: string, busyTimeoutMs: number): SqliteDat
     Database = requireFrom(import.meta.url)(DRIVER) as typeof Database;
   } catch (error) {
     if ((error as { code?: string })?.code !== 'MODULE_NOT_FOUND') throw error;
-    throw new Error(`createSqliteStores: the ${DRIVER} package is not installed (npm install ${DRIVER}), or pass an open database instead of a path`);
+    throw new Error(
+      `createSqliteStores: the ${DRIVER} package is not installed (npm install ${DRIVER}), or pass an open database instead of a path`,
+    );
   }
   if (file !== '' && file !== ':memory:' && !file.startsWith('file:')) prepareLedgerFile(file);
   return new Database(file, { timeout: busyTimeoutMs });
@@ -47,7 +49,10 @@ export function openDatabaseFile(file: string, busyTimeoutMs: number): SqliteDat
  * to a power cut harms nothing (the idempotency records: a retry finds its payment in the ledger).
  * busy_timeout: a write waits this long for another process's write instead of failing.
  */
-export function configure(db: SqliteDatabaseLike, settings: { busyTimeoutMs: number; synchronous: 'FULL' | 'NORMAL' }): void {
+export function configure(
+  db: SqliteDatabaseLike,
+  settings: { busyTimeoutMs: number; synchronous: 'FULL' | 'NORMAL' },
+): void {
   db.exec(`PRAGMA busy_timeout = ${Math.ceil(settings.busyTimeoutMs)}`);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec(`PRAGMA synchronous = ${settings.synchronous}`);

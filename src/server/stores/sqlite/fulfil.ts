@@ -34,13 +34,22 @@ const REFUSED = /^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA|ATTACH|
  * One run's queued writes. `updateEntry`: the ledger's compare-and-set as one statement, inside
  * the connection's `write` (the number of rows it changed).
  */
-export function sqliteQueuedWrites(connection: SqliteConnection, updateEntry: (payment: Payment) => number): QueuedWrites {
+export function sqliteQueuedWrites(
+  connection: SqliteConnection,
+  updateEntry: (payment: Payment) => number,
+): QueuedWrites {
   const queued: { statement: SqliteStatementLike; values: SqliteValue[] }[] = [];
   let sealed = false;
   const db: SqlitePaidDb = {
     run(sql, ...values) {
-      if (sealed) throw new TypeError("onPaid's db: a write queued after onPaid returned is never applied (await it inside onPaid)");
-      if (REFUSED.test(sql)) throw new TypeError("onPaid's db: no transaction or connection statements; its writes commit with the fulfilment mark");
+      if (sealed)
+        throw new TypeError(
+          "onPaid's db: a write queued after onPaid returned is never applied (await it inside onPaid)",
+        );
+      if (REFUSED.test(sql))
+        throw new TypeError(
+          "onPaid's db: no transaction or connection statements; its writes commit with the fulfilment mark",
+        );
       queued.push({ statement: connection.prepare(sql), values });
     },
     get: (sql, ...values) => connection.prepare(sql).get(...values) as Row | undefined,

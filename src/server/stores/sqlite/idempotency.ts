@@ -22,7 +22,10 @@ export function sqliteIdempotencyStore(db: SqliteConnection, now: () => number):
     await db
       .write(() => {
         for (const table of [idempotency, claims]) {
-          db.change(`DELETE FROM ${table} WHERE key IN (SELECT key FROM ${table} WHERE expires_at <= ? LIMIT ${SWEEP_BATCH})`, now());
+          db.change(
+            `DELETE FROM ${table} WHERE key IN (SELECT key FROM ${table} WHERE expires_at <= ? LIMIT ${SWEEP_BATCH})`,
+            now(),
+          );
         }
       })
       .catch(() => {});

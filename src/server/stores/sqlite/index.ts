@@ -52,13 +52,19 @@ export type SqliteStores = {
 };
 
 /** Both stores in one SQLite file: a path (opened with `libsql`) or an open database. */
-export function createSqliteStores(fileOrDatabase: string | SqliteDatabaseLike, options: SqliteStoresOptions = {}): SqliteStores {
+export function createSqliteStores(
+  fileOrDatabase: string | SqliteDatabaseLike,
+  options: SqliteStoresOptions = {},
+): SqliteStores {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
-  if (!(Number.isFinite(busyTimeoutMs) && busyTimeoutMs >= 0)) throw new TypeError('createSqliteStores: busyTimeoutMs must be a finite number, 0 or more');
+  if (!(Number.isFinite(busyTimeoutMs) && busyTimeoutMs >= 0))
+    throw new TypeError('createSqliteStores: busyTimeoutMs must be a finite number, 0 or more');
   const tables = sqliteTables(options.tablePrefix);
   const owned = typeof fileOrDatabase === 'string';
   if (!owned && (typeof fileOrDatabase?.prepare !== 'function' || typeof fileOrDatabase.exec !== 'function')) {
-    throw new TypeError("createSqliteStores: pass a file path, e.g. '.pay-widget/ledger.db', or an open database (libsql, better-sqlite3, node:sqlite)");
+    throw new TypeError(
+      "createSqliteStores: pass a file path, e.g. '.pay-widget/ledger.db', or an open database (libsql, better-sqlite3, node:sqlite)",
+    );
   }
   const ledger = sqliteConnection(owned ? openDatabaseFile(fileOrDatabase, busyTimeoutMs) : fileOrDatabase, tables, {
     busyTimeoutMs,
@@ -67,12 +73,20 @@ export function createSqliteStores(fileOrDatabase: string | SqliteDatabaseLike, 
     owned,
   });
   const records = owned
-    ? sqliteConnection(openDatabaseFile(fileOrDatabase, busyTimeoutMs), tables, { busyTimeoutMs, synchronous: 'NORMAL', groupCommit: false, owned })
+    ? sqliteConnection(openDatabaseFile(fileOrDatabase, busyTimeoutMs), tables, {
+        busyTimeoutMs,
+        synchronous: 'NORMAL',
+        groupCommit: false,
+        owned,
+      })
     : ledger;
   const now = options.now ?? Date.now;
   return {
     idempotency: sqliteIdempotencyStore(records, now),
-    payments: { ...sqlitePaymentStore(ledger, { ttlMs: options.paymentTtlMs ?? 30 * 24 * 60 * 60 * 1000, now }), ...sqliteLedgerViews(ledger) },
+    payments: {
+      ...sqlitePaymentStore(ledger, { ttlMs: options.paymentTtlMs ?? 30 * 24 * 60 * 60 * 1000, now }),
+      ...sqliteLedgerViews(ledger),
+    },
     close() {
       ledger.close();
       if (records !== ledger) records.close();

@@ -19,7 +19,10 @@ const COLUMNS = 'reference, idempotency_key, version, due_at, payment';
 const SWEEP_EVERY = 100;
 const SWEEP_BATCH = 500;
 
-export function sqlitePaymentStore(db: SqliteConnection, settings: SqliteLedgerSettings): PaymentStore & Required<Pick<PaymentStore, 'queueWrites'>> {
+export function sqlitePaymentStore(
+  db: SqliteConnection,
+  settings: SqliteLedgerSettings,
+): PaymentStore & Required<Pick<PaymentStore, 'queueWrites'>> {
   const table = db.tables.payments;
   let inserts = 0;
 
@@ -53,10 +56,18 @@ export function sqlitePaymentStore(db: SqliteConnection, settings: SqliteLedgerS
 
   function claimDue(now: number, limit: number, holdMs: number): Promise<Payment[]> {
     return db.write(() => {
-      const rows = db.all(`SELECT ${COLUMNS} FROM ${table} WHERE due_at <= ? ORDER BY due_at LIMIT ?`, now, Math.max(0, Math.floor(limit)));
+      const rows = db.all(
+        `SELECT ${COLUMNS} FROM ${table} WHERE due_at <= ? ORDER BY due_at LIMIT ?`,
+        now,
+        Math.max(0, Math.floor(limit)),
+      );
       const holdUntil = now + holdMs;
       return rows.map((row) => {
-        db.change(`UPDATE ${table} SET due_at = ?, version = version + 1 WHERE reference = ?`, holdUntil, String(row.reference));
+        db.change(
+          `UPDATE ${table} SET due_at = ?, version = version + 1 WHERE reference = ?`,
+          holdUntil,
+          String(row.reference),
+        );
         return { ...fromRow(row), dueAt: holdUntil, version: Number(row.version) + 1 };
       });
     });

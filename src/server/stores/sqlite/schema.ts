@@ -61,8 +61,14 @@ export type SqliteTables = { payments: string; idempotency: string; claims: stri
 
 /** The quoted table names for `prefix`; throws on a prefix that is not a plain identifier. */
 export function sqliteTables(prefix = DEFAULT_PREFIX): SqliteTables {
-  if (!PREFIX.test(prefix)) throw new TypeError('createSqliteStores: tablePrefix must be letters, digits and _ (at most 63 characters)');
-  return { payments: `"${prefix}payments"`, idempotency: `"${prefix}idempotency"`, claims: `"${prefix}idempotency_claims"`, prefix };
+  if (!PREFIX.test(prefix))
+    throw new TypeError('createSqliteStores: tablePrefix must be letters, digits and _ (at most 63 characters)');
+  return {
+    payments: `"${prefix}payments"`,
+    idempotency: `"${prefix}idempotency"`,
+    claims: `"${prefix}idempotency_claims"`,
+    prefix,
+  };
 }
 
 /** The DDL for `prefix`. */

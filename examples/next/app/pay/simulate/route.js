@@ -8,7 +8,8 @@ import { pay } from '../../../lib/pay.js';
 export async function POST(request) {
   const { sandbox } = pay();
   if (!sandbox) return new Response('Not found', { status: 404 });
-  if (!fromThisMachine(request)) return new Response('The sandbox’s /pay/simulate answers only the person at this machine.', { status: 403 });
+  if (!fromThisMachine(request))
+    return new Response('The sandbox’s /pay/simulate answers only the person at this machine.', { status: 403 });
   const { paymentReference } = await request.json().catch(() => ({}));
   return new Response(null, { status: sandbox.setStatus(String(paymentReference), 'SUCCESS') ? 204 : 404 });
 }
