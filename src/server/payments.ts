@@ -4,7 +4,6 @@
 // the reconciler's timer.
 import type { PaymentHook } from './fulfilment/fulfil.js';
 import { createEmitter, errorName } from './http/emitter.js';
-import { errorReply, toResponse } from './http/reply.js';
 import { createHistoryRecorder, historyListener } from './ledger/history.js';
 import {
   checkPaymentsOptions,
@@ -14,6 +13,7 @@ import {
   type PaymentsEventSource,
   type PaymentsOptions,
 } from './payments-options.js';
+import { routeByLastSegment, type Endpoints } from './payments-router.js';
 import { createReconciler, type ReconcileCounts } from './reconciler/reconciler.js';
 import { createSessionHandler } from './session/handler.js';
 import { createStatusHandler } from './status/handler.js';
@@ -32,9 +32,6 @@ export type Payments = {
   /** Stops the reconciler's timer, after a sweep still running. */
   close(): Promise<void>;
 };
-
-type Endpoint = (request: Request, env?: unknown) => Promise<Response>;
-type Endpoints = { session: Endpoint; status: Endpoint; webhook: Endpoint };
 
 /** Where the widget polls, relative to the session endpoint it posted to. */
 const STATUS_PATH = 'status';
@@ -107,26 +104,9 @@ export function createPayments(options: PaymentsOptions): Payments {
   const stopSweeping = startReconciler(options, reconciler.start);
 
   return {
-    async handler(request, env) {
-      const name = lastSegment(request.url);
-      if (name !== 'session' && name !== 'status' && name !== 'webhook') {
-        return toResponse(
-          errorReply('not_found', 'Nothing is served at this path: use …/session, …/status or …/webhook.'),
-          {},
-        );
-      }
-      let endpoint: Endpoint;
-      try {
-        endpoint = (await ready())[name];
-      } catch (error) {
-        emitFrom(name)({ type: 'internal-error', where: 'handler', detail: errorName(error) });
-        return toResponse(
-          errorReply('server_busy', 'Payments are unavailable for a moment. Please try again.', { retryable: true }),
-          {},
-        );
-      }
-      return endpoint(request, env);
-    },
+    handler: routeByLastSegment(ready, (name, error) =>
+      emitFrom(name)({ type: 'internal-error', where: 'handler', detail: errorName(error) }),
+    ),
     sweep: () => reconciler.run(),
     close: () => stopSweeping?.() ?? Promise.resolve(),
   };
@@ -147,8 +127,4 @@ function startReconciler(
   if ((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers')
     return undefined;
   return start(options.reconcile?.everyMs ?? DEFAULT_SWEEP_EVERY_MS);
-}
-
-function lastSegment(url: string): string {
-  return new URL(url).pathname.replace(/\/+$/, '').split('/').pop() ?? '';
 }
