@@ -7,41 +7,29 @@
 // `stale` for a person, never FAILED. A query nobody answered is made again after a back-off.
 import type { Gateway } from '../gateway/gateway.js';
 import { sleep as realSleep } from '../http/deadline.js';
-import { errorName, scrubbedEmitter } from '../http/emitter.js';
+import { scrubbedEmitter } from '../http/emitter.js';
 import { DEFAULT_LEASE_MS, fulfil, owesFulfilment, type FulfilResult } from '../fulfilment/fulfil.js';
 import { assertStore } from '../options.js';
 import { optionChecks } from '../../contract/option-checks.js';
 import { nextStep, nothingOwed, retryUnanswered } from './requery.js';
+import { sweepDue, type ReconcileCounts, type SweepEvent } from './sweep.js';
 import { verifyAndSettle, type PaymentHook, type VerifyEvent } from '../settlement/settle.js';
 import { PAYMENT_STORE_METHODS, type Payment, type PaymentStore } from '../stores/types.js';
 
-/** What one sweep did. */
-export type ReconcileCounts = {
-  /** Gateway queries made. */
-  checked: number;
-  /** Payments this sweep settled SUCCESS (a late success included). */
-  paid: number;
-  /** Payments this sweep settled FAILED (the gateway said so). */
-  failed: number;
-  /** Payments whose `onPaid` this sweep ran to its return. */
-  fulfilled: number;
-  /** Payments still owed work, due again later: pending at the gateway, or `onPaid` running elsewhere. */
-  pending: number;
-  /** Payments whose schedule ran out while the gateway still said pending: for a person to look at. */
-  stale: number;
-  /** Entries the sweep could not move: an unanswered query, an `onPaid` that threw, a store that failed. */
-  errors: number;
-};
+export type { ReconcileCounts } from './sweep.js';
 
-/** What `onEvent` hears from the reconciler: references, codes and counts, never a token, key or customer detail. */
+/**
+ * What `onEvent` hears from the reconciler: the settlement's events, the sweep's own (sweep.ts) and
+ * `stale`; references, codes and counts, never a token, key or customer detail.
+ */
 export type ReconcileEvent =
   | VerifyEvent
-  /** The schedule ran out while the gateway still says pending: the entry stays PENDING, off the sweep, for a person. Once per entry. */
-  | { type: 'stale'; paymentReference: string; checks: number }
-  /** Each sweep's counts, when it ends. */
-  | { type: 'reconcile-sweep'; counts: ReconcileCounts }
-  /** The sweep itself failed: the store's claim threw, or handling an entry did. `detail` is the error's class name. */
-  | { type: 'internal-error'; where: 'reconciler'; paymentReference?: string; detail: string };
+  | SweepEvent
+  /**
+   * The schedule ran out while the gateway still says pending: the entry stays PENDING, off the
+   * sweep, for a person. Once per entry.
+   */
+  | { type: 'stale'; paymentReference: string; checks: number };
 
 export type ReconcilerOptions = {
   /** The `createGateway(…)` object: the reconciler queries, never trusting anything else. */
@@ -84,7 +72,10 @@ const DEFAULT_QUERIES_PER_SECOND = 5;
 const DEFAULT_BATCH_SIZE = 50;
 const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
 
-/** The ledger's due work, done: `createReconciler({ gateway, payments, onPaid }).start(60_000)` in the server, or `run()` from a cron job. */
+/**
+ * The ledger's due work, done: `createReconciler({ gateway, payments, onPaid }).start(60_000)` in
+ * the server, or `run()` from a cron job.
+ */
 export function createReconciler(options: ReconcilerOptions): Reconciler {
   assertOptions(options);
   const { gateway, payments } = options;
@@ -135,43 +126,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     }
   }
 
-  async function run(runOptions: { limit?: number } = {}): Promise<ReconcileCounts> {
-    const counts: ReconcileCounts = { checked: 0, paid: 0, failed: 0, fulfilled: 0, pending: 0, stale: 0, errors: 0 };
-    const limit = runOptions.limit ?? Number.POSITIVE_INFINITY;
-    const seen = new Set<string>();
-    while (seen.size < limit) {
-      let batch: Payment[];
-      try {
-        batch = await payments.claimDue(now(), Math.min(batchSize, limit - seen.size), holdMs);
-      } catch (error) {
-        counts.errors += 1;
-        emit({ type: 'internal-error', where: 'reconciler', detail: errorName(error) });
-        break;
-      }
-      // Taken again within one sweep only when the clock passed its hold: that waits for the next sweep.
-      const fresh = batch.filter((entry) => !seen.has(entry.paymentReference));
-      if (fresh.length === 0) break;
-      for (const entry of fresh) seen.add(entry.paymentReference);
-      await Promise.all(fresh.map((entry) => reconcileSafely(entry, counts)));
-    }
-    emit({ type: 'reconcile-sweep', counts: { ...counts } });
-    return counts;
-  }
-
-  async function reconcileSafely(entry: Payment, counts: ReconcileCounts): Promise<void> {
-    try {
-      await reconcile(entry, counts);
-    } catch (error) {
-      counts.errors += 1;
-      emit({
-        type: 'internal-error',
-        where: 'reconciler',
-        paymentReference: entry.paymentReference,
-        detail: errorName(error),
-      });
-    }
-  }
-
+  const sweep = { payments, now, batchSize, holdMs, emit, reconcile };
+  const run = async (runOptions: { limit?: number } = {}) => sweepDue(sweep, runOptions.limit);
   return { run, start: (intervalMs) => startSweeping(run, intervalMs) };
 }
 
