@@ -2,7 +2,6 @@
 // Idempotency-Key, body, validation), then handed to the payment steps under one deadline and,
 // with a key, to the idempotency layer.
 import { createGateway } from '../gateway/gateway.js';
-import { readJsonBody, requireJson, requireMethod } from '../../contract/request-checks.js';
 import { createCorsPolicy } from '../http/cors.js';
 import { createEmitter } from '../http/emitter.js';
 import { corsEndpoint } from '../http/endpoint.js';
@@ -12,17 +11,17 @@ import { assertStore } from '../options.js';
 import { createStatusTokens } from '../status/tokens.js';
 import { createMemoryIdempotencyStore, createMemoryPaymentStore } from '../stores/memory.js';
 import { warnIfMemoryWithLiveKeys } from '../stores/memory-warning.js';
-import { PAYMENT_STORE_METHODS } from '../stores/types.js';
-import { IDEMPOTENCY_STORE_METHODS, isValidIdempotencyKey } from '../stores/idempotency-types.js';
+import { PAYMENT_STORE_METHODS, type PaymentStore } from '../stores/types.js';
+import { IDEMPOTENCY_STORE_METHODS, type IdempotencyStore } from '../stores/idempotency-types.js';
 import { adapterClientAddress } from './client-address.js';
 import { withAttemptDeadline } from './deadline.js';
 import { createIdempotentAttempt } from './idempotency.js';
 import { checkSessionOptions, transferTerms, type SessionHandlerOptions } from './options.js';
-import { NOT_SET_UP, sessionError } from './outcomes.js';
-import { createSessionReplies, type SessionReplies } from './replies.js';
+import type { SessionEvent } from './events.js';
+import { createSessionReplies } from './replies.js';
+import { readSessionRequest } from './request.js';
 import { attemptWithoutKey, paymentSteps, type PaymentContext } from './steps.js';
 import { withTimeLeft } from './time-left.js';
-import { validateSessionRequest } from './validate.js';
 
 /** `env` is what the server adapter passes beside the request (read by `clientAddress`). */
 export type SessionHandler = (request: Request, env?: unknown) => Promise<Response>;
@@ -37,26 +36,20 @@ const METHODS = 'POST, OPTIONS';
  */
 export function createSessionHandler(options: SessionHandlerOptions): SessionHandler {
   checkSessionOptions(options);
-  const idempotency = options.idempotency ?? createMemoryIdempotencyStore();
   const now = options.now ?? Date.now;
   const emit = createEmitter(options.onEvent);
-  const payments = options.payments ?? createMemoryPaymentStore({ now, onEvent: emit });
-  assertStore(
-    idempotency,
-    IDEMPOTENCY_STORE_METHODS,
-    'createSessionHandler: the idempotency store (it must claim keys atomically)',
-  );
-  assertStore(payments, PAYMENT_STORE_METHODS, 'createSessionHandler: the payments store');
-  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
+  const { idempotency, payments } = sessionStores(options, now, emit);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const deadlineMs = options.attemptTimeoutMs ?? 2 * timeoutMs;
+  const limits = {
+    methods: METHODS,
+    requireKey: options.requireIdempotencyKey ?? true,
+    maxBodyBytes: options.maxBodyBytes ?? 16 * 1024,
+    deadlineMs,
+  };
   const clientAddress = options.clientAddress ?? adapterClientAddress;
-  const requireKey = options.requireIdempotencyKey ?? true;
   const cors = createCorsPolicy(options.allowedOrigins, METHODS, { allowedHeaders: options.allowedHeaders });
-  const { baseUrl, publicKey, accessToken, fetch } = options;
-  const gateway =
-    options.gateway ??
-    createGateway({ baseUrl: baseUrl!, publicKey: publicKey!, accessToken: accessToken!, timeoutMs, fetch });
+  const gateway = sessionGateway(options, timeoutMs);
   warnIfMemoryWithLiveKeys(gateway, [idempotency, payments]);
   const redactor = createRedactor(
     [gateway.publicKey, ...(typeof options.accessToken === 'string' ? [options.accessToken] : [])],
@@ -83,38 +76,19 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     now,
     warned: { noRateLimit: false },
   };
-  const idempotent = createIdempotentAttempt({
-    store: idempotency,
-    lockWaitMs: Math.min(timeoutMs, deadlineMs / 2),
-    // A crashed instance's claim lapses once no attempt can still be running.
-    claimTtlMs: deadlineMs + 60_000,
-    doneTtlMs: options.idempotencyTtlMs ?? 24 * 60 * 60 * 1000,
-    pendingTtlMs: options.pendingTtlMs ?? 10 * 60 * 1000,
-  });
+  const idempotent = idempotentAttempt(options, idempotency, timeoutMs, deadlineMs);
 
   async function handle(request: Request, env: unknown): Promise<Reply> {
     const started = performance.now();
-    const problem = requireMethod(request, METHODS) ?? requireJson(request);
-    if (problem) return replies.reject(problem.code, problem.message, { headers: problem.headers });
-    const key = request.headers.get('idempotency-key');
-    const badKey = checkIdempotencyKey(key, requireKey, replies);
-    if (badKey) return badKey;
-    if (request.bodyUsed)
-      return bodyAlreadyRead(replies, 'was already read before the session handler got the request');
-    const body = await readJsonBody(request, { maxBytes: maxBodyBytes, timeoutMs: deadlineMs });
-    if (!body.ok && body.problem.empty && saysItHasBody(request)) {
-      return bodyAlreadyRead(replies, 'arrived empty although the request says it has one');
-    }
-    if (!body.ok) return replies.reject(body.problem.code, body.problem.message);
-    const check = validateSessionRequest(body.json);
-    if (!check.ok) return replies.reject('validation', 'Some fields are missing or invalid.', { fields: check.fields });
-
-    const { email, mobileNumber, fullName } = check.request;
+    const read = await readSessionRequest(request, limits, replies);
+    if (!read.ok) return read.reply;
+    const { key, body } = read;
+    const { email, mobileNumber, fullName } = body;
     const redact = redactor.withExtra([email, mobileNumber, mobileNumber.replace(/^\+/, ''), fullName]);
     const forRequest = createSessionReplies(emit, redact);
     const steps = paymentSteps({
       context,
-      body: check.request,
+      body,
       request,
       clientAddress: () => clientAddress(request, env),
       key,
@@ -126,7 +100,7 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
     return withAttemptDeadline(left, forRequest, async (progress) => {
       if (key === null) return attemptWithoutKey(steps, progress);
       const refused = await steps.admit(progress);
-      return refused ?? idempotent(key, JSON.stringify(check.request), steps, forRequest, progress);
+      return refused ?? idempotent(key, JSON.stringify(body), steps, forRequest, progress);
     });
   }
 
@@ -136,38 +110,48 @@ export function createSessionHandler(options: SessionHandlerOptions): SessionHan
   });
 }
 
-/**
- * A body something else read first, such as `express.json()` mounted before the handler: the
- * customer cannot fix it, so it is the merchant's setup error (500 `config`), named in `onEvent`.
- * An empty body is taken for one when the request's headers announce a body (a client that sent
- * none is answered 400 `invalid_json`).
- */
-function bodyAlreadyRead(replies: SessionReplies, what: string): Reply {
-  const problem = new Error(`the request body ${what}: mount the handler before body parsers (express.json())`);
-  problem.name = 'BodyAlreadyRead';
-  replies.report('config', problem);
-  return sessionError('config', NOT_SET_UP);
+/** The stores given, or memory ones, each checked for the methods the endpoint calls. */
+function sessionStores(
+  options: SessionHandlerOptions,
+  now: () => number,
+  emit: (event: SessionEvent) => void,
+): { idempotency: IdempotencyStore; payments: PaymentStore } {
+  const idempotency = options.idempotency ?? createMemoryIdempotencyStore();
+  const payments = options.payments ?? createMemoryPaymentStore({ now, onEvent: emit });
+  assertStore(
+    idempotency,
+    IDEMPOTENCY_STORE_METHODS,
+    'createSessionHandler: the idempotency store (it must claim keys atomically)',
+  );
+  assertStore(payments, PAYMENT_STORE_METHODS, 'createSessionHandler: the payments store');
+  return { idempotency, payments };
 }
 
-function saysItHasBody(request: Request): boolean {
+/** The `gateway` given, or one made from `baseUrl`, `publicKey` and `accessToken` (checked by checkSessionOptions). */
+function sessionGateway(
+  options: SessionHandlerOptions,
+  timeoutMs: number,
+): NonNullable<SessionHandlerOptions['gateway']> {
+  const { baseUrl, publicKey, accessToken, fetch } = options;
   return (
-    Number(request.headers.get('content-length')) > 0 || /chunked/i.test(request.headers.get('transfer-encoding') ?? '')
+    options.gateway ??
+    createGateway({ baseUrl: baseUrl!, publicKey: publicKey!, accessToken: accessToken!, timeoutMs, fetch })
   );
 }
 
-/** A missing key (when one is required) or a malformed one, answered before the body is read. */
-function checkIdempotencyKey(key: string | null, required: boolean, replies: SessionReplies): Reply | undefined {
-  if (key === null && required) {
-    return replies.reject('missing_idempotency_key', 'Send an Idempotency-Key header with the request.', {
-      fields: {
-        'Idempotency-Key': 'Send a new random key per payment attempt, such as a UUID, and reuse it on retries.',
-      },
-    });
-  }
-  if (key !== null && !isValidIdempotencyKey(key)) {
-    return replies.reject('invalid_idempotency_key', 'The Idempotency-Key header is malformed.', {
-      fields: { 'Idempotency-Key': 'Use 8 to 255 visible ASCII characters, such as a UUID.' },
-    });
-  }
-  return undefined;
+/** A keyed attempt run once per key, its claim and records kept as long as the options say. */
+function idempotentAttempt(
+  options: SessionHandlerOptions,
+  store: IdempotencyStore,
+  timeoutMs: number,
+  deadlineMs: number,
+): ReturnType<typeof createIdempotentAttempt> {
+  return createIdempotentAttempt({
+    store,
+    lockWaitMs: Math.min(timeoutMs, deadlineMs / 2),
+    // A crashed instance's claim lapses once no attempt can still be running.
+    claimTtlMs: deadlineMs + 60_000,
+    doneTtlMs: options.idempotencyTtlMs ?? 24 * 60 * 60 * 1000,
+    pendingTtlMs: options.pendingTtlMs ?? 10 * 60 * 1000,
+  });
 }
