@@ -3,10 +3,8 @@
 // still poll or sweep (past their schedule, their account's life and their status token's life, and
 // no check still owed while a reconciler sweeps), each dropped reported.
 import { createEmitter } from '../http/emitter.js';
-import { RECHECK_SCHEDULE_MS, scheduleEndsAt } from '../reconciler/schedule.js';
-import { isFinished } from './finished.js';
-import { memoryLedgerViews } from './memory-ledger.js';
-import type { Payment, PaymentState, PaymentStore } from './types.js';
+import { createEntryTable, type MemoryLedgerEvent } from './memory-entries.js';
+import type { Payment, PaymentStore } from './types.js';
 import type { IdempotencyRecord, IdempotencyStore } from './idempotency-types.js';
 
 /** The stores made here, so that a handler can tell a merchant who runs live payments on them. */
@@ -94,13 +92,7 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
 
 // ─── The payment ledger ──────────────────────────────────────────────────────────────────────────
 
-/** What the in-memory ledger tells `onEvent`: an unpaid entry it dropped to make room. */
-export type MemoryLedgerEvent = {
-  type: 'ledger-evicted';
-  paymentReference: string;
-  state: PaymentState;
-  createdAt: number;
-};
+export type { MemoryLedgerEvent };
 
 export type MemoryPaymentStoreOptions = {
   /**
@@ -132,93 +124,20 @@ function dueBy(time: number, candidates: Payment[]): Payment[] {
   return candidates.filter((payment) => payment.dueAt! <= time).sort((a, b) => a.dueAt! - b.dueAt!);
 }
 
-/** A reconciler that has not taken due entries for this long is taken to be gone: their `dueAt` is nobody's to honour. */
-const SWEEPER_GONE_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Unpaid, nobody working on it, past its re-query schedule, its account's life and `unpaidTtlMs`:
- * no poll can still read it (its status token expired), no transfer can still reach it, and no
- * sweep still asks about it. Never a paid entry (its fulfilment may be owed), nor one whose query is
- * retried for want of an answer, nor, while a reconciler sweeps (`sweeping`), one still due a check:
- * its last step may be due the very moment its schedule ends.
- */
-function isAbandoned(payment: Payment, time: number, unpaidTtlMs: number, sweeping: boolean): boolean {
-  if (payment.state === 'SUCCESS' || payment.lease !== undefined || payment.unanswered) return false;
-  if (sweeping && payment.dueAt !== undefined) return false;
-  return time >= Math.max(scheduleEndsAt(payment), payment.openUntil ?? 0, payment.createdAt + unpaidTtlMs);
-}
-
-function full(maxEntries: number): never {
-  throw new Error(`the memory ledger holds ${maxEntries} payments still owed work (maxEntries)`);
-}
-
-/** The oldest entry `isAbandoned`, of `entries` in the order they were inserted (the oldest first). */
-function oldestAbandoned(
-  entries: Iterable<Payment>,
-  time: number,
-  unpaidTtlMs: number,
-  sweeping: boolean,
-): Payment | undefined {
-  const youngest = Math.max(unpaidTtlMs, RECHECK_SCHEDULE_MS.at(-1)!);
-  for (const payment of entries) {
-    if (payment.createdAt + youngest > time) return undefined; // every later one is younger still
-    if (isAbandoned(payment, time, unpaidTtlMs, sweeping)) return payment;
-  }
-  return undefined;
-}
-
 /** The ledger in this process's memory: one server instance, lost on restart (development, tests). */
 export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}): PaymentStore {
-  const maxEntries = Math.max(1, options.maxEntries ?? 100_000);
-  const ttlMs = options.ttlMs ?? 30 * 24 * 60 * 60 * 1000;
-  const unpaidTtlMs = options.unpaidTtlMs ?? 24 * 60 * 60 * 1000;
   const now = options.now ?? Date.now;
-  const onEvent = createEmitter(options.onEvent);
-  const entries = new Map<string, Payment>();
-  const byKey = new Map<string, string>();
-  // Finished entries in the order they finished (a Map iterates in insertion order): the oldest first.
-  const finished = new Map<string, number>();
-  const due = new Set<string>();
-  // When a reconciler last took due entries here (claimDue): while one sweeps, a due check is kept for it.
-  let sweptAt = Number.NEGATIVE_INFINITY;
-  const { forget: forgetHistory, ...views } = memoryLedgerViews(entries);
-
-  function forget(reference: string): void {
-    forgetHistory(reference);
-    const payment = entries.get(reference);
-    if (payment?.idempotencyKey !== undefined) byKey.delete(payment.idempotencyKey);
-    entries.delete(reference);
-    finished.delete(reference);
-    due.delete(reference);
-  }
-
-  function keep(payment: Payment): void {
-    const stored = structuredClone(payment);
-    entries.set(stored.paymentReference, stored);
-    finished.delete(stored.paymentReference);
-    if (isFinished(stored)) finished.set(stored.paymentReference, now());
-    if (stored.dueAt === undefined) due.delete(stored.paymentReference);
-    else due.add(stored.paymentReference);
-  }
-
-  function makeRoom(): void {
-    const time = now();
-    for (const [reference, finishedAt] of finished) {
-      if (finishedAt + ttlMs > time) break;
-      forget(reference);
-    }
-    if (entries.size < maxEntries) return;
-    const oldest = finished.keys().next();
-    if (!oldest.done) return forget(oldest.value);
-    const sweeping = time - sweptAt < SWEEPER_GONE_MS;
-    const { paymentReference, state, createdAt } =
-      oldestAbandoned(entries.values(), time, unpaidTtlMs, sweeping) ?? full(maxEntries);
-    forget(paymentReference);
-    onEvent({ type: 'ledger-evicted', paymentReference, state, createdAt });
-  }
+  const table = createEntryTable({
+    maxEntries: Math.max(1, options.maxEntries ?? 100_000),
+    ttlMs: options.ttlMs ?? 30 * 24 * 60 * 60 * 1000,
+    unpaidTtlMs: options.unpaidTtlMs ?? 24 * 60 * 60 * 1000,
+    now,
+    onEvent: createEmitter(options.onEvent),
+  });
+  const { entries, byKey, due, keep } = table;
 
   return remembered({
-    ...views,
+    ...table.views,
     get(paymentReference) {
       const payment = entries.get(paymentReference);
       return payment && structuredClone(payment);
@@ -226,9 +145,9 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
     insert(payment) {
       if (entries.has(payment.paymentReference)) return false;
       if (payment.idempotencyKey !== undefined && byKey.has(payment.idempotencyKey)) return false;
-      makeRoom();
+      table.makeRoom();
       keep({ ...payment, version: 1 });
-      if (payment.idempotencyKey !== undefined) byKey.set(payment.idempotencyKey, payment.paymentReference);
+      if (payment.idempotencyKey !== undefined) table.keyed(payment.idempotencyKey, payment.paymentReference);
       return true;
     },
     update(payment) {
@@ -252,7 +171,7 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
       return true;
     },
     claimDue(time, limit, holdMs) {
-      sweptAt = Math.max(sweptAt, now());
+      table.swept(now());
       const ready = dueBy(
         time,
         [...due].map((reference) => entries.get(reference)!),
