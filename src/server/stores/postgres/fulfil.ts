@@ -11,12 +11,14 @@ import { OnPaidTimeoutError, runWithinLimit } from '../../fulfilment/time-limit.
 import { fromRow } from '../entry-row.js';
 import { owesFulfilment, postgresRowLeases } from './fulfil-lease.js';
 import { updateSql, writeValues, type LedgerSettings } from './payments.js';
+import { createSlots } from './slots.js';
 import { inTransaction, type PostgresPoolClientLike, type PostgresPoolLike } from './sql.js';
 import type { Payment, PaymentStore } from '../types.js';
 
 type Fulfil = NonNullable<PaymentStore['fulfilInTransaction']>;
 type Work = Parameters<Fulfil>[1];
 type Limits = NonNullable<Parameters<Fulfil>[3]>;
+type Ledger = { settings: LedgerSettings; now: () => number };
 
 /** Thrown inside the transaction to end it: another caller holds the entry. */
 class Busy extends Error {}
@@ -43,52 +45,13 @@ const SERVER_GRACE_MS = 1_000;
 let processId: string | undefined;
 let leases = 0;
 
-/**
- * At most `size` holders at once; the others wait their turn, first come first served, for at most
- * `waitMs` (then `undefined`: no slot). A slot is given back by calling what `take` returned.
- */
-function createSlots(size: number): (waitMs: number | undefined) => Promise<(() => void) | undefined> {
-  let free = size;
-  const waiting: ((slot: () => void) => void)[] = [];
-  const giveBack = () => {
-    const next = waiting.shift();
-    if (next) next(once());
-    else free += 1;
-  };
-  const once = () => {
-    let given = false;
-    return () => void (given ? undefined : ((given = true), giveBack()));
-  };
-  return async (waitMs) => {
-    if (free > 0) {
-      free -= 1;
-      return once();
-    }
-    return new Promise((resolve) => {
-      const turn = (slot: () => void) => {
-        clearTimeout(timer);
-        resolve(slot);
-      };
-      waiting.push(turn);
-      const timer =
-        waitMs === undefined
-          ? undefined
-          : setTimeout(() => {
-              waiting.splice(waiting.indexOf(turn), 1);
-              resolve(undefined);
-            }, waitMs);
-      (timer as { unref?: () => void } | undefined)?.unref?.();
-    });
-  };
-}
-
 /** `work` on the locked, owed entry, given up after `timeoutMs`; the entry marked fulfilled once it returned. */
 async function fulfilLocked(
   client: PostgresPoolClientLike,
   payment: Payment,
   work: Work,
   timeoutMs: number | undefined,
-  { settings, now }: { settings: LedgerSettings; now: () => number },
+  { settings, now }: Ledger,
 ): Promise<'fulfilled'> {
   if (timeoutMs === undefined) await work(structuredClone(payment), client, new AbortController().signal);
   else {
@@ -112,13 +75,45 @@ async function lockedEntry(
 ): Promise<Payment | undefined> {
   const { rows } = await client
     .query(
-      `SELECT reference, idempotency_key, version, due_at, payment FROM ${table} WHERE reference = $1 FOR UPDATE NOWAIT`,
+      `SELECT reference, idempotency_key, version, due_at, payment FROM ${table}
+       WHERE reference = $1 FOR UPDATE NOWAIT`,
       [reference],
     )
     .catch((error: { code?: string }) => {
       throw error?.code === LOCK_NOT_AVAILABLE ? new Busy() : error;
     });
   return rows[0] && fromRow(rows[0]);
+}
+
+/** The row lock's transaction: still ours to fulfil, `work` run and the mark written; `begun` as `work` starts. */
+function fulfilTransaction(
+  pool: PostgresPoolLike,
+  ledger: Ledger,
+  run: { reference: string; owner: string; work: Work; timeoutMs: number | undefined; begun: () => void },
+) {
+  const { reference, owner, work, timeoutMs, begun } = run;
+  return inTransaction(
+    pool,
+    async (client) => {
+      if (timeoutMs !== undefined) await limitServerTime(client, timeoutMs);
+      const payment = await lockedEntry(client, ledger.settings.tables.payments, reference);
+      if (!owesFulfilment(payment)) return 'not-owed' as const;
+      if (payment.lease?.owner !== owner) throw new Busy();
+      begun();
+      return fulfilLocked(client, payment, work, timeoutMs, ledger);
+    },
+    (error) => error instanceof OnPaidTimeoutError,
+  );
+}
+
+/** The server ends a statement, or a transaction left idle, that outlives the limit (and its grace). */
+async function limitServerTime(client: PostgresPoolClientLike, timeoutMs: number): Promise<void> {
+  const limit = String(Math.ceil(timeoutMs) + SERVER_GRACE_MS);
+  await client.query(
+    `SELECT set_config('statement_timeout', $1, true),
+            set_config('idle_in_transaction_session_timeout', $1, true)`,
+    [limit],
+  );
 }
 
 /**
@@ -132,34 +127,11 @@ export function postgresFulfil(
   now: () => number,
   connections: number,
 ): Fulfil {
-  const table = settings.tables.payments;
+  const ledger = { settings, now };
   const takeSlot = createSlots(connections);
   const leasesOnRows = postgresRowLeases(pool, payments, settings);
   // A reference this process is fulfilling, or waiting to: a second caller here is told busy at once.
   const underway = new Set<string>();
-
-  /** The transaction: the row locked, still ours to fulfil, `work` run and the mark written. */
-  function transaction(reference: string, owner: string, work: Work, timeoutMs: number | undefined, begun: () => void) {
-    return inTransaction(
-      pool,
-      async (client) => {
-        if (timeoutMs !== undefined) {
-          // The server ends a statement, or a transaction left idle, that outlives the limit.
-          const limit = String(Math.ceil(timeoutMs) + SERVER_GRACE_MS);
-          await client.query(
-            "SELECT set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $1, true)",
-            [limit],
-          );
-        }
-        const payment = await lockedEntry(client, table, reference);
-        if (!owesFulfilment(payment)) return 'not-owed' as const;
-        if (payment.lease?.owner !== owner) throw new Busy();
-        begun();
-        return fulfilLocked(client, payment, work, timeoutMs, { settings, now });
-      },
-      (error) => error instanceof OnPaidTimeoutError,
-    );
-  }
 
   /**
    * One attempt under a lease of this process's. Settles with the outcome; `late` settles once
@@ -173,8 +145,9 @@ export function postgresFulfil(
       const taken = await leasesOnRows.take(reference, owner, (limits.timeoutMs ?? 0) + leaseMs);
       if (taken !== 'leased') return taken;
       let started = false;
+      const begun = () => void (started = true);
       try {
-        return await transaction(reference, owner, work, limits.timeoutMs, () => (started = true));
+        return await fulfilTransaction(pool, ledger, { reference, owner, work, timeoutMs: limits.timeoutMs, begun });
       } catch (error) {
         if (error instanceof Overrun) {
           // It may run on: the lease stays ours, renewed, until it ends.
