@@ -32,13 +32,6 @@ export function sqlitePaymentStore(
     return [payment.state, payment.dueAt ?? null, expiresAt, entryJson(payment)];
   }
 
-  function sweepExpired(): Promise<number> {
-    return db.run(
-      `DELETE FROM ${table} WHERE reference IN (SELECT reference FROM ${table} WHERE expires_at <= ? LIMIT ${SWEEP_BATCH})`,
-      settings.now(),
-    );
-  }
-
   function selectOne(where: string, value: string): Payment | undefined {
     const row = db.get(`SELECT ${COLUMNS} FROM ${table} WHERE ${where} = ?`, value);
     return row && fromRow(row);
@@ -47,30 +40,12 @@ export function sqlitePaymentStore(
   /** The compare-and-set, inside `db.write`: the rows changed. The key column stays as inserted. */
   function updateEntry(payment: Payment): number {
     return db.change(
-      `UPDATE ${table} SET version = version + 1, state = ?, due_at = ?, expires_at = ?, payment = ? WHERE reference = ? AND version = ?`,
+      `UPDATE ${table} SET version = version + 1, state = ?, due_at = ?, expires_at = ?, payment = ?
+       WHERE reference = ? AND version = ?`,
       ...columns(payment),
       payment.paymentReference,
       payment.version,
     );
-  }
-
-  function claimDue(now: number, limit: number, holdMs: number): Promise<Payment[]> {
-    return db.write(() => {
-      const rows = db.all(
-        `SELECT ${COLUMNS} FROM ${table} WHERE due_at <= ? ORDER BY due_at LIMIT ?`,
-        now,
-        Math.max(0, Math.floor(limit)),
-      );
-      const holdUntil = now + holdMs;
-      return rows.map((row) => {
-        db.change(
-          `UPDATE ${table} SET due_at = ?, version = version + 1 WHERE reference = ?`,
-          holdUntil,
-          String(row.reference),
-        );
-        return { ...fromRow(row), dueAt: holdUntil, version: Number(row.version) + 1 };
-      });
-    });
   }
 
   return {
@@ -85,20 +60,52 @@ export function sqlitePaymentStore(
         ...columns(payment),
       );
       // The next sweep takes what this one could not: an expired entry left a while longer harms nothing.
-      if (++inserts % SWEEP_EVERY === 0) await sweepExpired().catch(() => {});
+      if (++inserts % SWEEP_EVERY === 0) await sweepExpired(db, settings.now()).catch(() => {});
       return inserted === 1;
     },
     update: async (payment) => (await db.write(() => updateEntry(payment))) === 1,
     async markDue(paymentReference, at) {
       const changed = await db.run(
-        `UPDATE ${table} SET due_at = ?, expires_at = NULL, version = version + 1 WHERE reference = ? AND (due_at IS NULL OR due_at > ?)`,
+        `UPDATE ${table} SET due_at = ?, expires_at = NULL, version = version + 1
+         WHERE reference = ? AND (due_at IS NULL OR due_at > ?)`,
         at,
         paymentReference,
         at,
       );
       return changed === 1;
     },
-    claimDue,
+    claimDue: (now, limit, holdMs) => claimDue(db, now, limit, holdMs),
     queueWrites: () => sqliteQueuedWrites(db, updateEntry),
   };
+}
+
+/** One bounded batch of the entries expired by `now`, deleted. */
+function sweepExpired(db: SqliteConnection, now: number): Promise<number> {
+  const table = db.tables.payments;
+  return db.run(
+    `DELETE FROM ${table}
+     WHERE reference IN (SELECT reference FROM ${table} WHERE expires_at <= ? LIMIT ${SWEEP_BATCH})`,
+    now,
+  );
+}
+
+/** The entries due by `now`, soonest first, each held until `now + holdMs`, in one write. */
+function claimDue(db: SqliteConnection, now: number, limit: number, holdMs: number): Promise<Payment[]> {
+  const table = db.tables.payments;
+  return db.write(() => {
+    const rows = db.all(
+      `SELECT ${COLUMNS} FROM ${table} WHERE due_at <= ? ORDER BY due_at LIMIT ?`,
+      now,
+      Math.max(0, Math.floor(limit)),
+    );
+    const holdUntil = now + holdMs;
+    return rows.map((row) => {
+      db.change(
+        `UPDATE ${table} SET due_at = ?, version = version + 1 WHERE reference = ?`,
+        holdUntil,
+        String(row.reference),
+      );
+      return { ...fromRow(row), dueAt: holdUntil, version: Number(row.version) + 1 };
+    });
+  });
 }
