@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { isLoopbackHost } from '../../src/contract/loopback.js';
 import { MAGIC_AMOUNTS } from '../../src/sandbox/index.js';
 import type { DemoBackend } from './backend.js';
 
@@ -19,8 +20,6 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
 };
-/** This machine's names, on any port. */
-const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
 /** A file name of the folder served, never a path out of it. */
 const FILE_NAME = /^[\w-]+(\.[\w-]+)*$/;
 
@@ -85,7 +84,7 @@ export function demoListener(
     // A page elsewhere whose name was pointed at 127.0.0.1 (DNS rebinding) names its own host: refused,
     // so no other site reads the ledger page or presses "the customer paid".
     const host = request.headers.host ?? '';
-    if (!LOOPBACK_HOST.test(host) && host !== backend.publicHost) {
+    if (!isLoopbackHost(host) && host !== backend.publicHost) {
       response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
       response.end('This demo answers only on this machine (or PAY_PUBLIC_ORIGIN).');
       return;

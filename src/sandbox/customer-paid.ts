@@ -4,6 +4,7 @@
 // forwarding header of any kind), names another host, or arrived on a socket from elsewhere is
 // refused, whatever it claims, so nobody who can reach the shop can "pay" for an order.
 import { readBodyText } from '../contract/body-text.js';
+import { isLoopbackAddress, isLoopbackHost } from '../contract/loopback.js';
 import { socketAddress } from '../contract/socket-address.js';
 
 /** Headers a proxy, a tunnel or a platform adds: any of them means the request came from elsewhere. */
@@ -21,8 +22,6 @@ const FORWARDING_HEADERS = [
   'tailscale-funnel-request',
 ];
 
-const LOOPBACK_ADDRESS = /^(::ffff:)?127\.\d+\.\d+\.\d+$|^::1$/;
-const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
 /** A reference is short plain text; anything longer is not one. */
 const MAX_REFERENCE_BYTES = 512;
 
@@ -30,9 +29,9 @@ const MAX_REFERENCE_BYTES = 512;
 export function notFromThisMachine(request: Request, env: unknown): string | undefined {
   const forwarded = FORWARDING_HEADERS.find((name) => request.headers.has(name));
   if (forwarded) return `it came through a proxy or tunnel (${forwarded})`;
-  if (!LOOPBACK_HOST.test(request.headers.get('host') ?? new URL(request.url).host)) return 'it names another host';
+  if (!isLoopbackHost(request.headers.get('host') ?? new URL(request.url).host)) return 'it names another host';
   const address = socketAddress(request, env);
-  if (address === undefined || !LOOPBACK_ADDRESS.test(address)) return 'it did not come from this machine';
+  if (address === undefined || !isLoopbackAddress(address)) return 'it did not come from this machine';
   const site = request.headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin' && site !== 'none') return 'another site sent it';
   return undefined;

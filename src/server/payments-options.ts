@@ -4,6 +4,7 @@ import type { Gateway } from './gateway/gateway.js';
 import type { AllowedOrigins } from './http/cors.js';
 import type { BeforeInitiate, Order, OrderContext } from './session/order.js';
 import { assertStore } from './options.js';
+import { isLocalOnlyHostname } from '../contract/loopback.js';
 import { optionChecks } from '../contract/option-checks.js';
 import type { PaymentHook } from './settlement/settle.js';
 import type { ClientAddress } from './session/client-address.js';
@@ -85,8 +86,6 @@ export type PaymentsOptions = {
 
 export const DEFAULT_SWEEP_EVERY_MS = 60_000;
 
-const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$|\.localhost$/i;
-
 /** Throws one TypeError line naming the option when one cannot work. */
 export function checkPaymentsOptions(options: PaymentsOptions): void {
   const check = optionChecks('createPayments');
@@ -115,7 +114,7 @@ export function checkPaymentsOptions(options: PaymentsOptions): void {
       'publicUrl must be the absolute http(s) URL the handler is reachable at, such as https://shop.example/pay',
     );
   }
-  if (LOOPBACK_HOST.test(new URL(options.publicUrl).hostname) && isLiveGateway(gateway)) {
+  if (isLocalOnlyHostname(new URL(options.publicUrl).hostname) && isLiveGateway(gateway)) {
     check.fail(
       `publicUrl ${options.publicUrl} is this machine, which the gateway cannot reach with live keys: give the public https URL`,
     );
