@@ -5,6 +5,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isLocalOnlyHostname, isLoopbackAddress, isLoopbackHost } from '../../src/contract/loopback.js';
 
+/** One test per row: `check(input)` is `expected`, named by what the answer means. */
+function rows(check: (input: string) => boolean, table: [string, boolean][], means: [string, string]): void {
+  for (const [input, expected] of table) {
+    it(`${JSON.stringify(input)}: ${expected ? means[0] : means[1]}`, () => assert.equal(check(input), expected));
+  }
+}
+
 describe('isLoopbackHost: a Host header naming this machine, on any port', () => {
   const table: [string, boolean][] = [
     ['localhost', true],
@@ -25,11 +32,7 @@ describe('isLoopbackHost: a Host header naming this machine, on any port', () =>
     ['localhost:80:90', false],
     ['', false],
   ];
-  for (const [host, expected] of table) {
-    it(`${JSON.stringify(host)}: ${expected ? 'this machine' : 'elsewhere'}`, () => {
-      assert.equal(isLoopbackHost(host), expected);
-    });
-  }
+  rows(isLoopbackHost, table, ['this machine', 'elsewhere']);
 });
 
 describe('isLocalOnlyHostname: a publicUrl hostname only this machine can reach', () => {
@@ -46,11 +49,7 @@ describe('isLocalOnlyHostname: a publicUrl hostname only this machine can reach'
     [new URL('https://notlocalhost/pay').hostname, false],
     [new URL('http://192.168.1.20/pay').hostname, false],
   ];
-  for (const [hostname, expected] of table) {
-    it(`${hostname}: ${expected ? 'refused with live keys' : 'reachable'}`, () => {
-      assert.equal(isLocalOnlyHostname(hostname), expected);
-    });
-  }
+  rows(isLocalOnlyHostname, table, ['refused with live keys', 'reachable']);
 });
 
 describe('isLoopbackAddress: a socket peer on this machine', () => {
@@ -66,9 +65,5 @@ describe('isLoopbackAddress: a socket peer on this machine', () => {
     ['[::1]', false],
     ['localhost', false],
   ];
-  for (const [address, expected] of table) {
-    it(`${address}: ${expected ? 'this machine' : 'elsewhere'}`, () => {
-      assert.equal(isLoopbackAddress(address), expected);
-    });
-  }
+  rows(isLoopbackAddress, table, ['this machine', 'elsewhere']);
 });
