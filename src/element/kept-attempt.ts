@@ -11,6 +11,7 @@
 import { readSessionAnswer, type Initiated } from './client.js';
 import { timeLeftOf } from './countdown.js';
 import type { KeptRequest, StateOf } from './flow.js';
+import { forgetAttempt } from './forget-attempt.js';
 import { LEAST_POLLING_MS } from './status-poller.js';
 import { BANK_CODE, PAYMENT_TYPES } from '../contract/rules.js';
 import type { Instructions, UssdInstructions } from '../contract/schemas.js';
@@ -56,14 +57,6 @@ export function keepAttempt(
     sessionStorage.setItem(name, JSON.stringify(record));
   } catch {
     // Blocked (reading sessionStorage throws), refused or full: nothing is kept, and a reload shows the form as before.
-  }
-}
-
-export function forgetAttempt(name: string): void {
-  try {
-    sessionStorage.removeItem(name);
-  } catch {
-    // Nothing could be kept either.
   }
 }
 
