@@ -35,7 +35,10 @@ export type PayFailure = {
   fields?: Record<string, string> | undefined;
 };
 
-/** The request of an attempt resumed after a reload: its payment type and bank, never the customer's details (kept-attempt.ts). */
+/**
+ * The request of an attempt resumed after a reload: its payment type and bank, never the customer's details
+ * (kept-attempt.ts).
+ */
 export type KeptRequest = { paymentType: PaymentType; bankCode?: string | undefined };
 
 export type FlowState =

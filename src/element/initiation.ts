@@ -18,7 +18,9 @@ export type Initiation = {
 /** What a submit meets when the session endpoint, or the code that talks to it, cannot be reached. */
 const NETWORK_FAILURE: PayFailure = { code: 'network', message: undefined, retryable: true };
 
-/** 128 random bits as hex, a new one per payment attempt. Not `randomUUID()`, which is missing outside secure contexts. */
+/**
+ * 128 random bits as hex, a new one per payment attempt. Not `randomUUID()`, which is missing outside secure contexts.
+ */
 export function newIdempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

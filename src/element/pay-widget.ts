@@ -149,7 +149,10 @@ export class PayWidget extends LitElement {
     messages: this.localization.messages,
     fields: fieldsFor(this.selectedType),
   }));
-  /** The copy buttons' state, the result screens' clock and the QR code: made with the first result screen, from what runs after a submit. */
+  /**
+   * The copy buttons' state, the result screens' clock and the QR code: made with the first result screen, from what
+   * runs after a submit.
+   */
   private results:
     | {
         copies: InstanceType<AfterSubmitModule['CopyController']>;
@@ -202,7 +205,10 @@ export class PayWidget extends LitElement {
     this.payment.submit(sessionRequest(this.selectedType, this.form.values, this));
   }
 
-  /** Back to the form for a new payment; typed values stay (after a reload, the resumed attempt's bank), the next submit is a new attempt. */
+  /**
+   * Back to the form for a new payment; typed values stay (after a reload, the resumed attempt's bank), the next submit
+   * is a new attempt.
+   */
   reset(): void {
     this.form.backFrom((this.payment.state as { request?: SessionRequest }).request);
     this.form.reset();
@@ -265,13 +271,18 @@ export class PayWidget extends LitElement {
       <slot name="header"></slot>
       <div lang=${this.localization.lang}>
         ${screen}
-        <p class="sr-only" role="status">${this.announcement ?? this.payment.render(announcements(m, this.charged, this.results?.wait.remainingMs === 0))}</p>
+        <p class="sr-only" role="status">${
+          this.announcement ?? this.payment.render(announcements(m, this.charged, this.results?.wait.remainingMs === 0))
+        }</p>
       </div>
       <slot name="footer"></slot>
     `;
   }
 
-  /** What the result screens are given; the first one makes the copy buttons' state, the clock and the QR code, from what runs after a submit. */
+  /**
+   * What the result screens are given; the first one makes the copy buttons' state, the clock and the QR code, from
+   * what runs after a submit.
+   */
   private resultView(): ResultView {
     const flow = afterSubmit()!;
     const status = this.payment.polling ? 'waiting' : this.payment.asksStatus ? 'unconfirmed' : undefined;
@@ -310,7 +321,8 @@ export class PayWidget extends LitElement {
     this.focusOnUpdate = shown === 'submitting' ? undefined : shown === 'form' ? 'first' : 'heading';
     if (state.kind === 'error') {
       this.form.backFrom(state.request, state.failure.fields);
-      this.paymentType = state.request.paymentType; // Edit details: the type it was sent with, as its fields (a resumed attempt's too)
+      // Edit details: the type it was sent with, as its fields (a resumed attempt's too).
+      this.paymentType = state.request.paymentType;
     }
     if (shown === 'form' && this.form.hasRefusals()) this.focusOnUpdate = 'invalid';
     // The busy form disables its controls, which takes the focus off the focused one; leaving it first spares Chromium

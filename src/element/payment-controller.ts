@@ -168,14 +168,17 @@ export class PaymentController implements ReactiveController {
     emit(this.host, 'pay-reset', { paymentType, paymentReference });
   }
 
-  /** A new attempt with the request the shown one started with (a transfer's new account); the form, for one kept without the customer (resume.ts). */
+  /**
+   * A new attempt with the request the shown one started with (a transfer's new account); the form, for one kept
+   * without the customer (resume.ts).
+   */
   renew(): void {
     const { request } = this.state as StateOf<'transfer'>;
     this.reset(request.paymentType);
     if ('fullName' in request) this.submit(request);
   }
 
-  /** Shows an attempt kept from before a reload (resume.ts), from the form only: its screen, `pay-resumed`, then its status asked now (ended or not). */
+  /** Shows an attempt kept before a reload (resume.ts), only from the form: its screen, `pay-resumed`, its status. */
   resumed(state: StateOf<'ussd' | 'transfer'>, key: string): void {
     if (!this.apply({ type: 'resumed', state })) return;
     this.attempt = { key, body: '' };
@@ -274,7 +277,7 @@ export class PaymentController implements ReactiveController {
     );
   }
 
-  /** Whether the shown payment's status can be asked: the page's `status-url`, or the session answer's `order.statusUrl`. */
+  /** Whether the shown payment's status can be asked (status-url.ts says where). */
   get asksStatus(): boolean {
     const { state } = this;
     return statusUrlOf('order' in state ? state.order : undefined, this.config()) !== undefined;
