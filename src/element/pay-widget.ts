@@ -162,7 +162,10 @@ export class PayWidget extends LitElement {
     | undefined;
 
   private readonly formActions: FormActions = {
-    submit: (event) => (event.preventDefault(), this.submit()),
+    submit: (event) => {
+      this.submit();
+      event.preventDefault();
+    },
     typeChange: (event) => {
       this.paymentType = (event.target as HTMLInputElement).value;
       if (event.type === 'click') this.focusOnUpdate = 'first'; // "Pay by bank transfer instead", gone once pressed
@@ -309,7 +312,11 @@ export class PayWidget extends LitElement {
       copies: made.copies.results,
       wait: made.wait,
       qrCode: (text) => made.qr.image(text),
-      renew: () => (this.form.reset(), (this.paymentType = 'TRANSFER'), this.payment.renew()),
+      renew: () => {
+        this.form.reset();
+        this.paymentType = 'TRANSFER';
+        this.payment.renew();
+      },
     };
   }
 
