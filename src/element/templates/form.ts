@@ -59,7 +59,7 @@ export function formTemplate(view: FormView, actions: FormActions): TemplateResu
                       ?checked=${option === selected}
                       ${picked(option === selected)}
                       @change=${actions.typeChange}
-                    /><span>${m[option]}<small>${m[`${option}Hint`]}</small></span>
+                    /><span>${m[option]}<small>${option === 'USSD' ? m.USSDHint : m.TRANSFERHint}</small></span>
                   </label>`,
                 )}
               </div>
