@@ -23,6 +23,8 @@ export function bankMatches(bank: Bank, query: string): boolean {
   });
 }
 
-/** The bank customers know that `query` names among those these USSD payments do not offer (BANKS_WITHOUT_USSD), if any. */
+/**
+ * The bank customers know that `query` names among those these USSD payments do not offer (BANKS_WITHOUT_USSD), if any.
+ */
 export const bankWithoutUssd = (query: string): string | undefined =>
   BANKS_WITHOUT_USSD.split(',').find((name) => bankMatches({ code: '', name }, query));

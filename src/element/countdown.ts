@@ -28,7 +28,10 @@ export function spokenMark(left: number): number {
   return Math.ceil(left / step) * step;
 }
 
-/** The time left as the live region says it: in minutes, in seconds under a minute, or closed (the screen's heading and text). */
+/**
+ * The time left as the live region says it: in minutes, in seconds under a minute, or closed (the screen's heading and
+ * text).
+ */
 export function timeLeftText(m: Messages, left: number): string {
   const minutes = Math.ceil(left / MINUTE);
   if (left <= 0) return `${m.accountClosed}. ${m.accountExpired}`;
@@ -46,14 +49,19 @@ export function timeLeftOf(order: Order | undefined): number | undefined {
   return order.expiresInMs ?? Date.parse(order.expiresAt) - Date.now();
 }
 
-/** A resumed transfer's order, its time left read against the server's `now` (a status answer's) instead of the phone's clock. */
+/**
+ * A resumed transfer's order, its time left read against the server's `now` (a status answer's) instead of the phone's
+ * clock.
+ */
 export function orderAt(order: Order | undefined, now: string): Order | undefined {
   return order?.expiresAt
     ? { ...order, expiresInMs: Math.max(0, Date.parse(order.expiresAt) - Date.parse(now)) }
     : order;
 }
 
-/** One widget's countdown: read from each new order (a new account, or a resumed one corrected by the server's clock). */
+/**
+ * One widget's countdown: read from each new order (a new account, or a resumed one corrected by the server's clock).
+ */
 export class Countdown {
   private order: Order | undefined;
   /** When the account runs out, on the monotonic clock. */

@@ -9,7 +9,9 @@ export const PAY_ERROR_CODES = [
   'gateway',
   'invalid-response',
   'config',
-  /** The script tag's second file (pay-widget.after-submit.js) is not served beside it: serve the whole dist/ folder. */
+  /**
+   * The script tag's second file (pay-widget.after-submit.js) is not served beside it: serve the whole dist/ folder.
+   */
   'setup',
 ] as const;
 export type PayErrorCode = (typeof PAY_ERROR_CODES)[number];

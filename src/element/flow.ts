@@ -35,7 +35,10 @@ export type PayFailure = {
   fields?: Record<string, string> | undefined;
 };
 
-/** The request of an attempt resumed after a reload: its payment type and bank, never the customer's details (kept-attempt.ts). */
+/**
+ * The request of an attempt resumed after a reload: its payment type and bank, never the customer's details
+ * (kept-attempt.ts).
+ */
 export type KeptRequest = { paymentType: PaymentType; bankCode?: string | undefined };
 
 export type FlowState =
@@ -84,9 +87,13 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
       return state.kind === 'form' ? { kind: 'submitting', request: event.request } : state;
     case 'initiated':
       if (state.kind !== 'submitting') return state;
-      return event.instructions.paymentType === 'USSD'
-        ? { kind: 'ussd', request: state.request, instructions: event.instructions, order: event.order }
-        : { kind: 'transfer', request: state.request, instructions: event.instructions, order: event.order };
+      // The instructions' payment type names the screen, as resume.ts's resumedState() reads it.
+      return {
+        kind: event.instructions.paymentType === 'USSD' ? 'ussd' : 'transfer',
+        request: state.request,
+        instructions: event.instructions,
+        order: event.order,
+      } as StateOf<'ussd' | 'transfer'>;
     case 'failed':
       return state.kind === 'submitting' ? { kind: 'error', request: state.request, failure: event.failure } : state;
     case 'retry':

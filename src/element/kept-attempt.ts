@@ -11,6 +11,7 @@
 import { readSessionAnswer, type Initiated } from './client.js';
 import { timeLeftOf } from './countdown.js';
 import type { KeptRequest, StateOf } from './flow.js';
+import { forgetAttempt } from './forget-attempt.js';
 import { LEAST_POLLING_MS } from './status-poller.js';
 import { BANK_CODE, PAYMENT_TYPES } from '../contract/rules.js';
 import type { Instructions, UssdInstructions } from '../contract/schemas.js';
@@ -18,7 +19,10 @@ import type { Instructions, UssdInstructions } from '../contract/schemas.js';
 /** A screen the attempt shows again: the gateway's instructions, waiting for the payment. */
 export type KeptScreen = StateOf<'ussd' | 'transfer'>;
 
-/** An attempt read back: the session answer's instructions and order, the request (without the customer) and the key it was made with. */
+/**
+ * An attempt read back: the session answer's instructions and order, the request (without the customer) and the key it
+ * was made with.
+ */
 export type KeptAttempt = Initiated & { key: string; request: KeptRequest; keptAt: number };
 
 /** The stored form. `v`: its version; a record of another (an older widget's, another script's) is dropped. */
@@ -59,14 +63,6 @@ export function keepAttempt(
   }
 }
 
-export function forgetAttempt(name: string): void {
-  try {
-    sessionStorage.removeItem(name);
-  } catch {
-    // Nothing could be kept either.
-  }
-}
-
 /** The attempt kept under `name`, unless there is none; one that is unreadable, not as kept or long over is dropped. */
 export function recallAttempt(name: string, now = Date.now()): KeptAttempt | undefined {
   let attempt: KeptAttempt | undefined;
@@ -81,7 +77,9 @@ export function recallAttempt(name: string, now = Date.now()): KeptAttempt | und
   return attempt;
 }
 
-/** The record read with the rules it was kept by, and the session answer's; undefined (or a throw) when it breaks one. */
+/**
+ * The record read with the rules it was kept by, and the session answer's; undefined (or a throw) when it breaks one.
+ */
 function readKept(kept: Partial<KeptRecord> | null, now: number): KeptAttempt | undefined {
   const { key, request, answer, keptAt } = kept ?? {};
   const age = now - keptAt!;

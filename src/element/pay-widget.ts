@@ -7,6 +7,7 @@ import { DEFAULT_BANKS, type Bank } from './banks.js';
 import type { Initiate } from './client.js';
 import { emit } from './events.js';
 import { paymentReferenceOf } from './flow.js';
+import { moveFocus, type FocusTarget } from './focus.js';
 import { FormController } from './form-controller.js';
 import { formatAmount } from './format-amount.js';
 import { afterSubmit, prefetchTransferScreen, transferScreen, type AfterSubmitModule } from './load-on-demand.js';
@@ -15,20 +16,12 @@ import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
 import { warmUpResultScreens } from './result-warm-up.js';
 import { styles } from './pay-widget.styles.js';
-import {
-  HINT_PATTERNS,
-  normalizeField,
-  PAYMENT_TYPES,
-  type CustomerField,
-  type PaymentType,
-} from '../contract/rules.js';
+import { fieldsFor, offeredTypes, sessionRequest, text } from './session-request.js';
+import type { CustomerField, PaymentType } from '../contract/rules.js';
 import type { Order, SessionRequest } from '../contract/schemas.js';
 import { errorTemplate, failureText } from './templates/error.js';
 import { formTemplate, type FormActions } from './templates/form.js';
 import type { ResultView } from './templates/parts.js';
-
-/** A property as text, whatever a framework set it to (`5000`, `null`). */
-const text = (value: unknown): string => (value == null ? '' : String(value));
 
 /**
  * Accepts a payment by USSD or bank transfer through the merchant's session endpoint.
@@ -133,7 +126,7 @@ export class PayWidget extends LitElement {
   initiate: Initiate | undefined;
 
   private announcement?: string = ''; // the live region's; unset: the screen's own, in the language shown now
-  private focusOnUpdate: 'heading' | 'invalid' | 'first' | undefined;
+  private focusOnUpdate: FocusTarget | undefined;
 
   private readonly localization = new LocaleController(this, () => ({
     locale: text(this.locale),
@@ -154,9 +147,12 @@ export class PayWidget extends LitElement {
   }));
   private readonly form = new FormController(this, () => ({
     messages: this.localization.messages,
-    fields: this.visibleFields(),
+    fields: fieldsFor(this.selectedType),
   }));
-  /** The copy buttons' state, the result screens' clock and the QR code: made with the first result screen, from what runs after a submit. */
+  /**
+   * The copy buttons' state, the result screens' clock and the QR code: made with the first result screen, from what
+   * runs after a submit.
+   */
   private results:
     | {
         copies: InstanceType<AfterSubmitModule['CopyController']>;
@@ -166,7 +162,10 @@ export class PayWidget extends LitElement {
     | undefined;
 
   private readonly formActions: FormActions = {
-    submit: (event) => (event.preventDefault(), this.submit()),
+    submit: (event) => {
+      this.submit();
+      event.preventDefault();
+    },
     typeChange: (event) => {
       this.paymentType = (event.target as HTMLInputElement).value;
       if (event.type === 'click') this.focusOnUpdate = 'first'; // "Pay by bank transfer instead", gone once pressed
@@ -182,12 +181,7 @@ export class PayWidget extends LitElement {
 
   /** The payment types on offer (USSD first), unknown names ignored. */
   get offeredTypes(): PaymentType[] {
-    const list = this.paymentTypes;
-    const wanted = (typeof list === 'string' ? list.split(/\s+/) : [...(list ?? [])]).map((type) =>
-      text(type).toUpperCase(),
-    );
-    const offered = PAYMENT_TYPES.filter((type) => wanted.includes(type));
-    return offered.length ? offered : [...PAYMENT_TYPES];
+    return offeredTypes(this.paymentTypes);
   }
 
   /** The chosen payment type: `payment-type` when it is on offer, else the first offered. */
@@ -211,10 +205,13 @@ export class PayWidget extends LitElement {
       });
       return;
     }
-    this.payment.submit(this.buildRequest());
+    this.payment.submit(sessionRequest(this.selectedType, this.form.values, this));
   }
 
-  /** Back to the form for a new payment; typed values stay (after a reload, the resumed attempt's bank), the next submit is a new attempt. */
+  /**
+   * Back to the form for a new payment; typed values stay (after a reload, the resumed attempt's bank), the next submit
+   * is a new attempt.
+   */
   reset(): void {
     this.form.backFrom((this.payment.state as { request?: SessionRequest }).request);
     this.form.reset();
@@ -242,13 +239,7 @@ export class PayWidget extends LitElement {
     const target = this.focusOnUpdate;
     if (!target) return;
     this.focusOnUpdate = undefined;
-    // Follow the customer, but never pull focus away from the page when the page itself called reset().
-    const active = document.activeElement;
-    if (active && active !== document.body && !this.contains(active) && active !== this) return;
-    const root = this.renderRoot;
-    const first = 'input:checked, input:not([type=radio])';
-    const selector = { heading: 'h2', invalid: '[aria-invalid="true"]', first }[target];
-    (root.querySelector<HTMLElement>(selector) ?? root.querySelector<HTMLElement>(first))?.focus();
+    moveFocus(this, this.renderRoot, target);
   }
 
   protected override render(): TemplateResult {
@@ -283,13 +274,18 @@ export class PayWidget extends LitElement {
       <slot name="header"></slot>
       <div lang=${this.localization.lang}>
         ${screen}
-        <p class="sr-only" role="status">${this.announcement ?? this.payment.render(announcements(m, this.charged, this.results?.wait.remainingMs === 0))}</p>
+        <p class="sr-only" role="status">${
+          this.announcement ?? this.payment.render(announcements(m, this.charged, this.results?.wait.remainingMs === 0))
+        }</p>
       </div>
       <slot name="footer"></slot>
     `;
   }
 
-  /** What the result screens are given; the first one makes the copy buttons' state, the clock and the QR code, from what runs after a submit. */
+  /**
+   * What the result screens are given; the first one makes the copy buttons' state, the clock and the QR code, from
+   * what runs after a submit.
+   */
   private resultView(): ResultView {
     const flow = afterSubmit()!;
     const status = this.payment.polling ? 'waiting' : this.payment.asksStatus ? 'unconfirmed' : undefined;
@@ -316,7 +312,11 @@ export class PayWidget extends LitElement {
       copies: made.copies.results,
       wait: made.wait,
       qrCode: (text) => made.qr.image(text),
-      renew: () => (this.form.reset(), (this.paymentType = 'TRANSFER'), this.payment.renew()),
+      renew: () => {
+        this.form.reset();
+        this.paymentType = 'TRANSFER';
+        this.payment.renew();
+      },
     };
   }
 
@@ -328,7 +328,8 @@ export class PayWidget extends LitElement {
     this.focusOnUpdate = shown === 'submitting' ? undefined : shown === 'form' ? 'first' : 'heading';
     if (state.kind === 'error') {
       this.form.backFrom(state.request, state.failure.fields);
-      this.paymentType = state.request.paymentType; // Edit details: the type it was sent with, as its fields (a resumed attempt's too)
+      // Edit details: the type it was sent with, as its fields (a resumed attempt's too).
+      this.paymentType = state.request.paymentType;
     }
     if (shown === 'form' && this.form.hasRefusals()) this.focusOnUpdate = 'invalid';
     // The busy form disables its controls, which takes the focus off the focused one; leaving it first spares Chromium
@@ -350,21 +351,6 @@ export class PayWidget extends LitElement {
     this.announcement = '';
     await this.updateComplete;
     this.announcement = text;
-  }
-
-  private visibleFields(): CustomerField[] {
-    return ['fullName', 'email', 'mobileNumber', ...(this.selectedType === 'USSD' ? (['bankCode'] as const) : [])];
-  }
-
-  /** The session-endpoint contract's body: normalized customer fields, and the merchant's hints that are well formed. */
-  private buildRequest(): SessionRequest {
-    const request: Record<string, string> = { paymentType: this.selectedType };
-    for (const field of this.visibleFields()) request[field] = normalizeField(field, this.form.values[field]);
-    for (const hint of ['amount', 'currency', 'country', 'paymentReference'] as const) {
-      const value = normalizeField(hint, text(this[hint]));
-      if (HINT_PATTERNS[hint].test(value)) request[hint] = value;
-    }
-    return request as SessionRequest;
   }
 
   /** What the server charges, formatted; '' when its answer did not say (never the page's guess). */

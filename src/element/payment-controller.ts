@@ -6,7 +6,6 @@
 // The client, the poller and the resume come with what runs after a submit (load-on-demand.ts),
 // which it starts loading once connected (at once when there is an attempt to resume).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Initiate } from './client.js';
 import { emit, type PayAmount } from './events.js';
 import {
   initialState,
@@ -17,32 +16,28 @@ import {
   type PayFailure,
   type StateOf,
 } from './flow.js';
-import {
-  afterSubmit,
-  loadAfterSubmit,
-  loadForPayment,
-  loadTransferScreen,
-  prefetchAfterSubmit,
-  transferScreen,
-} from './load-on-demand.js';
+import { initiate, newIdempotencyKey, type Initiation } from './initiation.js';
+import { forgetAttempt } from './forget-attempt.js';
+import { afterSubmit, prefetchAfterSubmit, transferScreen } from './load-on-demand.js';
+import { recallKept } from './recall-kept.js';
 import type { Instructions, Order, PaymentType, SessionRequest } from '../contract/schemas.js';
 import type { Poll, PollHandlers } from './status-poller.js';
+import { statusUrlOf, type Endpoints } from './status-url.js';
 
 export type PaymentHost = ReactiveControllerHost & HTMLElement;
 
-export type PaymentConfig = {
-  /** The `initiate` property: replaces the built-in `fetch` to `sessionUrl`. */
-  initiate: Initiate | undefined;
-  sessionUrl: string | undefined;
-  timeoutMs: number;
-  statusUrl: string | undefined;
-  /** The customer-facing text for a failure, as `pay-error` reports it. */
-  describe: (failure: PayFailure) => string;
-  /** Called in the host's update when another screen shows (`shown` has changed). */
-  onShow: () => void;
-  /** What names this widget's kept attempt besides the page (its `session-url` and hints); undefined: nothing is kept (`resume="off"`). */
-  keep: string | undefined;
-};
+export type PaymentConfig = Initiation &
+  Endpoints & {
+    /** The customer-facing text for a failure, as `pay-error` reports it. */
+    describe: (failure: PayFailure) => string;
+    /** Called in the host's update when another screen shows (`shown` has changed). */
+    onShow: () => void;
+    /**
+     * What names this widget's kept attempt besides the page (its `session-url` and hints); undefined: nothing is
+     * kept (`resume="off"`).
+     */
+    keep: string | undefined;
+  };
 
 /** The screens, one function each, as `render` takes them. */
 export type Screens<T> = {
@@ -57,14 +52,6 @@ export type Screens<T> = {
  * ignored by the flow machine, and the request already holds what was typed.
  */
 const BUSY_AFTER_MS = 100;
-
-/** What a submit meets when the session endpoint, or the code that talks to it, cannot be reached. */
-const NETWORK_FAILURE: PayFailure = { code: 'network', message: undefined, retryable: true };
-
-/** 128 random bits as hex, a new one per payment attempt. Not `randomUUID()`, which is missing outside secure contexts. */
-export function newIdempotencyKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
 
 /** The amount and currency an event reports: the server's, or none. */
 function chargeOf(order: Order | undefined): PayAmount {
@@ -117,7 +104,10 @@ export class PaymentController implements ReactiveController {
   }
 
   hostUpdate(): void {
-    if (!this.recalled) this.recallKept();
+    if (!this.recalled) {
+      this.recalled = true;
+      recallKept(this, () => this.keptName());
+    }
     const { kind } = this.state;
     const shown = kind === 'submitting' && this.holdingForm ? 'form' : kind;
     if (shown === this.shown) return;
@@ -170,26 +160,25 @@ export class PaymentController implements ReactiveController {
     this.attempt = undefined;
     // The kept attempt is forgotten (one still loading then finds nothing to show).
     this.recalled = true;
-    try {
-      const name = this.keptName();
-      if (name) sessionStorage.removeItem(name);
-    } catch {
-      // Nothing kept (storage refused, or `resume="off"`).
-    }
+    const name = this.keptName();
+    if (name) forgetAttempt(name);
     if (this.state.kind === 'form') return;
     const paymentReference = paymentReferenceOf(this.state);
     this.apply({ type: 'reset' });
     emit(this.host, 'pay-reset', { paymentType, paymentReference });
   }
 
-  /** A new attempt with the request the shown one started with (a transfer's new account); the form, for one kept without the customer (resume.ts). */
+  /**
+   * A new attempt with the request the shown one started with (a transfer's new account); the form, for one kept
+   * without the customer (resume.ts).
+   */
   renew(): void {
     const { request } = this.state as StateOf<'transfer'>;
     this.reset(request.paymentType);
     if ('fullName' in request) this.submit(request);
   }
 
-  /** Shows an attempt kept from before a reload (resume.ts), from the form only: its screen, `pay-resumed`, then its status asked now (ended or not). */
+  /** Shows an attempt kept before a reload (resume.ts), only from the form: its screen, `pay-resumed`, its status. */
   resumed(state: StateOf<'ussd' | 'transfer'>, key: string): void {
     if (!this.apply({ type: 'resumed', state })) return;
     this.attempt = { key, body: '' };
@@ -200,25 +189,6 @@ export class PaymentController implements ReactiveController {
       ...chargeOf(order),
     });
     this.startPolling(instructions, order, true);
-  }
-
-  /**
-   * When this page's widget kept an attempt (and storage can be read), loads what runs after a submit
-   * and shows it again; the form shows meanwhile.
-   */
-  private recallKept(): void {
-    this.recalled = true;
-    let name: string | undefined;
-    try {
-      name = this.keptName();
-      if (!name || !sessionStorage.getItem(name)) return;
-    } catch {
-      return; // storage refused (or no page, on a server): no resume
-    }
-    void loadAfterSubmit().then(
-      (flow) => flow.resumeKept(this, name, loadTransferScreen),
-      () => {},
-    );
   }
 
   /**
@@ -244,7 +214,7 @@ export class PaymentController implements ReactiveController {
   private async run(request: SessionRequest): Promise<void> {
     const controller = new AbortController();
     this.inFlight = controller;
-    const event = await this.initiate(request, controller.signal);
+    const event = await initiate(this.config(), request, this.attempt!.key, controller.signal);
     // A reset or a disconnect while the request was out means nobody is waiting for its answer.
     if (controller.signal.aborted) return;
     this.inFlight = undefined;
@@ -270,50 +240,13 @@ export class PaymentController implements ReactiveController {
     }
   }
 
-  /**
-   * One initiation, as the flow event it ends in. What runs after a submit (and a transfer's screen)
-   * is loaded first: a payment whose screen could not be shown is never started. When the prefetch
-   * has it, the request goes out in the click's own task, before the element's next update; nothing
-   * is sent when the attempt was abandoned while it loaded.
-   */
-  private async initiate(request: SessionRequest, signal: AbortSignal): Promise<FlowEvent> {
-    const { initiate, sessionUrl, timeoutMs } = this.config();
-    const failed = (failure: PayFailure): FlowEvent => ({ type: 'failed', failure });
-    if (!initiate && !sessionUrl) return failed({ code: 'config', message: undefined, retryable: false });
-    let flow = loadForPayment(request.paymentType, timeoutMs);
-    if (flow instanceof Promise) {
-      try {
-        flow = await flow;
-      } catch (error) {
-        // `setup`: the shop's server does not serve a file beside the script, so trying again cannot help.
-        return failed(
-          (error as { code?: 'setup' }).code
-            ? { code: 'setup', message: undefined, retryable: false }
-            : NETWORK_FAILURE,
-        );
-      }
-      if (signal.aborted) return failed(NETWORK_FAILURE);
-    }
-    const transport: Initiate = initiate ?? ((body, options) => flow.postSession(sessionUrl!, body, options));
-    try {
-      const initiated = await flow.initiatePayment(transport, request, {
-        idempotencyKey: this.attempt!.key,
-        signal,
-        timeoutMs,
-      });
-      return { type: 'initiated', ...initiated };
-    } catch (error) {
-      return failed(error instanceof flow.PayFailureError ? error.failure : NETWORK_FAILURE);
-    }
-  }
-
   /** `resumed`: a kept attempt shown again, asked about at once, its countdown read against the server's clock. */
   private startPolling(
     { paymentType, paymentReference }: Instructions,
     order: Order | undefined,
     resumed = false,
   ): void {
-    const statusUrl = this.statusUrlOf(order);
+    const statusUrl = statusUrlOf(order, this.config());
     const flow = afterSubmit();
     if (!statusUrl || !flow) return;
     const handlers: PollHandlers = {
@@ -344,22 +277,10 @@ export class PaymentController implements ReactiveController {
     );
   }
 
-  /** Whether the shown payment's status can be asked: the page's `status-url`, or the session answer's `order.statusUrl`. */
+  /** Whether the shown payment's status can be asked (status-url.ts says where). */
   get asksStatus(): boolean {
     const { state } = this;
-    return this.statusUrlOf('order' in state ? state.order : undefined) !== undefined;
-  }
-
-  /** The page's `status-url`, else the session answer's `order.statusUrl` resolved against `session-url`. */
-  private statusUrlOf(order: Order | undefined): string | undefined {
-    const { statusUrl, sessionUrl } = this.config();
-    if (statusUrl) return statusUrl;
-    if (!order?.statusUrl || !sessionUrl) return undefined;
-    try {
-      return new URL(order.statusUrl, new URL(sessionUrl, document.baseURI)).href;
-    } catch {
-      return undefined;
-    }
+    return statusUrlOf('order' in state ? state.order : undefined, this.config()) !== undefined;
   }
 
   private stopPolling(): void {

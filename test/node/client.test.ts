@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { initiatePayment, PayFailureError, postSession, type Initiate } from '../../src/element/client.js';
 import type { PayFailure } from '../../src/element/flow.js';
-import { newIdempotencyKey } from '../../src/element/payment-controller.js';
+import { newIdempotencyKey } from '../../src/element/initiation.js';
 import { orderSchema, type SessionRequest } from '../../src/contract/schemas.js';
 
 const URL_ = 'https://shop.example/pay/session';

@@ -8,7 +8,8 @@ export const enAfterSubmit = {
   notReceived: 'Not received yet. It can take a few minutes; do not pay again.',
   checkFailed: 'We could not check just now. We will keep checking; do not pay again.',
   stillWaiting:
-    'Still waiting? Do not pay again. If money has left your account, give the shop this payment reference: {reference}',
+    'Still waiting? Do not pay again. If money has left your account, give the shop this payment reference: ' +
+    '{reference}',
   copyByHand: 'Copy it yourself',
   pasteInPhone: 'Copy the code, then paste it in your Phone app',
   scanToDial: 'Scan the QR code with your phone’s camera to dial the code',

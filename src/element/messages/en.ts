@@ -66,5 +66,8 @@ export const en = {
   startOver: 'Make another payment',
 };
 
-/** Every string: the form's and the result screens', built in, and those of what runs after a submit and of the transfer screen. */
+/**
+ * Every string: the form's and the result screens', built in, and those of what runs after a submit and of the transfer
+ * screen.
+ */
 export type Messages = typeof en & AfterSubmitMessages & TransferMessages;

@@ -1,6 +1,8 @@
 import type { Messages } from './en.js';
 
-/** French strings. Before `?`, `;` and inside « » stands a narrow no-break space (U+202F), as French typography wants. */
+/**
+ * French strings. Before `?`, `;` and inside « » stands a narrow no-break space (U+202F), as French typography wants.
+ */
 export const messages: Messages = {
   amountDue: 'Montant à payer',
   chooseType: 'Comment souhaitez-vous payer ?',
@@ -31,7 +33,8 @@ export const messages: Messages = {
   submitting: 'Lancement du paiement…',
   ussdTitle: 'Composez ce code pour payer',
   ussdSteps:
-    'Sur le téléphone enregistré auprès de votre banque, composez le code ci-dessous et suivez les instructions pour approuver le paiement.',
+    'Sur le téléphone enregistré auprès de votre banque, composez le code ci-dessous et suivez les instructions ' +
+    'pour approuver le paiement.',
   dialNow: 'Composer le code',
   copyDialCode: 'Copier le code',
   transferTitle: 'Effectuez un virement sur ce compte',
@@ -74,14 +77,16 @@ export const messages: Messages = {
   secondsLeft: 'Il reste {seconds} secondes pour faire le virement',
   accountClosed: 'Ce compte est fermé',
   accountExpired:
-    'N’y virez plus rien. Si vous avez envoyé l’argent avant sa fermeture, ne payez pas une deuxième fois ; sinon, demandez un nouveau compte.',
+    'N’y virez plus rien. Si vous avez envoyé l’argent avant sa fermeture, ne payez pas une deuxième fois ; sinon, ' +
+    'demandez un nouveau compte.',
   newAccount: 'Obtenir un nouveau compte',
   sentMoney: 'J’ai envoyé l’argent',
   checking: 'Vérification auprès de votre banque…',
   notReceived: 'Pas encore reçu. Cela peut prendre quelques minutes ; ne payez pas une seconde fois.',
   checkFailed: 'Vérification impossible pour le moment. Nous continuons de vérifier ; ne payez pas une seconde fois.',
   stillWaiting:
-    'Toujours en attente ? Ne payez pas une seconde fois. Si votre compte a été débité, donnez au commerçant cette référence de paiement : {reference}',
+    'Toujours en attente ? Ne payez pas une seconde fois. Si votre compte a été débité, donnez au commerçant cette ' +
+    'référence de paiement : {reference}',
   copyByHand: 'Copiez-le vous-même',
   pasteInPhone: 'Copiez le code, puis collez-le dans l’app Téléphone',
   scanToDial: 'Scannez le code QR avec l’appareil photo de votre téléphone pour composer le code',
@@ -92,7 +97,8 @@ export const messages: Messages = {
   'after-expiryTitle': 'Votre paiement est arrivé en retard',
   'after-expiryText': 'Votre paiement est arrivé après la fin du délai de paiement.',
   reviewNext:
-    'Ne payez pas une seconde fois. Le commerçant a été prévenu et vous contactera ; gardez cette référence : {reference}',
+    'Ne payez pas une seconde fois. Le commerçant a été prévenu et vous contactera ; gardez cette référence : ' +
+    '{reference}',
   share: 'Partager les détails',
   copyAll: 'Tout copier',
   validUntil: 'Valable jusqu’à {time}',

@@ -34,7 +34,8 @@ export const messages: Messages = {
   submitting: 'Ana fara biyan kuɗinku…',
   ussdTitle: 'Danna wannan lambar don biya',
   ussdSteps:
-    'A wayar da kuka yi rajista da ita a bankinku, danna lambar da ke ƙasa, sannan ku bi umarnin don amincewa da biyan.',
+    'A wayar da kuka yi rajista da ita a bankinku, danna lambar da ke ƙasa, sannan ku bi umarnin don amincewa da ' +
+    'biyan.',
   dialNow: 'Danna lambar',
   copyDialCode: 'Kwafi lambar',
   transferTitle: 'Tura kuɗi zuwa wannan asusu',
@@ -77,14 +78,16 @@ export const messages: Messages = {
   secondsLeft: 'Saura daƙiƙa {seconds} ku yi tura',
   accountClosed: 'An rufe wannan asusu',
   accountExpired:
-    'Kada ku tura kuɗi zuwa gare shi. Idan kun tura kuɗin kafin a rufe shi, kada ku sake biya; in ba haka ba, ku karɓi sabon asusu.',
+    'Kada ku tura kuɗi zuwa gare shi. Idan kun tura kuɗin kafin a rufe shi, kada ku sake biya; in ba haka ba, ku ' +
+    'karɓi sabon asusu.',
   newAccount: 'Karɓi sabon asusu',
   sentMoney: 'Na tura kuɗin',
   checking: 'Muna dubawa a bankinku…',
   notReceived: 'Bai iso ba tukuna. Yana iya ɗaukar mintuna kaɗan; kada ku sake biya.',
   checkFailed: 'Ba mu iya dubawa yanzu ba. Za mu ci gaba da dubawa; kada ku sake biya.',
   stillWaiting:
-    'Har yanzu kuna jira? Kada ku sake biya. Idan kuɗi sun fita daga asusunku, ku ba shagon wannan lambar shaidar biya: {reference}',
+    'Har yanzu kuna jira? Kada ku sake biya. Idan kuɗi sun fita daga asusunku, ku ba shagon wannan lambar shaidar ' +
+    'biya: {reference}',
   copyByHand: 'Kwafa da kanku',
   pasteInPhone: 'Kwafi lambar, sannan ku liƙa ta a manhajar Waya',
   scanToDial: 'Ku duba lambar QR da kyamarar wayarku don danna lambar',

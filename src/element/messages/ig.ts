@@ -78,14 +78,16 @@ export const messages: Messages = {
   secondsLeft: 'Sekọnd {seconds} fọdụrụ ka ị zipu ego',
   accountClosed: 'E mechiela akaụntụ a',
   accountExpired:
-    'Ezipukwala ego na ya. Ọ bụrụ na i zipuru ego ahụ tupu e mechie ya, akwụla ụgwọ ọzọ; ma ọ bụghị ya, nweta akaụntụ ọhụrụ.',
+    'Ezipukwala ego na ya. Ọ bụrụ na i zipuru ego ahụ tupu e mechie ya, akwụla ụgwọ ọzọ; ma ọ bụghị ya, nweta ' +
+    'akaụntụ ọhụrụ.',
   newAccount: 'Nweta akaụntụ ọhụrụ',
   sentMoney: 'Ezipụla m ego ahụ',
   checking: 'Anyị na-enyocha n’ụlọ akụ gị…',
   notReceived: 'Ọ batabeghị. Ọ nwere ike were nkeji ole na ole; akwụla ụgwọ ọzọ.',
   checkFailed: 'Anyị enweghị ike inyocha ugbu a. Anyị ga-aga n’ihu na-enyocha; akwụla ụgwọ ọzọ.',
   stillWaiting:
-    'Ị ka na-eche? Akwụla ụgwọ ọzọ. Ọ bụrụ na ego esitela n’akaụntụ gị pụọ, nye ụlọ ahịa ahụ nọmba ntụaka ịkwụ ụgwọ a: {reference}',
+    'Ị ka na-eche? Akwụla ụgwọ ọzọ. Ọ bụrụ na ego esitela n’akaụntụ gị pụọ, nye ụlọ ahịa ahụ nọmba ntụaka ịkwụ ' +
+    'ụgwọ a: {reference}',
   copyByHand: 'Detuo ya n’onwe gị',
   pasteInPhone: 'Detuo koodu ahụ, wee mado ya n’ngwa Phone gị',
   scanToDial: 'Jiri igwefoto ekwentị gị nyochaa koodu QR ahụ iji pịa koodu ahụ',

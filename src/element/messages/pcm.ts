@@ -35,7 +35,8 @@ export const messages: Messages = {
   submitting: 'We dey start your payment…',
   ussdTitle: 'Dial dis code to pay',
   ussdSteps:
-    'For di phone wey you take register for your bank, dial di code wey dey below, then follow di steps wey e show you to approve di payment.',
+    'For di phone wey you take register for your bank, dial di code wey dey below, then follow di steps wey e show ' +
+    'you to approve di payment.',
   dialNow: 'Dial di code',
   copyDialCode: 'Copy di code',
   transferTitle: 'Transfer go dis account',
@@ -85,7 +86,8 @@ export const messages: Messages = {
   notReceived: 'E never enter. E fit take some minutes; no pay again.',
   checkFailed: 'We no fit check am now. We go still dey check; no pay again.',
   stillWaiting:
-    'You still dey wait? No pay again. If money don comot from your account, give di shop dis payment reference: {reference}',
+    'You still dey wait? No pay again. If money don comot from your account, give di shop dis payment reference: ' +
+    '{reference}',
   copyByHand: 'Copy am yourself',
   pasteInPhone: 'Copy di code, then paste am for your Phone app',
   scanToDial: 'Use your phone camera scan di QR code to dial di code',

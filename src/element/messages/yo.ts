@@ -34,7 +34,8 @@ export const messages: Messages = {
   submitting: 'À ń bẹ̀rẹ̀ ìsanwó rẹ…',
   ussdTitle: 'Tẹ̀ kóòdù yìí láti sanwó',
   ussdSteps:
-    'Lórí fóònù tí o fi forúkọ sílẹ̀ ní báńkì rẹ, tẹ̀ kóòdù tó wà nísàlẹ̀ yìí, kí o sì tẹ̀lé ìtọ́sọ́nà láti fọwọ́ sí ìsanwó náà.',
+    'Lórí fóònù tí o fi forúkọ sílẹ̀ ní báńkì rẹ, tẹ̀ kóòdù tó wà nísàlẹ̀ yìí, kí o sì tẹ̀lé ìtọ́sọ́nà láti fọwọ́ ' +
+    'sí ìsanwó náà.',
   dialNow: 'Tẹ̀ kóòdù náà',
   copyDialCode: 'Ṣe àdàkọ kóòdù',
   transferTitle: 'Fi owó ránṣẹ́ sí àkáǹtì yìí',
@@ -77,14 +78,16 @@ export const messages: Messages = {
   secondsLeft: 'Ìṣẹ́jú-àáyá {seconds} ló kù láti fi owó ránṣẹ́',
   accountClosed: 'Àkáǹtì yìí ti di títì',
   accountExpired:
-    'Má ṣe fi owó ránṣẹ́ sí i mọ́. Tí o bá ti fi owó ránṣẹ́ kí ó tó di títì, má ṣe san lẹ́ẹ̀kan sí i; bí kò bá rí bẹ́ẹ̀, gba àkáǹtì tuntun.',
+    'Má ṣe fi owó ránṣẹ́ sí i mọ́. Tí o bá ti fi owó ránṣẹ́ kí ó tó di títì, má ṣe san lẹ́ẹ̀kan sí i; bí kò bá rí ' +
+    'bẹ́ẹ̀, gba àkáǹtì tuntun.',
   newAccount: 'Gba àkáǹtì tuntun',
   sentMoney: 'Mo ti fi owó ránṣẹ́',
   checking: 'À ń ṣàyẹ̀wò pẹ̀lú báńkì rẹ…',
   notReceived: 'Kò tíì dé. Ó lè gba ìṣẹ́jú díẹ̀; má ṣe san lẹ́ẹ̀kan sí i.',
   checkFailed: 'A kò lè ṣàyẹ̀wò báyìí. A ó máa ṣàyẹ̀wò lọ; má ṣe san lẹ́ẹ̀kan sí i.',
   stillWaiting:
-    'Ṣé o ṣì ń dúró? Má ṣe san lẹ́ẹ̀kan sí i. Tí owó bá ti kúrò nínú àkáǹtì rẹ, fún ṣọ́ọ̀bù náà ní nọ́mbà ìtọ́kasí ìsanwó yìí: {reference}',
+    'Ṣé o ṣì ń dúró? Má ṣe san lẹ́ẹ̀kan sí i. Tí owó bá ti kúrò nínú àkáǹtì rẹ, fún ṣọ́ọ̀bù náà ní nọ́mbà ìtọ́kasí ' +
+    'ìsanwó yìí: {reference}',
   copyByHand: 'Ṣe àdàkọ fúnra rẹ',
   pasteInPhone: 'Ṣe àdàkọ kóòdù náà, lẹ́yìn náà lẹ̀ ẹ́ mọ́ áàpù Phone rẹ',
   scanToDial: 'Fi kámẹ́rà fóònù rẹ ya kóòdù QR náà láti tẹ̀ kóòdù náà',

@@ -22,7 +22,11 @@ export function errorTemplate(m: Messages, failure: PayFailure, actions: ErrorAc
         : nothing
     }
     <div class="actions">
-      ${failure.retryable ? html`<button class="primary" type="button" @click=${() => actions.retry()}>${m.retry}</button>` : nothing}
+      ${
+        failure.retryable
+          ? html`<button class="primary" type="button" @click=${() => actions.retry()}>${m.retry}</button>`
+          : nothing
+      }
       <button type="button" @click=${() => actions.edit()}>${m.edit}</button>
     </div>
   </section>`;

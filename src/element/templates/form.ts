@@ -39,7 +39,11 @@ export function formTemplate(view: FormView, actions: FormActions): TemplateResu
   const { messages: m, amount, offered, selected, busy } = view;
   return html`
     <form part="form" novalidate @submit=${actions.submit} aria-busy=${busy}>
-      ${amount ? html`<p><span class="muted">${m.amountDue}</span><br /><span class="amount">${amount}</span></p>` : nothing}
+      ${
+        amount
+          ? html`<p><span class="muted">${m.amountDue}</span><br /><span class="amount">${amount}</span></p>`
+          : nothing
+      }
       <fieldset ?disabled=${busy || view.disabled}>
         ${
           offered.length > 1
@@ -55,7 +59,7 @@ export function formTemplate(view: FormView, actions: FormActions): TemplateResu
                       ?checked=${option === selected}
                       ${picked(option === selected)}
                       @change=${actions.typeChange}
-                    /><span>${m[option]}<small>${m[`${option}Hint`]}</small></span>
+                    /><span>${m[option]}<small>${option === 'USSD' ? m.USSDHint : m.TRANSFERHint}</small></span>
                   </label>`,
                 )}
               </div>
@@ -67,7 +71,13 @@ export function formTemplate(view: FormView, actions: FormActions): TemplateResu
         ${input(view, actions, 'mobileNumber', 'tel', 'tel', 'tel')}
         ${selected === 'USSD' ? bankPicker(view, actions) : nothing}
         <button part="submit" class="primary" type="submit">
-          ${busy ? html`<span class="spinner" aria-hidden="true"></span>${m.submitting}` : amount ? format(m.pay, { amount }) : m.payNoAmount}
+          ${
+            busy
+              ? html`<span class="spinner" aria-hidden="true"></span>${m.submitting}`
+              : amount
+                ? format(m.pay, { amount })
+                : m.payNoAmount
+          }
         </button>
       </fieldset>
     </form>
@@ -147,12 +157,22 @@ function bankPicker(
       @blur=${actions.blur}
     >
       <option value="" ?selected=${!selected} ${picked(!selected)}>${m.bankChoose}</option>
-      ${matches.map((bank) => html`<option value=${bank.code} ?selected=${bank.code === selected} ${picked(bank.code === selected)}>${bank.name}</option>`)}
+      ${matches.map(
+        (bank) =>
+          html`<option
+            value=${bank.code}
+            ?selected=${bank.code === selected}
+            ${picked(bank.code === selected)}
+          >${bank.name}</option>`,
+      )}
     </select>
     ${
       matches.length
         ? nothing
-        : html`<p class="muted">${format(withoutUssd ? m.bankWithoutUssd : m.noBankMatches, { bank: withoutUssd, query: bankQuery })}</p>
+        : html`<p class="muted">${format(withoutUssd ? m.bankWithoutUssd : m.noBankMatches, {
+            bank: withoutUssd,
+            query: bankQuery,
+          })}</p>
           ${
             offered.includes('TRANSFER')
               ? html`<button type="button" value="TRANSFER" @click=${actions.typeChange}>${m.payByTransfer}</button>`

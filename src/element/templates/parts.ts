@@ -67,7 +67,9 @@ export function chargedWithFee(view: ResultView, order: Order | undefined): stri
  */
 function oneOf(texts: string[], shown: string): TemplateResult {
   // The unseen first: painted under the one shown, they do not hide it from a contrast check.
-  return html`${texts.map((text) => (text === shown ? nothing : html`<span data-text=${text}></span>`))}<span>${shown}</span>`;
+  return html`${texts.map((text) =>
+    text === shown ? nothing : html`<span data-text=${text}></span>`,
+  )}<span>${shown}</span>`;
 }
 
 /**
@@ -87,7 +89,12 @@ export function copyableValue(
   const label = result === 'copied' ? m.copyDone : result === 'failed' ? m.copyByHand : copyLabel;
   return html`<div class="value">
     <span>${shown}</span>
-    <button part="copy-button" class="stack ${primary ? 'primary' : ''}" type="button" @click=${() => copy(field, value)}>
+    <button
+      part="copy-button"
+      class="stack ${primary ? 'primary' : ''}"
+      type="button"
+      @click=${() => copy(field, value)}
+    >
       ${oneOf([copyLabel, m.copyDone, m.copyByHand], label)}
     </button>
   </div>`;
@@ -106,7 +113,9 @@ export function shareButton({ messages: m, copies, copy }: ResultView, lines: Sh
   const sheet = typeof navigator.share === 'function';
   const share = () => (sheet ? navigator.share({ text }).catch(() => {}) : copy('instructions', text));
   const result = copies.instructions;
-  return html`<button type="button" @click=${share}>${sheet ? m.share : result === 'copied' ? m.copyDone : m.copyAll}</button>
+  return html`<button type="button" @click=${share}>${
+    sheet ? m.share : result === 'copied' ? m.copyDone : m.copyAll
+  }</button>
     ${result === 'failed' ? html`<p part="error">${m.copyFailed}</p>` : nothing}`;
 }
 
@@ -126,7 +135,10 @@ export function waiting(view: ResultView, paymentReference: string): TemplateRes
     status
       ? html`<p part="status">
           <span class="spinner ${status === 'waiting' ? '' : 'unseen'}" aria-hidden="true"></span>
-          <span class="stack">${oneOf([m.waiting, m.checking, m.notReceived, m.checkFailed, m.notConfirmed], line)}</span>
+          <span class="stack">${oneOf(
+            [m.waiting, m.checking, m.notReceived, m.checkFailed, m.notConfirmed],
+            line,
+          )}</span>
         </p>`
       : nothing
   }
@@ -134,7 +146,11 @@ export function waiting(view: ResultView, paymentReference: string): TemplateRes
       ${poll ? html`<button type="button" @click=${() => sentMoney(view, poll)}>${m.sentMoney}</button>` : nothing}
       <button type="button" @click=${reset}>${m.payAnotherWay}</button>
     </div>
-    ${wait.waitedLong && status !== 'unconfirmed' ? html`<p class="value note">${before}${grouped(paymentReference)}${after}</p>` : nothing}`;
+    ${
+      wait.waitedLong && status !== 'unconfirmed'
+        ? html`<p class="value note">${before}${grouped(paymentReference)}${after}</p>`
+        : nothing
+    }`;
 }
 
 /** "I've sent the money": asks at once, saying so, then what the check found unless it ended the wait. */

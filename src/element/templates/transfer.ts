@@ -50,7 +50,10 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
   </section>`;
 }
 
-/** While the account is open: how to send, how long it stays valid when the server said, the account and the amount to copy. */
+/**
+ * While the account is open: how to send, how long it stays valid when the server said, the account and the amount to
+ * copy.
+ */
 function howToTransfer(
   view: ResultView,
   instructions: StateOf<'transfer'>['instructions'],
@@ -63,11 +66,17 @@ function howToTransfer(
       <li>${m.exactAmount}</li>
       <li>${m.accountForThisPayment}</li>
     </ul>
-    ${left === undefined ? nothing : html`<p role="timer"><strong>${format(m.validFor, { time: countdownText(left) })}</strong></p>`}
+    ${
+      left === undefined
+        ? nothing
+        : html`<p role="timer"><strong>${format(m.validFor, { time: countdownText(left) })}</strong></p>`
+    }
     ${copyableValue(
       view,
       'accountNumber',
-      html`<span class="muted">${m.accountNumber}</span><br /><span part="account-number">${instructions.accountNumber}</span><br /><strong>${instructions.bankName}</strong>`,
+      html`<span class="muted">${m.accountNumber}</span
+        ><br /><span part="account-number">${instructions.accountNumber}</span
+        ><br /><strong>${instructions.bankName}</strong>`,
       instructions.accountNumber,
       m.copyAccountNumber,
     )}
@@ -76,7 +85,8 @@ function howToTransfer(
         ? copyableValue(
             view,
             'amount',
-            html`<span class="muted">${m.amount}</span><br /><span part="amount">${view.charged(order)}</span>${feeNote(view, order)}`,
+            html`<span class="muted">${m.amount}</span
+              ><br /><span part="amount">${view.charged(order)}</span>${feeNote(view, order)}`,
             order.amount,
             m.copyAmount,
           )

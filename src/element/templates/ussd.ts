@@ -20,7 +20,14 @@ export function ussdTemplate(view: ResultView, { instructions, request, order }:
   return html`<section part="result">
     <h2 tabindex="-1">${m.ussdTitle}</h2>
     <p>${m.ussdSteps}</p>
-    ${copyableValue(view, 'ussdDialCode', html`<span part="dial-code">${code}</span>`, code, m.copyDialCode, way === 'paste')}
+    ${copyableValue(
+      view,
+      'ussdDialCode',
+      html`<span part="dial-code">${code}</span>`,
+      code,
+      m.copyDialCode,
+      way === 'paste',
+    )}
     ${
       way === 'link'
         ? html`<a class="button primary" href=${dialLink(code)}>${m.dialNow}</a>`

@@ -1,0 +1,20 @@
+// The look for a kept attempt, once before a widget's first render: when its page's widget kept one
+// (and storage can be read), what runs after a submit is loaded and shows it again (resume.ts); the
+// form shows meanwhile. Cheap when there is none: nothing is loaded for it.
+import { loadAfterSubmit, loadTransferScreen } from './load-on-demand.js';
+import type { Resumable } from './resume.js';
+
+/** `keptName`: where the attempt would be kept, undefined when nothing is (`resume="off"`). */
+export function recallKept(payment: Resumable, keptName: () => string | undefined): void {
+  let name: string | undefined;
+  try {
+    name = keptName();
+    if (!name || !sessionStorage.getItem(name)) return;
+  } catch {
+    return; // storage refused (or no page, on a server): no resume
+  }
+  void loadAfterSubmit().then(
+    (flow) => flow.resumeKept(payment, name, loadTransferScreen),
+    () => {},
+  );
+}
