@@ -3,7 +3,7 @@
 // still poll or sweep (past their schedule, their account's life and their status token's life, and
 // no check still owed while a reconciler sweeps), each dropped reported.
 import { createEmitter } from '../http/emitter.js';
-import { RECHECK_SCHEDULE_MS, scheduleEndsAt } from '../reconciler/schedule.js';
+import { RECHECK_SCHEDULE_MS, scheduleEndsAt } from '../ledger/schedule.js';
 import { isFinished } from './finished.js';
 import { memoryLedgerViews } from './memory-ledger.js';
 import type { Payment, PaymentState, PaymentStore } from './types.js';
