@@ -3,7 +3,7 @@
 // it closed, then `stale`; FAILED: 1 h, 6 h, 24 h, 72 h after the failure, then
 // nothing), or, when the query got no readable answer, the same step again after a back-off. An
 // unanswered query never uses up a step and never makes an entry stale, nor does one made before
-// its step was due.
+// its step was due. The moves are ledger/moves.ts's (`schedule-step`, `query-unanswered`, `off-sweep`).
 import type { Payment } from '../ledger/entry.js';
 import { moveEntry, type EntryEvent } from '../ledger/moves.js';
 import { writeMove } from '../ledger/write.js';
