@@ -12,7 +12,7 @@ import { csvDocument } from '../ledger/csv.js';
 import { parseLedgerDate, parseLedgerUntil } from '../ledger/dates.js';
 import { historyOf } from '../ledger/history.js';
 import type { LedgerQuery } from '../ledger/queries.js';
-import { recheckEntry, recheckSentence } from '../ledger/recheck.js';
+import { recheckEntry, recheckSentence } from '../settlement/recheck.js';
 import type { PaymentState, PaymentStore } from '../stores/types.js';
 import { attentionLine, document, listBody, entryBody, escape } from './html.js';
 

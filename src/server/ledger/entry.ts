@@ -1,9 +1,10 @@
 // A ledger entry: one payment, as every store keeps it (the source of truth, written before the
 // gateway is asked, kept until nothing is owed on it). Its fields move only by the pure transitions
 // of moves.ts, written by write.ts's compare-and-set; stores/types.ts re-exports the type.
+import type { PaymentStatus } from '../../contract/rules.js';
 
 /** What the customer and the merchant are told: the gateway's verified verdict, or none yet. */
-export type PaymentState = 'PENDING' | 'SUCCESS' | 'FAILED';
+export type PaymentState = PaymentStatus;
 
 /**
  * Where the payment's start stands with the gateway:

@@ -2,9 +2,10 @@
 // with the store's compare-and-set on `version`; after a lost race the entry is read again and the
 // move applied to it, up to a bound. Every change the server makes to an entry goes through here;
 // only the stores' own atomic paths (`claimDue`, `markDue`, PostgreSQL's fulfilment) do not.
-import type { Awaitable } from '../stores/types.js';
 import type { Payment } from './entry.js';
 import { moveEntry, type EntryEvent } from './moves.js';
+
+type Awaitable<T> = T | Promise<T>;
 
 /** What the writer needs of a ledger: a read, and a compare-and-set (which may also refuse queued writes). */
 export type CasLedger = {
