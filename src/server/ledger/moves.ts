@@ -4,12 +4,13 @@
 // write is made. write.ts writes a move with compare-and-set; test/node/ledger-entry.test.ts is
 // their table.
 //
-//   created (PENDING, asking) ─initiation-answered─▶ started | refused | unknown
-//      │ query-claimed, schedule-step, query-unanswered, marked-due, off-sweep: its re-queries
-//      └─verified─▶ SUCCESS ─lease-taken─▶ leased ─fulfilled─▶ fulfilled
-//                │     ▲             │ lease-renewed, lease-released (owed again after its back-off)
-//                ▼     │ (late success, for review)
-//              FAILED ─┘          resolved, retry-requested: a person's
+//   created: PENDING, asking ─initiation-answered─▶ started | refused (off the sweep) | unknown
+//      │   while PENDING or FAILED: query-claimed, schedule-step (at its end: stale),
+//      │   query-unanswered, marked-due, off-sweep
+//      ├─verified─▶ SUCCESS, owed ─lease-taken─▶ leased ─fulfilled─▶ fulfilled
+//      │               ▲                 │ lease-renewed; lease-released: owed again after a back-off
+//      └─verified─▶ FAILED ─verified, paid: a late success, for review
+//   a person's: resolved (a review, stale), retry-requested (an owed onPaid due now)
 import type { QueryAnswer } from '../gateway/types.js';
 import { fulfilmentFree, owesFulfilment, type Initiation, type Payment, type PaymentState } from './entry.js';
 import { fulfilRetryAt, nextCheckAfterFailure, nextCheckAt, unansweredRetryAt } from './schedule.js';
