@@ -1,8 +1,8 @@
 // `pay-widget ledger recheck REF`: the gateway made from the server's settings (PAY_BASE_URL,
 // PAY_PUBLIC_KEY, PAY_SECRET_KEY or PAY_ACCESS_TOKEN), then the person's recheck
-// (src/server/ledger/recheck.ts), which never runs merchant code.
+// (src/server/settlement/recheck.ts), which never runs merchant code.
 import { createGateway } from '../server/gateway/gateway.js';
-import { recheckEntry, recheckSentence } from '../server/ledger/recheck.js';
+import { recheckEntry, recheckSentence } from '../server/settlement/recheck.js';
 import type { PaymentStore } from '../server/stores/types.js';
 import { LedgerUsageError } from './ledger-stores.js';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMemoryPaymentStore, type Payment, type SessionEvent } from '../../src/server/internal.js';
 import type { MemoryLedgerEvent } from '../../src/server/stores/memory.js';
-import { nextCheckAt } from '../../src/server/reconciler/schedule.js';
+import { nextCheckAt } from '../../src/server/ledger/schedule.js';
 import { makeHandler, ORDER, post, readError, USSD_REQUEST } from './server-fixtures.js';
 
 const T0 = 1_800_000_000_000;

@@ -78,7 +78,7 @@ async function recipe(
   }
 }
 
-/** The reconciler's first look at a payment, after its creation (src/server/reconciler/schedule.ts), and some slack. */
+/** The reconciler's first look at a payment, after its creation (src/server/ledger/schedule.ts), and some slack. */
 const FIRST_CHECK_MS = 60_000 + 2_000;
 
 /**

@@ -21,7 +21,7 @@ import {
   type PaymentStore,
   type ReconcileEvent,
 } from '../../src/server/internal.js';
-import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/reconciler/schedule.js';
+import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/ledger/schedule.js';
 import { createRedisStores } from '../../src/server/stores/redis/index.js';
 import { createSqliteStores } from '../../src/server/stores/sqlite/index.js';
 import { BASE_URL, fakeGateway, PUBLIC_KEY, queryAnswer } from './gateway-fixtures.js';

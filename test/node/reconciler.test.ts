@@ -20,7 +20,7 @@ import {
   type ReconcileEvent,
   type ReconcilerOptions,
 } from '../../src/server/internal.js';
-import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/reconciler/schedule.js';
+import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/ledger/schedule.js';
 import { createRedisStores } from '../../src/server/stores/redis/index.js';
 import { initiationBody } from './gateway-fixtures.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';

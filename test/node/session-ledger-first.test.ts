@@ -13,7 +13,7 @@ import {
   type Payment,
   type PaymentStore,
 } from '../../src/server/internal.js';
-import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/reconciler/schedule.js';
+import { nextCheckAt, RECHECK_SCHEDULE_MS } from '../../src/server/ledger/schedule.js';
 import {
   answerSuccess,
   makeHandler,
@@ -164,7 +164,7 @@ describe('createSessionHandler: ledger first (issue 15 item 1)', () => {
   });
 });
 
-describe('the reconciler’s schedule (src/server/reconciler/schedule.ts)', () => {
+describe('the reconciler’s schedule (src/server/ledger/schedule.ts)', () => {
   it('checks 1, 2, 5, 10 and 30 minutes, 1, 3 and 24 hours after creation, then no more', () => {
     const created = 1_000;
     const steps = RECHECK_SCHEDULE_MS.map((_step, checks) => (nextCheckAt(created, checks)! - created) / MINUTE);

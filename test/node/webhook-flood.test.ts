@@ -17,7 +17,7 @@ import {
   type QueryOutcome,
   type WebhookHandler,
 } from '../../src/server/internal.js';
-import { nextCheckAt } from '../../src/server/reconciler/schedule.js';
+import { nextCheckAt } from '../../src/server/ledger/schedule.js';
 import { createMemoryPaymentStore } from '../../src/server/stores/memory.js';
 import { createSqliteStores } from '../../src/server/stores/sqlite/index.js';
 import type { Awaitable, Payment, PaymentStore } from '../../src/server/stores/types.js';

@@ -4,7 +4,9 @@
 // renewing it (it died, or the ledger could not be written for two thirds of a lease). Another
 // caller takes over only after that. `until` is reckoned by the ledger's clock when it has one
 // (PostgreSQL, Redis), so instances whose clocks disagree still agree on when a lease lapses.
-import type { Payment } from '../stores/types.js';
+import type { Payment } from '../ledger/entry.js';
+import { moveEntry } from '../ledger/moves.js';
+import { writeMove } from '../ledger/write.js';
 
 /** How long a lease lives unrenewed, unless the caller says. */
 export const DEFAULT_LEASE_MS = 60_000;
@@ -47,23 +49,28 @@ export function holdLease(leased: Payment, owner: string, ledger: LeaseLedger, l
   };
 
   async function renew(): Promise<void> {
-    for (let attempt = 1; attempt <= MAX_WRITES && !stopped; attempt += 1) {
-      const asked = performance.now();
-      const until = await ledger.clock().then(
-        (time) => time + leaseMs,
-        () => undefined,
+    const asked = performance.now();
+    const until = await ledger.clock().then(
+      (time) => time + leaseMs,
+      () => undefined,
+    );
+    // The ledger is away now: the lease may still hold until the next beat.
+    if (until !== undefined && !stopped) {
+      const renewal = await writeMove(
+        { get: ledger.read, update: ledger.write },
+        current,
+        (entry) => moveEntry(entry, { type: 'lease-renewed', owner, until }),
+        { tries: MAX_WRITES },
       );
-      if (until === undefined || stopped) break; // the ledger is away now: the lease may still hold until the next beat
-      const next: Payment = { ...current, lease: { owner, until }, dueAt: until };
-      if (await ledger.write(next)) {
-        current = { ...next, version: current.version + 1 };
+      if (renewal.kind === 'written') {
+        current = renewal.after;
         renewedAt = asked;
         return;
       }
-      const reread = await ledger.read(current.paymentReference);
-      if (!reread) break;
-      if (reread.lease?.owner !== owner || reread.fulfilledAt !== undefined) return lose();
-      current = reread; // written meanwhile by someone who left the lease alone (a webhook's check)
+      // Taken or finished by another caller. Otherwise written meanwhile by someone who left the
+      // lease alone (a webhook's check), or unreadable: tried again at the next beat.
+      if (renewal.kind === 'not-applicable') return lose();
+      if (renewal.kind === 'gave-up') current = renewal.entry;
     }
     if (!stopped && performance.now() - renewedAt >= leaseMs) lose();
   }

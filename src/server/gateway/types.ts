@@ -1,7 +1,7 @@
 // The outcomes every part of the gateway client speaks: an initiation's, a query's, a token's.
 // `../gateway.ts` re-exports them as the public names; they live here so the parts can use them
 // without an import circle.
-import type { PaymentState } from '../stores/types.js';
+import type { PaymentStatus as PaymentState } from '../../contract/rules.js';
 
 /**
  * The spec's success envelope (2.2), rebuilt from the checked answer with only the fields the spec

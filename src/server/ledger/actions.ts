@@ -2,32 +2,43 @@
 // or its stale state with a note, or make an owed `onPaid` due now, for the server to run (merchant
 // code never runs here). Each is a compare-and-set, read again after a lost race, and goes into the
 // entry's history.
-import { owesFulfilment } from '../fulfilment/fulfil.js';
-import type { Payment, PaymentStore } from '../stores/types.js';
+import type { PaymentStore } from '../stores/types.js';
+import { owesFulfilment, type Payment } from './entry.js';
 import { DETAIL_LIMIT, type HistoryEvent } from './history.js';
+import type { EntryEvent } from './moves.js';
+import { writeMove } from './write.js';
 
 export type ActionResult =
   { kind: 'done'; payment: Payment } | { kind: 'unknown' } | { kind: 'refused'; reason: string };
 
 const TRIES = 5;
 
+/** Writes `event`'s move; `refusal` says why, for a person, when it does not apply to the entry. */
 async function move(
   store: PaymentStore,
   reference: string,
-  change: (entry: Payment) => Payment | string,
-  event: HistoryEvent,
+  event: EntryEvent,
+  refusal: (entry: Payment) => string,
+  history: HistoryEvent,
 ): Promise<ActionResult> {
-  for (let tries = 0; tries < TRIES; tries += 1) {
-    const entry = await store.get(reference);
-    if (!entry) return { kind: 'unknown' };
-    const next = change(entry);
-    if (typeof next === 'string') return { kind: 'refused', reason: next };
-    if (await store.update(next)) {
-      await store.appendHistory?.(reference, event);
-      return { kind: 'done', payment: { ...next, version: next.version + 1 } };
-    }
+  let failure: { error: unknown } | undefined;
+  const written = await writeMove(store, reference, event, {
+    tries: TRIES,
+    report: (error) => (failure ??= { error }),
+    onThrow: 'give-up',
+  });
+  if (failure) throw failure.error;
+  switch (written.kind) {
+    case 'written':
+      await store.appendHistory?.(reference, history);
+      return { kind: 'done', payment: written.after };
+    case 'not-applicable':
+      return { kind: 'refused', reason: refusal(written.entry) };
+    case 'missing':
+      return { kind: 'unknown' };
+    default:
+      return { kind: 'refused', reason: `${reference} kept changing; try again` };
   }
-  return { kind: 'refused', reason: `${reference} kept changing; try again` };
 }
 
 /** Closes the entry's review or stale state: it leaves the list of what needs a person, the note kept. */
@@ -36,13 +47,8 @@ export function resolveEntry(store: PaymentStore, reference: string, note: strin
   return move(
     store,
     reference,
-    (entry) => {
-      if (!entry.review && !entry.stale) return `${reference} has no review and is not stale: nothing to resolve`;
-      const next: Payment = { ...entry, updatedAt: now, resolved: { at: now, note: kept } };
-      delete next.review;
-      delete next.stale;
-      return next;
-    },
+    { type: 'resolved', at: now, note: kept },
+    () => `${reference} has no review and is not stale: nothing to resolve`,
     { at: now, what: 'resolved', detail: kept, by: 'person' },
   );
 }
@@ -52,13 +58,11 @@ export function retryFulfilment(store: PaymentStore, reference: string, now: num
   return move(
     store,
     reference,
-    (entry) => {
-      if (!owesFulfilment(entry))
-        return `${reference} owes no onPaid (${entry.state}${entry.fulfilledAt === undefined ? '' : ', fulfilled'})`;
-      if (entry.lease && entry.lease.until > now)
-        return `onPaid is running for ${reference} now (until ${new Date(entry.lease.until).toISOString()})`;
-      return { ...entry, updatedAt: now, dueAt: now };
-    },
+    { type: 'retry-requested', at: now },
+    (entry) =>
+      owesFulfilment(entry)
+        ? `onPaid is running for ${reference} now (until ${new Date(entry.lease!.until).toISOString()})`
+        : `${reference} owes no onPaid (${entry.state}${entry.fulfilledAt === undefined ? '' : ', fulfilled'})`,
     { at: now, what: 'retry-requested', by: 'person' },
   );
 }

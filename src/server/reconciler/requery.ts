@@ -3,9 +3,11 @@
 // it closed, then `stale`; FAILED: 1 h, 6 h, 24 h, 72 h after the failure, then
 // nothing), or, when the query got no readable answer, the same step again after a back-off. An
 // unanswered query never uses up a step and never makes an entry stale, nor does one made before
-// its step was due.
-import { nextCheckAfterFailure, nextCheckAt, unansweredRetryAt } from './schedule.js';
-import type { Payment, PaymentStore } from '../stores/types.js';
+// its step was due. The moves are ledger/moves.ts's (`schedule-step`, `query-unanswered`, `off-sweep`).
+import type { Payment } from '../ledger/entry.js';
+import { moveEntry, type EntryEvent } from '../ledger/moves.js';
+import { writeMove } from '../ledger/write.js';
+import type { PaymentStore } from '../stores/types.js';
 
 export type Ledger = {
   payments: PaymentStore;
@@ -22,7 +24,11 @@ const MAX_WRITES = 4;
  * Re-reads after a lost race; an entry settled meanwhile is not this sweep's to schedule.
  */
 export async function nextStep(ledger: Ledger, latest: Payment): Promise<'pending' | 'stale' | 'done' | undefined> {
-  const written = await rewrite(ledger, latest, (current) => answeredStep(current, ledger.now()));
+  const written = await rewrite(ledger, latest, () => ({
+    type: 'schedule-step',
+    at: ledger.now(),
+    state: latest.state,
+  }));
   if (!written) return undefined;
   const [before, after] = written;
   if (after.state === 'FAILED') return after.dueAt === undefined ? 'done' : 'pending';
@@ -34,64 +40,31 @@ export async function nextStep(ledger: Ledger, latest: Payment): Promise<'pendin
 
 /** The query got no readable answer: the same step is tried again after a back-off, for as long as it takes. */
 export async function retryUnanswered(ledger: Ledger, latest: Payment): Promise<void> {
-  await rewrite(ledger, latest, (current) => {
-    const unanswered = (current.unanswered ?? 0) + 1;
-    return { ...current, unanswered, dueAt: unansweredRetryAt(ledger.now(), unanswered) };
-  });
+  await rewrite(ledger, latest, () => ({ type: 'query-unanswered', at: ledger.now(), state: latest.state }));
 }
 
 /** An entry due for nothing the reconciler does (it never started, or was settled elsewhere): off the sweep. */
 export async function nothingOwed(payments: PaymentStore, entry: Payment): Promise<void> {
-  const next = { ...entry };
-  delete next.dueAt;
-  await payments.update(next);
+  await rewrite({ payments }, entry, () => ({ type: 'off-sweep' }), 1);
 }
 
-/** Writes `change(current)` by compare-and-set while the entry keeps its state; the entry before and after. */
+/**
+ * Writes the move by compare-and-set while the entry keeps its state; the entry before and after.
+ * A store that threw is thrown to the sweep, which counts and reports it.
+ */
 async function rewrite(
-  ledger: Ledger,
+  ledger: Pick<Ledger, 'payments'>,
   latest: Payment,
-  change: (current: Payment) => Payment,
+  event: () => EntryEvent,
+  tries = MAX_WRITES,
 ): Promise<[Payment, Payment] | undefined> {
-  let current = latest;
-  for (let attempt = 1; attempt <= MAX_WRITES; attempt += 1) {
-    const next = change(current);
-    if (await ledger.payments.update(next)) return [current, next];
-    const reread = await ledger.payments.get(current.paymentReference);
-    if (!reread || reread.state !== latest.state) return undefined; // settled meanwhile: not ours to schedule
-    current = reread;
-  }
-  return undefined; // its claim lapses, and a later sweep takes it again
-}
-
-/** The entry after an answered query: its next step, or its schedule ended. */
-function answeredStep(current: Payment, time: number): Payment {
-  const next: Payment = { ...current };
-  delete next.unanswered;
-  if (current.state === 'FAILED') {
-    const at = nextCheckAfterFailure(current.failedAt ?? current.updatedAt, time);
-    if (at === undefined) delete next.dueAt;
-    else next.dueAt = at;
-    return next;
-  }
-  // Asked before its step was due (a notification the webhook could not verify made it due): the
-  // step is not used up, so notifications cannot hurry a payment to `stale`.
-  const owed = nextCheckAt(current.createdAt, current.checks ?? 0);
-  if (owed !== undefined && owed > time) {
-    next.dueAt = owed;
-    return next;
-  }
-  const checks = (current.checks ?? 0) + 1;
-  next.checks = checks;
-  // Steps whose time already passed (the reconciler was not running) are skipped, not made up.
-  let step = checks;
-  let at = nextCheckAt(current.createdAt, step, current.openUntil);
-  while (at !== undefined && at <= time) at = nextCheckAt(current.createdAt, ++step, current.openUntil);
-  if (at !== undefined) {
-    next.dueAt = at;
-  } else {
-    delete next.dueAt;
-    next.stale = true;
-  }
-  return next;
+  let failure: { error: unknown } | undefined;
+  const written = await writeMove(ledger.payments, latest, (current) => moveEntry(current, event()), {
+    tries,
+    report: (error) => (failure ??= { error }),
+    onThrow: 'give-up',
+  });
+  if (failure) throw failure.error;
+  // Settled meanwhile: not ours to schedule. Lost too often: its claim lapses, and a later sweep takes it again.
+  return written.kind === 'written' ? [written.before, written.after] : undefined;
 }

@@ -1,11 +1,13 @@
 // The payment's ledger entry around its initiation: found by the attempt's Idempotency-Key (or by
 // its reference) or written `asking` before the gateway is asked, then moved by the gateway's answer.
 import type { PaymentType } from '../../contract/schemas.js';
-import { sameAmount, sameCurrency } from '../settlement/amounts.js';
+import { sameAmount, sameCurrency } from '../ledger/amounts.js';
 import type { Reply } from '../http/reply.js';
 import type { ResolvedOrder } from './order.js';
-import { nextCheckAt } from '../reconciler/schedule.js';
-import type { Initiation, Payment, PaymentCustomer, PaymentStore } from '../stores/types.js';
+import type { Initiation, Payment, PaymentCustomer } from '../ledger/entry.js';
+import { createdEntry, moveEntry } from '../ledger/moves.js';
+import { writeMove } from '../ledger/write.js';
+import type { PaymentStore } from '../stores/types.js';
 import type { AttemptProgress } from './deadline.js';
 import type { SessionEvent } from './events.js';
 import type { SessionReplies } from './replies.js';
@@ -97,24 +99,12 @@ function orderChanged(attempt: LedgerAttempt, held: Payment): Reply {
 }
 
 function newEntry(attempt: LedgerAttempt, order: ResolvedOrder): Payment {
-  const time = attempt.now();
-  const openUntil = accountEnd(attempt, time);
-  return {
-    paymentReference: order.paymentReference,
-    paymentType: attempt.paymentType,
-    amount: order.amount,
-    currency: order.currency,
-    state: 'PENDING',
-    version: 1,
-    createdAt: time,
-    updatedAt: time,
-    ...(attempt.key === null ? {} : { idempotencyKey: attempt.key }),
-    initiation: 'asking',
-    // The reconciler's first look, should nothing else settle it.
-    dueAt: nextCheckAt(time, 0),
-    ...(openUntil === undefined ? {} : { openUntil }),
-    ...(attempt.customer ? { customer: attempt.customer } : {}),
-  };
+  const { key: idempotencyKey, paymentType, accountLifeMs, customer } = attempt;
+  const { paymentReference, amount, currency } = order;
+  return createdEntry(
+    { paymentReference, paymentType, amount, currency, idempotencyKey, accountLifeMs, customer },
+    attempt.now(),
+  );
 }
 
 /**
@@ -136,9 +126,9 @@ function reuse(attempt: LedgerAttempt, order: ResolvedOrder, entry: Payment): En
 }
 
 /**
- * Moves the entry by the gateway's answer (`reached`): a compare-and-set, read again after a lost
- * race. A failure here is reported and changes nothing for the customer: the entry stays due, and
- * the reconciler queries it.
+ * Moves the entry by the gateway's answer (`reached`, ledger/moves.ts): a compare-and-set, read
+ * again after a lost race. A failure here is reported and changes nothing for the customer: the
+ * entry stays due, and the reconciler queries it.
  */
 export async function recordAnswer(
   attempt: LedgerAttempt,
@@ -146,57 +136,15 @@ export async function recordAnswer(
   reached: Initiation,
 ): Promise<void> {
   const reference = entered.order.paymentReference;
-  try {
-    // The entry this attempt inserted is, unless something moved it meanwhile, what the ledger holds: no read first.
-    const time = attempt.now();
-    const unread = entered.inserted && moved(entered.inserted, reached, entered.again, time, accountEnd(attempt, time));
-    if (unread && (await attempt.payments.update(unread))) return;
-    for (let tries = 0; tries < UPDATE_TRIES; tries += 1) {
-      const entry = await attempt.payments.get(reference);
-      if (!entry) throw new Error(`the ledger no longer holds ${reference}`);
-      const next = moved(entry, reached, entered.again, time, accountEnd(attempt, time));
-      if (!next || (await attempt.payments.update(next))) return;
-    }
-    throw new Error(`${reference} changed ${UPDATE_TRIES} times while its initiation was being recorded`);
-  } catch (error) {
-    attempt.replies.report('ledger', error);
-  }
-}
-
-/** TRANSFER: when the account the gateway opened by `time` stops taking money. */
-function accountEnd(attempt: LedgerAttempt, time: number): number | undefined {
-  return attempt.accountLifeMs === undefined ? undefined : time + attempt.accountLifeMs;
-}
-
-/** The account takes money until `openUntil`: an entry whose schedule had ended (`stale`) is asked about again. */
-function reopen(next: Payment, openUntil: number, time: number): void {
-  next.openUntil = openUntil;
-  if (next.dueAt !== undefined) return;
-  next.dueAt = nextCheckAt(time, 0);
-  delete next.stale;
-}
-
-/**
- * Only forward: a settled entry and instructions once given stand. A refusal after an ask that may
- * have reached the gateway (`again`, or an entry already `unknown`) leaves it unknown, for the query
- * to decide; a refusal of the first ask takes it off the reconciler's sweep. An account the gateway
- * gave in this answer moves the entry's `openUntil` later, never earlier, and puts it back on the sweep.
- */
-function moved(
-  entry: Payment,
-  reached: Initiation,
-  again: boolean,
-  time: number,
-  openUntil: number | undefined,
-): Payment | undefined {
-  const from = entry.initiation ?? 'started';
-  if (entry.state !== 'PENDING' || from === 'refused') return undefined;
-  const to = from === 'started' ? from : reached === 'refused' && (again || from !== 'asking') ? 'unknown' : reached;
-  const reopened = reached === 'started' && openUntil !== undefined && openUntil > (entry.openUntil ?? 0);
-  if (to === from && !reopened) return undefined;
-  const next: Payment = { ...entry, updatedAt: time };
-  if (to !== from) next.initiation = to;
-  if (reopened) reopen(next, openUntil, time);
-  if (to === 'refused') delete next.dueAt;
-  return next;
+  const time = attempt.now();
+  const openUntil = attempt.accountLifeMs === undefined ? undefined : time + attempt.accountLifeMs;
+  const event = { type: 'initiation-answered', at: time, reached, again: entered.again, openUntil } as const;
+  // The entry this attempt inserted is, unless something moved it meanwhile, what the ledger holds: no read first.
+  const from = entered.inserted && moveEntry(entered.inserted, event) ? entered.inserted : reference;
+  const tries = from === reference ? UPDATE_TRIES : UPDATE_TRIES + 1;
+  const report = (error: unknown) => attempt.replies.report('ledger', error);
+  const written = await writeMove(attempt.payments, from, event, { tries, report, onThrow: 'give-up' });
+  if (written.kind === 'missing') report(new Error(`the ledger no longer holds ${reference}`));
+  if (written.kind === 'gave-up' && written.why !== 'store')
+    report(new Error(`${reference} changed ${UPDATE_TRIES} times while its initiation was being recorded`));
 }

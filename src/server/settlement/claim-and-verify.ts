@@ -5,7 +5,8 @@
 // sweep claims its entries with `claimDue` instead, and settles them through the same transition.
 import type { Gateway } from '../gateway/gateway.js';
 import { errorName } from '../http/emitter.js';
-import type { Payment } from '../stores/types.js';
+import type { Payment } from '../ledger/entry.js';
+import { writeMove } from '../ledger/write.js';
 import { verifyAndSettle, type VerifyContext, type VerifyResult } from './settle.js';
 
 /**
@@ -22,18 +23,19 @@ export async function claimAndVerify(
   context: VerifyContext,
 ): Promise<ClaimedVerify> {
   const now = context.now ?? Date.now;
-  const claim: Payment = { ...entry, checkedAt: now() };
-  try {
-    if (!(await context.payments.update(claim))) return { kind: 'taken' };
-  } catch (error) {
-    context.emit({
-      type: 'internal-error',
-      where: 'store',
-      paymentReference: entry.paymentReference,
-      detail: errorName(error),
-    });
-    return { kind: 'store-failed' };
-  }
-  const claimed: Payment = { ...claim, version: entry.version + 1 };
+  const reference = entry.paymentReference;
+  const claim = await writeMove(
+    context.payments,
+    entry,
+    { type: 'query-claimed', at: now() },
+    {
+      tries: 1,
+      report: (error) =>
+        context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: errorName(error) }),
+    },
+  );
+  if (claim.kind === 'gave-up' && claim.why === 'store') return { kind: 'store-failed' };
+  if (claim.kind !== 'written') return { kind: 'taken' };
+  const claimed = claim.after;
   return { kind: 'verified', claimed, result: await verifyAndSettle(claimed, gateway, context) };
 }

@@ -5,13 +5,13 @@
 // fulfilment until `onPaid` returns (fulfil.ts, under a lease). A payment is paid only for the
 // ledger's amount and currency. Also the settlement events, and their reporting with the gateway's
 // text scrubbed (`scrubbedEmitter`).
-import { sameAmount, sameCurrency } from './amounts.js';
 import type { Gateway, QueryAnswer, QueryOutcome } from '../gateway/gateway.js';
 import { withDeadline } from '../http/deadline.js';
 import { createEmitter, errorName } from '../http/emitter.js';
 import { fulfil, owesFulfilment, type FulfilEvent, type PaymentHook } from '../fulfilment/fulfil.js';
-import { needsReview, reviewFor, type NeedsReviewEvent } from './review.js';
-import { nextCheckAfterFailure } from '../reconciler/schedule.js';
+import { needsReview, type NeedsReviewEvent } from './review.js';
+import { answerTarget, verifiedEntry } from '../ledger/moves.js';
+import { writeMove } from '../ledger/write.js';
 import type { Payment, PaymentStore } from '../stores/types.js';
 
 export type { PaidContext, PaymentHook } from '../fulfilment/fulfil.js';
@@ -141,10 +141,10 @@ function queryGateway(
 const MAX_ATTEMPTS = 8;
 
 /**
- * Moves `entry` as `answer` says, with one compare-and-set; re-reads and retries a write that lost
- * to a mere check (or whose reply was lost). PENDING → SUCCESS (or FAILED → SUCCESS, `late-success`)
- * makes fulfilment owed, then runs it; an entry already SUCCESS but unfulfilled is fulfilled again.
- * Nothing but a verified failure makes an entry FAILED.
+ * Moves `entry` as `answer` says (ledger/verified.ts), with one compare-and-set (ledger/write.ts);
+ * re-reads and retries a write that lost to a mere check (or whose reply was lost). PENDING →
+ * SUCCESS (or FAILED → SUCCESS, `late-success`) makes fulfilment owed, then runs it; an entry
+ * already SUCCESS but unfulfilled is fulfilled again.
  */
 export async function settlePayment(
   entry: Payment,
@@ -155,9 +155,8 @@ export async function settlePayment(
   const reference = entry.paymentReference;
   if (answer.report)
     context.emit({ type: 'code-reported', paymentReference: reference, code: answer.code, report: answer.report });
-
-  const target = targetState(entry, answer);
-  if (target === 'mismatch') {
+  const undecided = answerTarget(entry, answer) === 'mismatch' ? 'mismatch' : 'open';
+  if (undecided === 'mismatch') {
     context.emit({
       type: 'amount-mismatch',
       paymentReference: reference,
@@ -166,95 +165,39 @@ export async function settlePayment(
       received: { amount: answer.amount, currency: answer.currency },
     });
   }
-
-  const unsettled = (reason: 'open' | 'mismatch' | 'busy', payment: Payment): SettleResult => ({
-    kind: 'pending',
-    reason,
-    payment,
-  });
-  const undecided = target === 'mismatch' ? 'mismatch' : 'open';
-  let current = entry;
-  for (let attempt = 1; ; attempt += 1) {
-    const next = movedEntry(current, target, answer, now());
-    if (!next) return { kind: 'already-settled', payment: await fulfilIfOwed(current, context) };
-    const marked = next.review !== undefined && next.review !== current.review;
-    let written: boolean;
-    let lostReply = false;
-    try {
-      written = await context.payments.update(next);
-    } catch (error) {
-      context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: errorName(error) });
-      written = false;
-      lostReply = true;
-    }
-    if (written) {
-      const stored = { ...next, version: current.version + 1 };
-      if (marked) context.emit(needsReview(stored));
-      if (stored.state === 'PENDING') return unsettled(undecided, stored);
-      // Only the review was recorded on a settled entry.
-      if (stored.state === current.state)
-        return { kind: 'already-settled', payment: await fulfilIfOwed(stored, context) };
-      return { kind: 'settled', payment: await afterMove(current, stored, context) };
-    }
+  const written = await writeMove(context.payments, entry, (current) => verifiedEntry(current, answer, now()), {
+    tries: MAX_ATTEMPTS,
+    report: (error) =>
+      context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: errorName(error) }),
     // A lost race matters only to a write that would settle the payment or mark it for review: a
     // mere record of this check (still PENDING) may lose to whoever wrote meanwhile.
-    if (next.state === 'PENDING' && !marked) return unsettled(lostReply ? 'busy' : undecided, current);
-    if (attempt === MAX_ATTEMPTS) return unsettled('busy', current);
-    let reread: Payment | undefined;
-    try {
-      reread = await context.payments.get(reference);
-    } catch (error) {
-      context.emit({ type: 'internal-error', where: 'store', paymentReference: reference, detail: errorName(error) });
-      return unsettled('busy', current);
-    }
-    if (!reread) return { kind: 'missing' };
+    mustLand: (next, current) => next.state !== 'PENDING' || marked(current, next),
     // A store that threw without writing: asking again now would meet the same trouble.
-    if (lostReply && reread.version === current.version) return unsettled('busy', current);
-    current = reread;
+    onThrow: 'give-up-if-unchanged',
+  });
+  switch (written.kind) {
+    case 'missing':
+    case 'unreadable':
+      return { kind: 'missing' };
+    case 'not-applicable':
+      return { kind: 'already-settled', payment: await fulfilIfOwed(written.entry, context) };
+    case 'gave-up':
+    case 'refused': {
+      const reason = written.kind === 'gave-up' && written.why === 'conflict' ? undecided : 'busy';
+      return { kind: 'pending', reason, payment: written.entry };
+    }
   }
+  const { before, after } = written;
+  if (marked(before, after)) context.emit(needsReview(after));
+  if (after.state === 'PENDING') return { kind: 'pending', reason: undecided, payment: after };
+  // Only the review was recorded on a settled entry.
+  if (after.state === before.state) return { kind: 'already-settled', payment: await fulfilIfOwed(after, context) };
+  return { kind: 'settled', payment: await afterMove(before, after, context) };
 }
 
-/**
- * The entry as `target` moves it, or undefined when no write is due: a settled entry stays as it
- * is, but for FAILED → SUCCESS on a verified payment for the ledger's amount and currency, and for
- * a review it does not have yet.
- */
-function movedEntry(
-  current: Payment,
-  target: ReturnType<typeof targetState>,
-  answer: QueryAnswer,
-  time: number,
-): Payment | undefined {
-  const lateSuccess = current.state === 'FAILED' && target === 'SUCCESS';
-  const review = reviewFor(
-    current,
-    target === 'mismatch' ? 'mismatch' : lateSuccess ? 'late' : undefined,
-    answer,
-    time,
-  );
-  if (current.state !== 'PENDING' && !lateSuccess) return review && { ...current, review };
-  const next: Payment = {
-    ...current,
-    state: target === 'mismatch' ? 'PENDING' : target,
-    checkedAt: time,
-    gatewayCode: answer.code,
-  };
-  if (review) next.review = review;
-  // Paid in full in the end: nothing left for a person to look at.
-  if (next.state === 'SUCCESS' && !lateSuccess) delete next.review;
-  if (next.state === 'PENDING') return next;
-  next.updatedAt = time;
-  delete next.stale;
-  delete next.unanswered;
-  // Moving to SUCCESS makes fulfilment owed at once; FAILED owes the sparse re-queries that find a
-  // late payment whose webhook was lost.
-  if (next.state === 'SUCCESS') {
-    next.dueAt = time;
-  } else {
-    next.failedAt = time;
-    next.dueAt = nextCheckAfterFailure(time, time);
-  }
-  return next;
+/** The move marks the entry for a person's review. */
+function marked(before: Payment, after: Payment): boolean {
+  return after.review !== undefined && after.review !== before.review;
 }
 
 /** Reports the move from `previous` to `stored`, then runs `onPaid` (fulfilment) or `onFailed`. */
@@ -291,15 +234,6 @@ async function fulfilIfOwed(entry: Payment, context: SettleContext): Promise<Pay
         () => entry,
       )
     : entry;
-}
-
-/** The ledger state the answer earns; a paid answer for another amount or currency earns none. */
-function targetState(entry: Payment, answer: QueryAnswer): 'PENDING' | 'SUCCESS' | 'FAILED' | 'mismatch' {
-  if (answer.report === 'partial-amount') return 'mismatch';
-  if (answer.state !== 'SUCCESS') return answer.state;
-  return sameCurrency(entry.currency, answer.currency) && sameAmount(entry.amount, answer.amount)
-    ? 'SUCCESS'
-    : 'mismatch';
 }
 
 /** Advisory: it runs once per move to FAILED, by the caller whose write landed, and its throw is only reported. */

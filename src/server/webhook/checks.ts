@@ -10,7 +10,9 @@ import { errorName } from '../http/emitter.js';
 import { fulfil, fulfilmentFree, owesFulfilment } from '../fulfilment/fulfil.js';
 import { claimAndVerify } from '../settlement/claim-and-verify.js';
 import type { PaymentHook, VerifyResult } from '../settlement/settle.js';
-import type { Payment, PaymentStore } from '../stores/types.js';
+import type { Payment } from '../ledger/entry.js';
+import { writeMove } from '../ledger/write.js';
+import type { PaymentStore } from '../stores/types.js';
 import type { WebhookEvent } from './events.js';
 import type { Notification } from './notification.js';
 import type { QueryAllowance, Verdict, VerdictMemory } from './throttle.js';
@@ -55,16 +57,18 @@ async function findEntry(payments: PaymentStore, candidates: string[]): Promise<
 function dueForSweep(entry: Payment, { payments, emit, now }: CheckOptions): void {
   const time = now();
   if (entry.dueAt !== undefined && entry.dueAt <= time) return;
-  const mark = async () =>
-    payments.markDue ? payments.markDue(entry.paymentReference, time) : payments.update({ ...entry, dueAt: time });
-  mark().catch((error: unknown) =>
+  const report = (error: unknown) =>
     emit({
       type: 'internal-error',
       where: 'store',
       paymentReference: entry.paymentReference,
       detail: errorName(error),
-    }),
-  );
+    });
+  const mark = async () =>
+    payments.markDue
+      ? payments.markDue(entry.paymentReference, time)
+      : writeMove(payments, entry, { type: 'marked-due', at: time }, { tries: 1, report });
+  mark().catch(report);
 }
 
 /**

@@ -1,5 +1,5 @@
 // Amounts compared as exact decimals, wherever the ledger's amount meets another: the gateway's
-// verdict (settle.ts) and an order resolved again for a reference the ledger holds (session/ledger.ts).
+// verdict (verified.ts) and an order resolved again for a reference the ledger holds (session/ledger.ts).
 
 /** Compares as exact decimals, so `"5000.00"` equals `5000` and `10.15` equals `"10.150"`. */
 export function sameAmount(ledger: string, other: number | string | undefined): boolean {

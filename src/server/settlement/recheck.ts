@@ -4,9 +4,10 @@
 // for the server's next sweep (the store the settlement sees answers every fulfilment `busy`), and
 // `onFailed` is the server's alone.
 import type { Gateway } from '../gateway/gateway.js';
-import { verifyAndSettle } from '../settlement/settle.js';
-import type { Payment, PaymentStore } from '../stores/types.js';
-import { createHistoryRecorder, historyListener } from './history.js';
+import { verifyAndSettle } from './settle.js';
+import type { Payment } from '../ledger/entry.js';
+import type { PaymentStore } from '../stores/types.js';
+import { createHistoryRecorder, historyListener } from '../ledger/history.js';
 
 export type RecheckResult =
   { kind: 'unknown' } | { kind: 'unverified'; reason: string } | { kind: 'answered'; payment: Payment };
