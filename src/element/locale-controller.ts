@@ -5,7 +5,7 @@
 // shown before stay, and a file that fails to load leaves English); the page's `messages` over
 // them, key by key.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { afterSubmit, transferScreen } from './loading/payment-files.js';
+import { afterSubmit, transferScreen } from './loading/for-payment.js';
 import { english, loadTranslation, onDemandLocale, type Translation } from './messages/load.js';
 import type { Messages } from './messages/index.js';
 

@@ -6,11 +6,11 @@ import type { StateOf } from './flow.js';
 import { enAfterSubmit } from './messages/en-after-submit.js';
 import type { ResultView } from './templates/parts.js';
 import { ussdTemplate } from './templates/ussd.js';
-import type { TransferScreenModule } from './loading/payment-files.js';
+import type * as TransferScreen from './loading/entries/transfer.js';
 
 const order = { paymentReference: '0', amount: '2', currency: 'NGN', fee: '1' };
 
-export function screensToWarmUp(view: ResultView, transfer: TransferScreenModule | undefined): TemplateResult[] {
+export function screensToWarmUp(view: ResultView, transfer: typeof TransferScreen | undefined): TemplateResult[] {
   // The element takes these English strings in at its next update; this may come before it.
   const messages = { ...enAfterSubmit, ...transfer?.enTransfer, ...view.messages };
   const shown: ResultView = { ...view, messages, status: 'waiting', wait: { remainingMs: 1, waitedLong: false } };

@@ -1,6 +1,6 @@
 // The <pay-widget> element: its properties, the controllers that hold its logic, `submit` and
 // `reset`, and one `render` that picks the screen's template. The result screens come with what runs
-// after a submit, a transfer's in a file of its own (loading/payment-files.ts), there by the time they show.
+// after a submit, a transfer's in a file of its own (loading/for-payment.ts), there by the time they show.
 import { html, isServer, LitElement, type PropertyValues, type TemplateResult } from 'lit';
 import { announcements } from './announcements.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
@@ -10,12 +10,7 @@ import { paymentReferenceOf } from './flow.js';
 import { FormController } from './form-controller.js';
 import { formatAmount } from './format-amount.js';
 import { load } from './loading/load.js';
-import {
-  afterSubmit,
-  prefetchTransferScreen,
-  transferScreen,
-  type AfterSubmitModule,
-} from './loading/payment-files.js';
+import { afterSubmit, prefetchTransferScreen, transferScreen, type AfterSubmitModule } from './loading/for-payment.js';
 import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';

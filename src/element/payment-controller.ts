@@ -3,7 +3,7 @@
 // (`render`): a submit leaves the form as it is for BUSY_AFTER_MS before it shows busy. The element
 // only renders the screens and forwards the customer's actions. It keeps the attempt in
 // sessionStorage once the gateway gave instructions and shows it again after a reload (resume.ts).
-// The client, the poller and the resume come with what runs after a submit (loading/payment-files.ts),
+// The client, the poller and the resume come with what runs after a submit (loading/for-payment.ts),
 // which it starts loading once connected (at once when there is an attempt to resume).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Initiate } from './client.js';
@@ -24,7 +24,7 @@ import {
   loadTransferScreen,
   prefetchAfterSubmit,
   transferScreen,
-} from './loading/payment-files.js';
+} from './loading/for-payment.js';
 import type { Instructions, Order, PaymentType, SessionRequest } from '../contract/schemas.js';
 import type { Poll, PollHandlers } from './status-poller.js';
 

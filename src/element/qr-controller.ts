@@ -3,20 +3,17 @@
 // A load that got no answer is tried again at the next render (once a second while the screen
 // waits); a file the shop does not serve (`setup`) is not: the code is still there to copy.
 import type { ReactiveControllerHost, TemplateResult } from 'lit';
-import type { LaterFiles } from './loading/later-files.js';
-import type { LoadFailure } from './loading/load.js';
-
-type QrModule = LaterFiles['qr'];
+import type * as QrModule from './qr-code.js';
 
 export class QrController {
-  private module: QrModule | undefined;
-  /** Why the last load failed. */
-  private failed: LoadFailure | undefined;
+  private module: typeof QrModule | undefined;
+  /** Why the last load failed (loading/load.ts: `setup` when trying again cannot help). */
+  private failed: { code?: string } | undefined;
 
   /** `loadQrCode`: the first file's loader of the QR code's file (loading/load.ts). */
   constructor(
     private readonly host: ReactiveControllerHost,
-    private readonly loadQrCode: () => Promise<QrModule>,
+    private readonly loadQrCode: () => Promise<typeof QrModule>,
   ) {}
 
   /** The QR code of `text` (qr-code.ts), or undefined while its module loads (which this starts). */
@@ -28,7 +25,7 @@ export class QrController {
           this.module = module;
           this.host.requestUpdate();
         },
-        (error: LoadFailure) => (this.failed = error),
+        (error: { code?: string }) => (this.failed = error),
       );
     }
     // Encoded at each render (once a second while the screen waits): a short link takes well under a millisecond.

@@ -6,7 +6,7 @@
 // the first real screen still took 2-3 times the style work of the next (bench/FINDINGS.md, fourth
 // pass).
 import { render, type TemplateResult } from 'lit';
-import { afterSubmitArrived, transferScreenArrived } from './loading/payment-files.js';
+import { afterSubmitArrived, transferScreenArrived } from './loading/for-payment.js';
 
 /** `screens()`: what to draw, or undefined when it is too late (the form has gone); asked again once a transfer's screen has arrived. */
 export function warmUpResultScreens(
