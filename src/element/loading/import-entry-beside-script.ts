@@ -9,15 +9,18 @@ import { fileBesideScript, type LaterFile, type LaterFiles } from './later-files
 import type { receiveShared } from './from-first-file.js';
 import { thisScriptsFolder } from './script-address.js';
 
-/** Where a later file is, or undefined when the script has no address and the page gave none. */
-export const addressOf = (name: LaterFile): string | undefined =>
-  thisScriptsFolder && new URL(fileBesideScript(name), thisScriptsFolder).href;
+/**
+ * Where a later file is asked for at its `attempt`-th load (`?retry=2` after two failures), or undefined
+ * when the script has no address and the page gave none.
+ */
+export const addressOf = (name: LaterFile, attempt: number): string | undefined =>
+  thisScriptsFolder && new URL(fileBesideScript(name) + (attempt ? `?retry=${attempt}` : ''), thisScriptsFolder).href;
 
 export async function importEntry<N extends LaterFile>(name: N, attempt: number): Promise<LaterFiles[N]> {
-  const url = addressOf(name);
+  const url = addressOf(name, attempt);
   // The console has said so (script-address.ts); trying again cannot help.
   if (!url) throw Object.assign(new Error('no address'), { code: 'setup' });
-  const module = await import(/* @vite-ignore */ attempt ? `${url}?retry=${attempt}` : url);
+  const module = await import(/* @vite-ignore */ url);
   (module.receiveShared as typeof receiveShared)({ html, nothing, format });
   return module;
 }

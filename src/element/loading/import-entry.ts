@@ -19,4 +19,4 @@ const entries: { [name in LaterFile]: () => Promise<LaterFiles[name]> } = {
 export const importEntry = <N extends LaterFile>(name: N, _attempt: number): Promise<LaterFiles[N]> => entries[name]();
 
 /** The address to check when a load fails: a bundler's chunks have none known here. */
-export const addressOf = (_name: LaterFile): string | undefined => undefined;
+export const addressOf = (_name: LaterFile, _attempt: number): string | undefined => undefined;

@@ -45,7 +45,10 @@ export const arrived = <N extends LaterFile>(name: N): Promise<LaterFiles[N]> =>
 export function load<N extends LaterFile>(name: N): Promise<LaterFiles[N]> {
   const known = file(name);
   if (known.module) return Promise.resolve(known.module);
-  return (known.loading ??= importEntry(name, known.attempts++).then(
+  if (known.loading) return known.loading;
+  // A new address for each load after a failure: a browser may keep a failed import's answer for its address.
+  const attempt = known.attempts++;
+  return (known.loading = importEntry(name, attempt).then(
     (module) => {
       known.module = module;
       known.arrive(module);
@@ -53,7 +56,7 @@ export function load<N extends LaterFile>(name: N): Promise<LaterFiles[N]> {
     },
     async (error: LoadFailure) => {
       forget(name);
-      throw await diagnosed(name, error);
+      throw await diagnosed(name, addressOf(name, attempt), error);
     },
   ));
 }
@@ -63,18 +66,18 @@ export function forget(name: LaterFile): void {
   file(name).loading = undefined;
 }
 
-/** The addresses the console was told of: each load tried again would tell it again. */
-const told = new Set<string>();
+/** The files the console was told of: each load tried again would tell it again. */
+const told = new Set<LaterFile>();
 
-/** `error`, with code `setup` when the file's address answers with something that is not a script. */
-async function diagnosed(name: LaterFile, error: LoadFailure): Promise<LoadFailure> {
-  const url = addressOf(name);
+/** `error`, with code `setup` when the address `url` of `name` answers with something that is not a script. */
+async function diagnosed(name: LaterFile, url: string | undefined, error: LoadFailure): Promise<LoadFailure> {
   if (error.code || !url) return error;
-  // Asked again, to tell a file the server does not have (4xx, or a page that is not a script) from no answer at all.
-  const answer = await fetch(url).catch(() => undefined);
+  // Asked again (the server's answer now, not a cached one), to tell a file the server does not have (4xx, or a
+  // page that is not a script) from no answer at all.
+  const answer = await fetch(url, { cache: 'no-store' }).catch(() => undefined);
   if (answer && answer.status < 500 && !/script/.test(answer.headers.get('content-type') ?? '')) {
-    if (!told.has(url)) console.error(`pay-widget: ${url} answered ${answer.status}: serve all of dist/`);
-    told.add(url);
+    if (!told.has(name)) console.error(`pay-widget: ${url} answered ${answer.status}: serve all of dist/`);
+    told.add(name);
     error.code = 'setup';
   }
   return error;
