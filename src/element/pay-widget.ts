@@ -34,6 +34,9 @@ const text = (value: unknown): string => (value == null ? '' : String(value));
 /**
  * Accepts a payment by USSD or bank transfer through the merchant's session endpoint.
  *
+ * The script tag loads its other files from beside its `src`, or from the folder named in the script's
+ * `data-files-url` (needed when the script's text is pasted inline: `<script data-files-url="…/dist/">`).
+ *
  * @fires {CustomEvent<PayReadyDetail>} pay-ready - First render done.
  * @fires {CustomEvent<PayTypeChangeDetail>} pay-type-change - The customer picked USSD or TRANSFER.
  * @fires {CustomEvent<PaySubmitDetail>} pay-submit - Before the request; cancelable.
@@ -42,8 +45,8 @@ const text = (value: unknown): string => (value == null ? '' : String(value));
  * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED, or a reason to tell
  * the customer.
  * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed; `detail.code`: validation, network, timeout, http,
- * gateway, invalid-response, config, or setup (the script tag's second file is not served beside it: serve the whole
- * dist/ folder).
+ * gateway, invalid-response, config, or setup (a file of the script tag's is not served beside it: serve the whole
+ * dist/ folder; or, inlined, the script has no `data-files-url`).
  * @fires {CustomEvent<PayResetDetail>} pay-reset - Back to the form.
  * @fires {CustomEvent<PayResumedDetail>} pay-resumed - An attempt kept from before a reload shows again (`resume`).
  *
