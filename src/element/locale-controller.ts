@@ -6,7 +6,7 @@
 // them, key by key.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { afterSubmit, transferScreen } from './loading/for-payment.js';
-import { english, loadTranslation, onDemandLocale, type Translation } from './messages/load.js';
+import { english, loadTranslation, onDemandLocale, type Translation } from './translations.js';
 import type { Messages } from './messages/index.js';
 
 export type LocaleConfig = {

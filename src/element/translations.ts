@@ -1,6 +1,7 @@
-import { en, type Messages } from './en.js';
-import { load, loaded } from '../loading/load.js';
-import { ON_DEMAND_LOCALES, type OnDemandLocale } from './locales.js';
+// Each language's strings for the element: English built in, every other loaded on demand through loading/load.ts.
+import { en, type Messages } from './messages/en.js';
+import { load, loaded } from './loading/load.js';
+import { ON_DEMAND_LOCALES, type OnDemandLocale } from './messages/locales.js';
 
 /** Strings and the language they are written in, for the `lang` attribute. */
 export type Translation = { readonly lang: string; readonly messages: Messages };
