@@ -4,8 +4,9 @@
  *   vite build                     npm entries, ES modules, into dist/ (empties dist/ first)
  *   vite build --mode script-tag   dist/pay-widget.iife.js: one self-contained classic <script>
  *                                  (Lit bundled in, minified), added beside them, with the files it
- *                                  loads from beside itself: what runs after a submit
- *                                  (dist/pay-widget.after-submit.js) and the locales
+ *                                  loads from beside itself (dist/pay-widget.<name>.js, one for each
+ *                                  entry in src/element/loading/entries/: after-submit, transfer, qr
+ *                                  and each locale)
  *   vite / createServer()          serves demo/ (the demo's own wiring lives in scripts/start.mjs;
  *                                  an inline config passed to createServer() is merged over this)
  *
@@ -14,15 +15,13 @@
  * TypeScript is compiled by Oxc, which reads tsconfig.json: `experimentalDecorators` and
  * `useDefineForClassFields: false` apply (Lit's legacy decorators), as in tsc and the test runner.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, defineConfig, type InlineConfig, type Plugin, type ResolvedConfig, type UserConfig } from 'vite';
-import { AFTER_SUBMIT_FILE, TRANSFER_SCREEN_FILE } from './src/element/import-on-demand-beside-script.js';
-import { QR_CODE_FILE } from './src/element/import-qr-code.js';
+import { fileBesideScript, type LaterFile } from './src/element/loading/later-files.js';
 import { POSTGRES_SCHEMA_SQL } from './src/server/stores/postgres/schema.js';
 import { SQLITE_SCHEMA_SQL } from './src/server/stores/sqlite/schema.js';
-import { localeFileName, ON_DEMAND_LOCALES } from './src/element/messages/locales.js';
 
 const pkgVersion: string = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
 
@@ -62,7 +61,6 @@ export const npmExternal: (string | RegExp)[] = [
  * in `transform`). Dependencies keep what their package.json says.
  */
 const srcDir = fileURLToPath(new URL('./src/', import.meta.url));
-const elementDir = fileURLToPath(new URL('./src/element/', import.meta.url));
 const ownModulesHaveSideEffects: Plugin = {
   name: 'pay-widget:own-modules-have-side-effects',
   transform(_code, id) {
@@ -182,47 +180,6 @@ const npmBuild: UserConfig = {
   },
 };
 
-// ─── Locales on demand (issue 9) ─────────────────────────────────────────────────────────────────
-// English is built in. Every other locale (src/element/messages/locales.ts) is its own module, imported on
-// demand by src/element/messages/import-chunk.ts: in the npm build each becomes a chunk of its own with no
-// help from here. The script tag cannot carry chunks, so its build swaps in
-// src/element/messages/import-beside-script.ts, and writes each locale as a small ES module beside the script
-// (dist/pay-widget.<locale>.js), which that module `import()`s by URL.
-const messagesDir = fileURLToPath(new URL('./src/element/messages/', import.meta.url));
-function localeFilesBesideScript(): Plugin {
-  return {
-    name: 'pay-widget:locale-files-beside-script',
-    apply: 'build',
-    enforce: 'pre', // before Vite's resolver, which would find import-chunk.ts
-    resolveId(source, importer) {
-      if (source === './import-chunk.js' && importer?.startsWith(messagesDir)) {
-        return `${messagesDir}import-beside-script.ts`;
-      }
-      return null;
-    },
-    async closeBundle() {
-      await build({
-        configFile: false,
-        logLevel: 'warn',
-        publicDir: false,
-        build: {
-          outDir: 'dist',
-          emptyOutDir: false,
-          target,
-          minify: 'oxc',
-          lib: {
-            entry: Object.fromEntries(ON_DEMAND_LOCALES.map((locale) => [locale, `src/element/messages/${locale}.ts`])),
-            formats: ['es'],
-            fileName: (_format, locale) => localeFileName(locale as (typeof ON_DEMAND_LOCALES)[number]),
-          },
-          rolldownOptions: { output: { minify: true } },
-        },
-      });
-    },
-  };
-}
-// ─── end of locales on demand ────────────────────────────────────────────────────────────────────
-
 /**
  * V8's explicit compile hint (Chrome 136+; other engines read a comment): compile every function of
  * the script tag while the script is loaded (off the main thread when it streams) instead of when
@@ -246,28 +203,33 @@ export const ONE_PAYMENT_BUDGET_BYTES = 23_040;
 const gzipSize = (file: string) => gzipSync(readFileSync(file), { level: 9 }).byteLength;
 const bytes = (n: number) => n.toLocaleString('en');
 
-// ─── What runs after a submit, in a second file (issue 18), and a transfer's screen in a third ────
-// src/element/load-on-demand.ts loads src/element/after-submit.ts and src/element/transfer-screen.ts
-// through src/element/import-on-demand.ts: `import()`s that the npm build makes chunks of their own
-// with no help from here. The script tag swaps in src/element/import-on-demand-beside-script.ts,
-// which imports dist/pay-widget.after-submit.js and dist/pay-widget.transfer.js from beside the
-// script as the locale files are; those files are built here, after the script, as ES modules
-// minified like the script, whose `lit` is src/element/after-submit-lit.ts (the first file's Lit
-// renders their templates); the third imports what it shares with the other result screens from the
-// second. Then the budgets are checked and the sizes printed.
-function afterSubmitFileBesideScript(): Plugin {
+// ─── The files beside the script (issues 9, 18, 26, 36) ──────────────────────────────────────────
+// Every file the element loads after the form (src/element/loading/later-files.ts) goes through one
+// loader, src/element/loading/load.ts, which imports it with src/element/loading/import-entry.ts:
+// `import()`s the npm build makes chunks of, with no help from here. The script tag cannot carry
+// chunks, so this plugin swaps in src/element/loading/import-entry-beside-script.ts, and writes each
+// entry of src/element/loading/entries/ beside the script as an ES module, dist/pay-widget.<name>.js,
+// which take Lit and `format` from the first file (src/element/loading/from-first-file.ts). Then the budgets are
+// checked and the sizes printed.
+const loadingDir = fileURLToPath(new URL('./src/element/loading/', import.meta.url));
+const entriesDir = `${loadingDir}entries/`;
+
+/** The names of the files beside the script: one for each entry (after-submit, transfer, qr, fr, …). */
+export const LATER_FILES = readdirSync(entriesDir).map((file) => file.replace(/\.ts$/, '')) as LaterFile[];
+
+function filesBesideScript(): Plugin {
   let written = false;
   let logger: ResolvedConfig['logger'] | undefined;
   return {
-    name: 'pay-widget:after-submit-file-beside-script',
+    name: 'pay-widget:files-beside-script',
     apply: 'build',
-    enforce: 'pre', // before Vite's resolver, which would find import-on-demand.ts
+    enforce: 'pre', // before Vite's resolver, which would find import-entry.ts
     configResolved(config) {
       logger = config.logger;
     },
     resolveId(source, importer) {
-      if (source === './import-on-demand.js' && importer?.startsWith(srcDir))
-        return `${elementDir}import-on-demand-beside-script.ts`;
+      if (source === './import-entry.js' && importer?.startsWith(loadingDir))
+        return `${loadingDir}import-entry-beside-script.ts`;
       return null;
     },
     writeBundle(options, bundle) {
@@ -283,27 +245,45 @@ function afterSubmitFileBesideScript(): Plugin {
     },
     async closeBundle() {
       if (!written) return;
-      await build(afterSubmitBuild);
-      await build(transferScreenBuild);
-      await build(qrCodeBuild);
+      for (const name of LATER_FILES) await build(fileBesideScriptBuild(name));
+      const afterSubmit = fileBesideScript('after-submit');
+      const transfer = fileBesideScript('transfer');
       const first = gzipSize('dist/pay-widget.iife.js');
-      const second = gzipSize(`dist/${AFTER_SUBMIT_FILE}`);
-      const third = gzipSize(`dist/${TRANSFER_SCREEN_FILE}`);
+      const second = gzipSize(`dist/${afterSubmit}`);
+      const third = gzipSize(`dist/${transfer}`);
       logger?.info(
         `script tag, gzip -9: dist/pay-widget.iife.js ${bytes(first)} B (budget ${bytes(SCRIPT_TAG_BUDGET_BYTES)}), ` +
-          `dist/${AFTER_SUBMIT_FILE} ${bytes(second)} B, one English USSD payment ${bytes(first + second)} B (budget ${bytes(ONE_PAYMENT_BUDGET_BYTES)}); ` +
-          `dist/${TRANSFER_SCREEN_FILE} ${bytes(third)} B, one English transfer ${bytes(first + second + third)} B`,
+          `dist/${afterSubmit} ${bytes(second)} B, one English USSD payment ${bytes(first + second)} B (budget ${bytes(ONE_PAYMENT_BUDGET_BYTES)}); ` +
+          `dist/${transfer} ${bytes(third)} B, one English transfer ${bytes(first + second + third)} B`,
       );
       if (first + second > ONE_PAYMENT_BUDGET_BYTES) {
         this.error(
-          `dist/pay-widget.iife.js + dist/${AFTER_SUBMIT_FILE} (what one English USSD payment loads) are ` +
+          `dist/pay-widget.iife.js + dist/${afterSubmit} (what one English USSD payment loads) are ` +
             `${bytes(first)} + ${bytes(second)} = ${bytes(first + second)} B gzip, over their ${bytes(ONE_PAYMENT_BUDGET_BYTES)} B budget.`,
         );
       }
     },
   };
 }
-// ─── end of the second and third files ──────────────────────────────────────────────────────────────────────
+
+/**
+ * A file beside the script's entry: entries/<name>.ts, plus `receiveShared`, by which the first
+ * file's loader hands over its Lit and `format` (src/element/loading/import-entry-beside-script.ts).
+ */
+const ENTRY_WITH_SHARED = 'pay-widget-entry-with-shared:';
+function entryWithShared(name: LaterFile): Plugin {
+  const id = `\0pay-widget-entry:${name}`;
+  return {
+    name: 'pay-widget:entry-with-shared',
+    // Vite's library mode reads its entry as a path under the root.
+    resolveId: (source) => (source.endsWith(ENTRY_WITH_SHARED + name) ? id : null),
+    load: (source) =>
+      source === id
+        ? `export * from '${entriesDir}${name}.ts';\nexport { receiveShared } from '${loadingDir}from-first-file.ts';\n`
+        : null,
+  };
+}
+// ─── end of the files beside the script ──────────────────────────────────────────────────────────
 
 /**
  * Script-tag build only: a Terser pass over the bundle before Oxc minifies it. Each minifier finds
@@ -349,13 +329,7 @@ const oxcModuleMinify = { ...oxcMinify, mangle: { toplevel: true } };
 
 const scriptTagBuild: UserConfig = {
   publicDir: false,
-  plugins: [
-    ownModulesHaveSideEffects,
-    minifyTemplateLiterals(),
-    localeFilesBesideScript(),
-    afterSubmitFileBesideScript(),
-    terserBeforeOxc(),
-  ],
+  plugins: [ownModulesHaveSideEffects, minifyTemplateLiterals(), filesBesideScript(), terserBeforeOxc()],
   // Bundle the production builds of Lit (its packages map the `development` condition to a
   // dev-mode build with warnings and extra checks; we never ask for it), and strip any
   // `process.env.NODE_ENV` branches. Vite's library mode leaves process.env.NODE_ENV alone on
@@ -388,34 +362,24 @@ const scriptTagBuild: UserConfig = {
   },
 };
 
-/**
- * The QR code's module (a computer's way to dial, issue 26): the second file imports it from beside
- * itself, as dist/pay-widget.qr.js, which only a computer loads; the budgets do not count it.
- */
-const qrCodeModule = fileURLToPath(new URL('./src/element/qr-code.ts', import.meta.url));
+/** Licences of what a file beside the script bundles besides our code. */
+const besideScriptBanners: Partial<Record<LaterFile, string>> = {
+  qr: '/*! pay-widget | MIT | bundles lean-qr (MIT, David Evans) */',
+};
 
-/**
- * What the transfer screen shares with the other result screens: the third file imports it from the
- * second, whose after-submit.ts exports it (a one-line helper such as `format` is copied instead).
- */
-const resultScreenParts = fileURLToPath(new URL('./src/element/templates/parts.ts', import.meta.url));
-
-/**
- * An ES module beside the script tag (see afterSubmitFileBesideScript), whose `lit` is the first
- * file's. `imports`: source module → the file beside it that provides it (left out of this one).
- */
-function besideScriptModuleBuild(
-  entry: string,
-  fileName: string,
-  { imports = {}, banner = COMPILE_HINT }: { imports?: Record<string, string>; banner?: string } = {},
-): InlineConfig {
+/** dist/pay-widget.<name>.js, an ES module that imports nothing, minified as the script is. */
+export function fileBesideScriptBuild(name: LaterFile): InlineConfig {
   return {
     configFile: false,
     logLevel: 'warn',
     publicDir: false,
-    plugins: [minifyTemplateLiterals(), terserBeforeOxc({ module: true })],
+    plugins: [entryWithShared(name), minifyTemplateLiterals(), terserBeforeOxc({ module: true })],
     resolve: {
-      alias: [{ find: /^lit$/, replacement: `${elementDir}after-submit-lit.ts` }],
+      // What the first file shares with the files beside it (src/element/loading/from-first-file.ts).
+      alias: [
+        { find: /^lit$/, replacement: `${loadingDir}from-first-file.ts` },
+        { find: /^(\.\.?\/)+messages\/index\.js$/, replacement: `${loadingDir}from-first-file.ts` },
+      ],
       conditions: ['browser', 'module', 'production'],
     },
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
@@ -425,33 +389,16 @@ function besideScriptModuleBuild(
       target,
       sourcemap: true,
       minify: 'oxc',
-      lib: { entry, formats: ['es'], fileName: () => fileName },
+      lib: { entry: ENTRY_WITH_SHARED + name, formats: ['es'], fileName: () => fileBesideScript(name) },
       rolldownOptions: {
-        external: Object.keys(imports),
-        output: {
-          minify: oxcModuleMinify,
-          postBanner: banner,
-          paths: Object.fromEntries(Object.entries(imports).map(([module, file]) => [module, `./${file}`])),
-        },
+        output: { minify: oxcModuleMinify, postBanner: besideScriptBanners[name] ?? COMPILE_HINT },
       },
     },
   };
 }
 
-/** dist/pay-widget.after-submit.js, which imports only the QR code's file, on a computer. (scripts/bench-profile.ts builds it unminified.) */
-export const afterSubmitBuild = besideScriptModuleBuild('src/element/after-submit.ts', AFTER_SUBMIT_FILE, {
-  imports: { [qrCodeModule]: QR_CODE_FILE },
-});
-
-/** dist/pay-widget.transfer.js, which imports the parts it shares from the second file. */
-const transferScreenBuild = besideScriptModuleBuild('src/element/transfer-screen.ts', TRANSFER_SCREEN_FILE, {
-  imports: { [resultScreenParts]: AFTER_SUBMIT_FILE },
-});
-
-/** dist/pay-widget.qr.js: lean-qr bundled in, loaded by the second file from beside itself. */
-const qrCodeBuild = besideScriptModuleBuild(qrCodeModule, QR_CODE_FILE, {
-  banner: '/*! pay-widget | MIT | bundles lean-qr (MIT, David Evans) */',
-});
+/** dist/pay-widget.after-submit.js's build. (scripts/bench-profile.ts builds it unminified.) */
+export const afterSubmitBuild = fileBesideScriptBuild('after-submit');
 
 // The demo: `root: 'demo'` so demo/index.html is served at /. It imports ../src directly; Vite's
 // default fs.allow (the package root) already permits that. Dev mode keeps Lit's dev build and

@@ -197,6 +197,41 @@ function heldSecondFile() {
 }
 const held = heldSecondFile();
 
+/**
+ * The files beside the script tag in test/browser/fixtures/script-tag-switchable/ (links to dist/),
+ * answered as a page asks with the command `files-beside-script` `{ file, answer }`: 'served' (the
+ * default), 'missing' (404) or 'offline' (the connection is dropped, no answer at all). The command
+ * answers the requests seen for each file, query included. For test/browser/script-tag-loader.test.ts.
+ */
+const SWITCHABLE = '/test/browser/fixtures/script-tag-switchable/';
+function switchableFiles() {
+  /** @type {Map<string, string>} */
+  const answers = new Map();
+  /** @type {string[]} */
+  const requested = [];
+  return {
+    /** @type {import('koa').Middleware} */
+    async middleware(context, next) {
+      if (!context.path.startsWith(SWITCHABLE)) return next();
+      const file = context.path.slice(SWITCHABLE.length);
+      requested.push(file + context.search);
+      const answer = answers.get(file) ?? 'served';
+      if (answer === 'offline') return void context.req.socket.destroy();
+      if (answer === 'missing') return void ((context.status = 404), (context.body = 'Not found'));
+      return next();
+    },
+    plugin: {
+      name: 'pay-widget:switchable-files',
+      executeCommand({ command, payload }) {
+        if (command !== 'files-beside-script') return undefined;
+        if (payload?.file) answers.set(payload.file, payload.answer);
+        return { requested };
+      },
+    },
+  };
+}
+const switchable = switchableFiles();
+
 const concurrency = Math.max(1, Number(process.env.WTR_CONCURRENCY) || 2);
 
 /** @type {import('@web/test-runner').TestRunnerConfig} */
@@ -207,12 +242,13 @@ export default {
   nodeResolve: {
     exportConditions: process.env.WTR_LIT_DEV ? ['development'] : ['production'],
   },
-  middleware: [held.middleware],
+  middleware: [held.middleware, switchable.middleware],
   plugins: [
     esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }),
     reactBundlePlugin(),
     pageCommandsPlugin(),
     held.plugin,
+    switchable.plugin,
   ],
   browsers: [
     chromeLauncher({

@@ -24,7 +24,9 @@ import {
 } from '../bench/lib/browser.js';
 import { startServer, type BenchServer } from '../bench/lib/server.js';
 import { spread } from '../bench/lib/stats.js';
-import { AFTER_SUBMIT_FILE } from '../src/element/import-on-demand-beside-script.js';
+import { fileBesideScript } from '../src/element/loading/later-files.js';
+
+const AFTER_SUBMIT_FILE = fileBesideScript('after-submit');
 
 const { values: args, positionals: folders } = parseArgs({
   allowPositionals: true,

@@ -6,7 +6,7 @@ export type { Initiate, InitiateOptions } from './element/client.js';
 export type * from './element/events.js';
 export { PAY_ERROR_CODES } from './element/events.js';
 export type { Messages } from './element/messages/index.js';
-export { loadLocale } from './element/messages/load.js';
+export { loadLocale } from './element/translations.js';
 export type {
   Instructions,
   Order,

@@ -5,8 +5,13 @@
  */
 import { DEFAULT_BANKS } from '../../src/element/banks.js';
 import { en } from '../../src/element/messages/en.js';
+import { enAfterSubmit } from '../../src/element/messages/en-after-submit.js';
+import { enTransfer } from '../../src/element/messages/en-transfer.js';
 
-export { DEFAULT_BANKS as banks, en as m };
+export { DEFAULT_BANKS as banks };
+
+/** The English strings the contenders show: the widget's form's and its result screens'. */
+export const m = { ...en, ...enAfterSubmit, ...enTransfer };
 
 export const PAYMENT_TYPES = ['USSD', 'TRANSFER'] as const;
 export type PaymentType = (typeof PAYMENT_TYPES)[number];

@@ -15,9 +15,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
-import { AFTER_SUBMIT_FILE } from '../../src/element/import-on-demand-beside-script.js';
+import { fileBesideScript } from '../../src/element/loading/later-files.js';
 import { afterSubmitBuild, COMPILE_HINT } from '../../vite.config.js';
 import { root } from './paths.js';
+
+const AFTER_SUBMIT_FILE = fileBesideScript('after-submit');
 
 /** `beside`: files its script loads from beside itself (served next to it, under /js/), by name. */
 export type Contender = { id: string; label: string; tag: string; code: string; beside?: Record<string, string> };

@@ -9,8 +9,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minifySync } from 'vite';
-import { AFTER_SUBMIT_FILE } from '../../src/element/import-on-demand-beside-script.js';
+import { fileBesideScript } from '../../src/element/loading/later-files.js';
 import { cacheDir, root } from './paths.js';
+
+const AFTER_SUBMIT_FILE = fileBesideScript('after-submit');
 
 export type Size = { raw: number; min: number; gzip: number; brotli: number; files: string[] };
 

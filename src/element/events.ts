@@ -9,9 +9,7 @@ export const PAY_ERROR_CODES = [
   'gateway',
   'invalid-response',
   'config',
-  /**
-   * The script tag's second file (pay-widget.after-submit.js) is not served beside it: serve the whole dist/ folder.
-   */
+  /** A script-tag file (pay-widget.<name>.js) is not served: serve all of dist/; inlined, set data-files-url. */
   'setup',
 ] as const;
 export type PayErrorCode = (typeof PAY_ERROR_CODES)[number];

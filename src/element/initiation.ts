@@ -4,7 +4,7 @@
 // is sent when the attempt was abandoned while it loaded.
 import type { Initiate } from './client.js';
 import type { FlowEvent, PayFailure } from './flow.js';
-import { loadForPayment } from './load-on-demand.js';
+import { loadForPayment } from './loading/for-payment.js';
 import type { SessionRequest } from '../contract/schemas.js';
 
 /** How an element initiates: its `initiate` property, else the built-in `fetch` to `sessionUrl`. */

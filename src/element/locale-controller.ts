@@ -5,8 +5,8 @@
 // shown before stay, and a file that fails to load leaves English); the page's `messages` over
 // them, key by key.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { afterSubmit, transferScreen } from './load-on-demand.js';
-import { english, loadTranslation, onDemandLocale, type Translation } from './messages/load.js';
+import { afterSubmit, transferScreen } from './loading/for-payment.js';
+import { english, loadTranslation, onDemandLocale, type Translation } from './translations.js';
 import type { Messages } from './messages/index.js';
 
 export type LocaleConfig = {

@@ -1,6 +1,6 @@
 // The <pay-widget> element: its properties, the controllers that hold its logic, `submit` and
 // `reset`, and one `render` that picks the screen's template. The result screens come with what runs
-// after a submit, a transfer's in a file of its own (load-on-demand.ts), there by the time they show.
+// after a submit, a transfer's in a file of its own (loading/for-payment.ts), there by the time they show.
 import { html, isServer, LitElement, type PropertyValues, type TemplateResult } from 'lit';
 import { announcements } from './announcements.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
@@ -10,7 +10,8 @@ import { paymentReferenceOf } from './flow.js';
 import { moveFocus, type FocusTarget } from './focus.js';
 import { FormController } from './form-controller.js';
 import { formatAmount } from './format-amount.js';
-import { afterSubmit, prefetchTransferScreen, transferScreen, type AfterSubmitModule } from './load-on-demand.js';
+import { load } from './loading/load.js';
+import { afterSubmit, prefetchTransferScreen, transferScreen, type AfterSubmitModule } from './loading/for-payment.js';
 import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
@@ -26,6 +27,9 @@ import type { ResultView } from './templates/parts.js';
 /**
  * Accepts a payment by USSD or bank transfer through the merchant's session endpoint.
  *
+ * The script tag loads its other files from beside its `src`, or from the folder named in the script's
+ * `data-files-url` (needed when the script's text is pasted inline: `<script data-files-url="…/dist/">`).
+ *
  * @fires {CustomEvent<PayReadyDetail>} pay-ready - First render done.
  * @fires {CustomEvent<PayTypeChangeDetail>} pay-type-change - The customer picked USSD or TRANSFER.
  * @fires {CustomEvent<PaySubmitDetail>} pay-submit - Before the request; cancelable.
@@ -34,8 +38,8 @@ import type { ResultView } from './templates/parts.js';
  * @fires {CustomEvent<PayCompleteDetail>} pay-complete - `status-url` reported SUCCESS or FAILED, or a reason to tell
  * the customer.
  * @fires {CustomEvent<PayErrorDetail>} pay-error - Anything failed; `detail.code`: validation, network, timeout, http,
- * gateway, invalid-response, config, or setup (the script tag's second file is not served beside it: serve the whole
- * dist/ folder).
+ * gateway, invalid-response, config, or setup (a file of the script tag's is not served beside it: serve the whole
+ * dist/ folder; or, inlined, the script has no `data-files-url`).
  * @fires {CustomEvent<PayResetDetail>} pay-reset - Back to the form.
  * @fires {CustomEvent<PayResumedDetail>} pay-resumed - An attempt kept from before a reload shows again (`resume`).
  *
@@ -298,7 +302,7 @@ export class PayWidget extends LitElement {
         (text) => void this.announce(text),
         transferScreen,
       ),
-      qr: new flow.QrController(this),
+      qr: new flow.QrController(this, () => load('qr')),
     });
     return {
       messages: this.localization.messages,

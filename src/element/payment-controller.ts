@@ -3,7 +3,7 @@
 // (`render`): a submit leaves the form as it is for BUSY_AFTER_MS before it shows busy. The element
 // only renders the screens and forwards the customer's actions. It keeps the attempt in
 // sessionStorage once the gateway gave instructions and shows it again after a reload (resume.ts).
-// The client, the poller and the resume come with what runs after a submit (load-on-demand.ts),
+// The client, the poller and the resume come with what runs after a submit (loading/for-payment.ts),
 // which it starts loading once connected (at once when there is an attempt to resume).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { emit, type PayAmount } from './events.js';
@@ -18,8 +18,8 @@ import {
 } from './flow.js';
 import { initiate, newIdempotencyKey, type Initiation } from './initiation.js';
 import { forgetAttempt } from './forget-attempt.js';
-import { afterSubmit, prefetchAfterSubmit, transferScreen } from './load-on-demand.js';
 import { recallKept } from './recall-kept.js';
+import { afterSubmit, prefetchAfterSubmit, transferScreen } from './loading/for-payment.js';
 import type { Instructions, Order, PaymentType, SessionRequest } from '../contract/schemas.js';
 import type { Poll, PollHandlers } from './status-poller.js';
 import { statusUrlOf, type Endpoints } from './status-url.js';

@@ -1,7 +1,7 @@
 // The look for a kept attempt, once before a widget's first render: when its page's widget kept one
 // (and storage can be read), what runs after a submit is loaded and shows it again (resume.ts); the
 // form shows meanwhile. Cheap when there is none: nothing is loaded for it.
-import { loadAfterSubmit, loadTransferScreen } from './load-on-demand.js';
+import { loadAfterSubmit, loadTransferScreen } from './loading/for-payment.js';
 import type { Resumable } from './resume.js';
 
 /** `keptName`: where the attempt would be kept, undefined when nothing is (`resume="off"`). */

@@ -1,4 +1,4 @@
-// Prepares the result screens while the customer fills the form (issue 26): once their files have
+// Prepares the result screens (made-up-screens.ts) while the customer fills the form (issue 26): once their files have
 // arrived and the page is idle, they are drawn once beside the form, in the parent the real screen
 // will have, laid out and removed in the same task, so nothing is painted. Lit has then parsed their
 // templates and the browser has their styles, fonts and shaped words. The parent matters: the
@@ -6,7 +6,7 @@
 // the first real screen still took 2-3 times the style work of the next (bench/FINDINGS.md, fourth
 // pass).
 import { render, type TemplateResult } from 'lit';
-import { afterSubmitArrived, transferScreenArrived } from './load-on-demand.js';
+import { afterSubmitArrived, transferScreenArrived } from './loading/for-payment.js';
 
 /** `screens()`: what to draw, or undefined when it is too late (the form has gone); asked again once a transfer's screen has arrived. */
 export function warmUpResultScreens(

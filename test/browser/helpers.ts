@@ -7,7 +7,7 @@ import '../../src/index.js';
 import type { PayEventMap, PayEventName, PayWidget } from '../../src/index.js';
 import type { CustomerField } from '../../src/contract/schemas.js';
 import { useClock, type Clock } from '../../src/element/clock.js';
-import { loadAfterSubmit, loadTransferScreen } from '../../src/element/load-on-demand.js';
+import { loadAfterSubmit, loadTransferScreen } from '../../src/element/loading/for-payment.js';
 
 export type { PayWidget };
 

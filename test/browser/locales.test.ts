@@ -9,7 +9,7 @@ import type { Messages } from '../../src/element/messages/en.js';
 import { messages as fr } from '../../src/element/messages/fr.js';
 import { messages as ha } from '../../src/element/messages/ha.js';
 import { messages as ig } from '../../src/element/messages/ig.js';
-import { loadTranslation } from '../../src/element/messages/load.js';
+import { loadTranslation } from '../../src/element/translations.js';
 import { messages as pcm } from '../../src/element/messages/pcm.js';
 import { messages as yo } from '../../src/element/messages/yo.js';
 import {

@@ -29,6 +29,7 @@ import {
   transferEnvelope,
   widget,
 } from './helpers.js';
+import { loadTranslation } from '../../src/element/translations.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -133,6 +134,7 @@ describe('<pay-widget> countdown on the server’s clock (issue 26)', () => {
 
   it('speaks the time left in the widget’s language (Hausa here)', async () => {
     clock = controlledClock(Date.now());
+    await loadTranslation('ha'); // the strings are there from the first render: what is tested is what they say
     const { el } = await transferScreen({ ...serverOrder(), expiresInMs: 95_000 }, { locale: 'ha' });
     const live = root(el).querySelector('[role="status"]')!;
     const spoken: string[] = [];

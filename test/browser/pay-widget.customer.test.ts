@@ -5,7 +5,7 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { formatAmount } from '../../src/element/format-amount.js';
-import { loadTranslation } from '../../src/element/messages/load.js';
+import { loadTranslation } from '../../src/element/translations.js';
 import {
   bankSearch,
   button,

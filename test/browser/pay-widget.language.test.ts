@@ -3,7 +3,7 @@
  * element, else English; its text carries `lang` so screen readers pronounce it right.
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import { loadTranslation } from '../../src/element/messages/load.js';
+import { loadTranslation } from '../../src/element/translations.js';
 import { restoreAll, root, SESSION_URL, widget, type PayWidget } from './helpers.js';
 
 /** The `lang` the widget's own text is marked with. */

@@ -10,8 +10,10 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Messages } from '../../src/element/messages/en.js';
-import { importLocale } from '../../src/element/messages/import-chunk.js';
-import { localeFileName, localeFileUrl, ON_DEMAND_LOCALES } from '../../src/element/messages/locales.js';
+import { importEntry } from '../../src/element/loading/import-entry.js';
+import { fileBesideScript } from '../../src/element/loading/later-files.js';
+import { filesFolder } from '../../src/element/loading/script-address.js';
+import { ON_DEMAND_LOCALES } from '../../src/element/messages/locales.js';
 import { english as en } from '../strings.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,7 +22,7 @@ const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((mat
 
 const translations = new Map<string, Messages>();
 for (const locale of ON_DEMAND_LOCALES) {
-  translations.set(locale, (await importLocale(locale)).messages as Messages);
+  translations.set(locale, (await importEntry(locale, 0)).messages as Messages);
 }
 
 describe('translations', () => {
@@ -127,13 +129,13 @@ describe('where the script tag finds a locale file', () => {
   ];
   for (const [scriptUrl, expected] of cases) {
     it(`${scriptUrl} → ${expected}`, () => {
-      assert.equal(localeFileUrl('yo', scriptUrl), expected);
+      assert.equal(new URL(fileBesideScript('yo'), filesFolder(scriptUrl)).href, expected);
     });
   }
 
-  it('throws without a usable script address (the widget then stays in English)', () => {
-    assert.throws(() => localeFileUrl('yo', undefined), TypeError);
-    assert.throws(() => localeFileUrl('yo', ''), TypeError);
+  it('has no folder without a usable script address (the widget then stays in English)', () => {
+    assert.equal(filesFolder(undefined), undefined);
+    assert.equal(filesFolder(''), undefined);
   });
 });
 
@@ -143,7 +145,7 @@ describe('the builds ship each locale on its own', () => {
 
   it('writes each locale beside the script tag as an ES module with the same strings', async () => {
     for (const [locale, messages] of translations) {
-      const file = join(dist, localeFileName(locale as (typeof ON_DEMAND_LOCALES)[number]));
+      const file = join(dist, fileBesideScript(locale as (typeof ON_DEMAND_LOCALES)[number]));
       const module = await import(pathToFileURL(file).href);
       assert.deepEqual(module.messages, messages, file);
     }
@@ -151,7 +153,7 @@ describe('the builds ship each locale on its own', () => {
 
   it('keeps every locale but English out of the script tag', () => {
     const code = readFileSync(iife, 'utf8');
-    assert.ok(code.includes(en.ussdSteps), 'English is built in');
+    assert.ok(code.includes(en.chooseType), 'English is built in');
     for (const [locale, messages] of translations) {
       assert.ok(!code.includes(messages.ussdSteps), `${locale} is inside dist/pay-widget.iife.js`);
     }
@@ -172,7 +174,7 @@ describe('the builds ship each locale on its own', () => {
     };
     visit(join(dist, 'index.js'));
     const staticCode = [...staticGraph].map((file) => readFileSync(file, 'utf8')).join('\n');
-    assert.ok(staticCode.includes(en.ussdSteps), 'English is in the entry');
+    assert.ok(staticCode.includes(en.chooseType), 'English is in the entry');
     for (const [locale, messages] of translations) {
       assert.ok(!staticCode.includes(messages.ussdSteps), `${locale} is loaded with dist/index.js`);
       const chunks = [...dynamicTargets].filter((file) => readFileSync(file, 'utf8').includes(messages.ussdSteps));

@@ -1,8 +1,26 @@
-// English strings of the result screens' newer lines (issue 18), in what runs after a submit so that
-// the first file does not carry them: the element puts them under the loaded strings once that file
+// English strings of the USSD and completion screens (what the live region and the copy buttons say
+// of them included), in what runs after a submit so that the first file does not carry them: the element puts them under the loaded strings once that file
 // has arrived, before any result screen shows. Every other locale has these keys in its own file.
 
 export const enAfterSubmit = {
+  amount: 'Amount',
+  paymentReference: 'Reference',
+  ussdTitle: 'Dial this code to pay',
+  ussdSteps:
+    'On the phone registered with your bank, dial the code below and follow the prompts to approve the payment.',
+  dialNow: 'Dial the code',
+  copyDialCode: 'Copy code',
+  copyDone: 'Copied',
+  copied: 'Copied to the clipboard',
+  copyFailed: 'Could not copy; select the text and copy it yourself',
+  waiting: 'Waiting for your payment…',
+  notConfirmed: 'We have not seen your payment yet. If you paid, the merchant will confirm it.',
+  payAnotherWay: 'Pay another way',
+  SUCCESSTitle: 'Payment received',
+  SUCCESSText: 'Thank you, your payment is confirmed.',
+  FAILEDTitle: 'Payment failed',
+  FAILEDText: 'The payment did not go through. If money left your account, contact the merchant.',
+  startOver: 'Make another payment',
   sentMoney: 'I’ve sent the money',
   checking: 'Checking with your bank…',
   notReceived: 'Not received yet. It can take a few minutes; do not pay again.',

@@ -1,8 +1,9 @@
-// English strings of the transfer screen, in its own file (transfer-screen.ts), which a USSD payment
+// English strings of the transfer screen, in its own file (loading/entries/transfer.ts), which a USSD payment
 // never loads: the element puts them under the loaded strings once that file has arrived, before a
 // transfer's screen shows. Every other locale has these keys in its own file.
 
 export const enTransfer = {
+  bankName: 'Bank',
   transferTitle: 'Transfer to this account',
   transferSteps: 'From your bank app, send exactly the amount below to this account.',
   transferStepsNoAmount: 'From your bank app, send the amount you were asked to pay to this account.',

@@ -2,7 +2,7 @@ import type { AfterSubmitMessages } from './en-after-submit.js';
 import type { TransferMessages } from './en-transfer.js';
 
 /**
- * English strings of the form and the first result screens. `{name}` placeholders are filled in by
+ * English strings of the form and the error screen. `{name}` placeholders are filled in by
  * `format()`. Every other locale, and the `messages` property, provide the same keys and those of
  * en-after-submit.ts and en-transfer.ts.
  */
@@ -34,24 +34,6 @@ export const en = {
   bankCodeInvalid: 'Choose your bank from the list',
   fixFields: 'Some fields need correcting',
   submitting: 'Starting your payment…',
-  ussdTitle: 'Dial this code to pay',
-  ussdSteps:
-    'On the phone registered with your bank, dial the code below and follow the prompts to approve the payment.',
-  dialNow: 'Dial the code',
-  copyDialCode: 'Copy code',
-  bankName: 'Bank',
-  amount: 'Amount',
-  paymentReference: 'Reference',
-  copyDone: 'Copied',
-  copied: 'Copied to the clipboard',
-  copyFailed: 'Could not copy; select the text and copy it yourself',
-  waiting: 'Waiting for your payment…',
-  notConfirmed: 'We have not seen your payment yet. If you paid, the merchant will confirm it.',
-  payAnotherWay: 'Pay another way',
-  SUCCESSTitle: 'Payment received',
-  SUCCESSText: 'Thank you, your payment is confirmed.',
-  FAILEDTitle: 'Payment failed',
-  FAILEDText: 'The payment did not go through. If money left your account, contact the merchant.',
   errorTitle: 'The payment could not be started',
   'error-validation': 'Some details need correcting.',
   'error-network': 'We could not reach the payment service. Check your connection and try again.',
@@ -63,7 +45,6 @@ export const en = {
   'error-setup': 'This payment form is not set up correctly. Please tell the shop.',
   retry: 'Try again',
   edit: 'Edit details',
-  startOver: 'Make another payment',
 };
 
 /**

@@ -5,7 +5,7 @@
 import { readBodyText } from '../../contract/body-text.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { resolveEntry, retryFulfilment, type ActionResult } from '../ledger/actions.js';
-import { recheckEntry, recheckSentence } from '../ledger/recheck.js';
+import { recheckEntry, recheckSentence } from '../settlement/recheck.js';
 import type { PaymentStore } from '../stores/types.js';
 import { tokenFromCookie, tokensMatch } from './csrf.js';
 import { document } from './html.js';

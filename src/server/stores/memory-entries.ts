@@ -2,7 +2,7 @@
 // within `maxEntries`. Room is made by dropping finished entries past `ttlMs`, then the oldest
 // finished one, then the oldest unpaid one nobody can still poll or sweep (reported); when no entry
 // is either, the insert is refused rather than a payment forgotten.
-import { RECHECK_SCHEDULE_MS, scheduleEndsAt } from '../reconciler/schedule.js';
+import { RECHECK_SCHEDULE_MS, scheduleEndsAt } from '../ledger/schedule.js';
 import { isFinished } from './finished.js';
 import { memoryLedgerViews } from './memory-ledger.js';
 import type { Payment, PaymentState } from './types.js';

@@ -6,11 +6,15 @@ import type { StateOf } from './flow.js';
 import { enAfterSubmit } from './messages/en-after-submit.js';
 import type { ResultView } from './templates/parts.js';
 import { ussdTemplate } from './templates/ussd.js';
-import type * as TransferScreen from './transfer-screen.js';
+import type { enTransfer } from './messages/en-transfer.js';
+import type { transferTemplate } from './templates/transfer.js';
+
+/** The transfer screen's file (loading/entries/transfer.ts), once it has loaded. */
+type TransferScreen = { transferTemplate: typeof transferTemplate; enTransfer: typeof enTransfer };
 
 const order = { paymentReference: '0', amount: '2', currency: 'NGN', fee: '1' };
 
-export function screensToWarmUp(view: ResultView, transfer: typeof TransferScreen | undefined): TemplateResult[] {
+export function screensToWarmUp(view: ResultView, transfer: TransferScreen | undefined): TemplateResult[] {
   // The element takes these English strings in at its next update; this may come before it.
   const messages = { ...enAfterSubmit, ...transfer?.enTransfer, ...view.messages };
   const shown: ResultView = { ...view, messages, status: 'waiting', wait: { remainingMs: 1, waitedLong: false } };

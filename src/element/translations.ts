@@ -1,6 +1,7 @@
-import { en, type Messages } from './en.js';
-import { importLocale } from './import-chunk.js';
-import { ON_DEMAND_LOCALES, type OnDemandLocale } from './locales.js';
+// Each language's strings for the element: English built in, every other loaded on demand through loading/load.ts.
+import { en, type Messages } from './messages/en.js';
+import { load, loaded } from './loading/load.js';
+import { ON_DEMAND_LOCALES, type OnDemandLocale } from './messages/locales.js';
 
 /** Strings and the language they are written in, for the `lang` attribute. */
 export type Translation = { readonly lang: string; readonly messages: Messages };
@@ -10,9 +11,6 @@ export type Translation = { readonly lang: string; readonly messages: Messages }
  * after a submit, which LocaleController puts under these before any result screen shows.
  */
 export const english: Translation = { lang: 'en', messages: en as Messages };
-
-const loaded = new Map<OnDemandLocale, Translation>();
-const loading = new Map<OnDemandLocale, Promise<Translation>>();
 
 /** The on-demand locale a `locale` value asks for (`yo-NG` → `yo`), or undefined for English and anything unknown. */
 export function onDemandLocale(locale: string): OnDemandLocale | undefined {
@@ -28,23 +26,20 @@ export function onDemandLocale(locale: string): OnDemandLocale | undefined {
 export function loadTranslation(locale: string): Translation | Promise<Translation> {
   const wanted = onDemandLocale(locale);
   if (!wanted) return english;
-  const ready = loaded.get(wanted);
-  if (ready) return ready;
-  let pending = loading.get(wanted);
-  if (!pending) {
-    pending = importLocale(wanted)
-      .then((module) => {
-        // English fills in any key a file from another version of the package lacks.
-        const translation = { lang: wanted, messages: { ...en, ...(module.messages as Messages) } };
-        loaded.set(wanted, translation);
-        return translation;
-      })
-      .catch(() => english)
-      .finally(() => loading.delete(wanted));
-    loading.set(wanted, pending);
-  }
-  return pending;
+  const ready = loaded(wanted);
+  return ready
+    ? translation(wanted, ready)
+    : load(wanted).then(
+        (module) => translation(wanted, module),
+        () => english,
+      );
 }
+
+// English fills in any key a file from another version of the package lacks.
+const translation = (lang: OnDemandLocale, { messages }: { messages: unknown }): Translation => ({
+  lang,
+  messages: { ...en, ...(messages as Messages) },
+});
 
 /**
  * Loads `locale`'s strings ahead of time. On a server, await it before rendering with Lit SSR: a
