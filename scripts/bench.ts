@@ -4,7 +4,8 @@
  * as one table of medians with interquartile ranges; every sample goes to bench/results.json.
  *
  *   node --import tsx scripts/bench.ts [--loads 25] [--submits 25] [--heap-samples 5] [--no-build] [--no-server]
- *                                      [--only first-render,page-load,submit,heap,throttled] [--help]
+ *                                      [--only first-render,page-load,submit,submit-clock,heap,throttled]
+ *                                      [--help]
  *
  * 1. `npm run build` (skip with --no-build), then the contenders' scripts (bench/lib/build.ts).
  * 2. Sizes: the script tag and the npm entry, gzip -9 and brotli -11, beside @paystack/inline-js and
@@ -22,6 +23,10 @@
  *      prefetches it when idle); beside a raw `fetch` + `JSON.parse` of the same request;
  *      and the part of it beside the network (the session request's resource timing: click → its
  *      start, its response's end → the result);
+ *    - submit by the clock, as issue 36 asks: the same click → dial code laid out, untraced (a trace's own
+ *      work is on the same cores), on the script tag's page as the demo serves it (its files at /pay-widget/,
+ *      gzipped), each sample against a raw fetch clicked on that same page, made ready the same way, to the
+ *      same endpoint, the two alternated round by round; median, interquartile range and 90th percentile;
  *    - for each of these also the main thread's CPU time between the same two marks (from a trace
  *      of the marks): on a busy machine the wall clock mostly measures waiting for a core;
  *    - JS heap per element: 50 elements on a page, after a full GC (`Runtime.getHeapUsage`);
@@ -39,7 +44,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Browser } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { buildContenders } from '../bench/lib/build.js';
 import {
   BENCH_CHROMIUM_FLAGS,
@@ -49,13 +54,15 @@ import {
   inFreshThrottledContext,
   launchChromium,
   rawFetch,
+  rawFetchBesideElement,
   submitToResult,
+  type Submit,
   withCpuClock,
 } from '../bench/lib/browser.js';
 import { root } from '../bench/lib/paths.js';
 import { startServer, type BenchServer } from '../bench/lib/server.js';
 import { otherSizes, ownSizes, sizeOfCode, type Size } from '../bench/lib/sizes.js';
-import { spread, type Spread } from '../bench/lib/stats.js';
+import { percentile, spread, type Spread } from '../bench/lib/stats.js';
 import { printTable, type Cell } from '../bench/lib/table.js';
 import { parseServerBench, type ServerFigures } from '../bench/lib/server-bench.js';
 import { ONE_PAYMENT_BUDGET_BYTES, SCRIPT_TAG_BUDGET_BYTES } from '../vite.config.js';
@@ -65,7 +72,7 @@ const { values: args } = parseArgs({
     loads: { type: 'string', default: '25' },
     submits: { type: 'string', default: '25' },
     'heap-samples': { type: 'string', default: '5' },
-    only: { type: 'string', default: 'first-render,page-load,submit,heap,throttled' },
+    only: { type: 'string', default: 'first-render,page-load,submit,submit-clock,heap,throttled' },
     'no-build': { type: 'boolean', default: false },
     'no-server': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -76,7 +83,8 @@ if (args.help) {
   --loads N          page loads and first renders per contender (default 25)
   --submits N        submits per contender (default 25)
   --heap-samples N   heap samples per contender (default 5)
-  --only LIST        browser figures to take, of first-render,page-load,submit,heap,throttled (default all)
+  --only LIST        browser figures to take, of first-render,page-load,submit,submit-clock,heap,throttled
+                     (default all)
   --no-build         skip npm run build (use dist/ as it is)
   --no-server        skip the server benches (scripts/bench-server.ts: the session handler on memory,
                      Redis, PostgreSQL and SQLite; scripts/bench-reconciler.ts: the reconciler's sweep)
@@ -122,6 +130,8 @@ const samples = {
   submit: {} as Samples,
   submitFrame: {} as Samples,
   submitBesideNetwork: {} as Samples,
+  submitClock: {} as Samples,
+  submitClockBesideNetwork: {} as Samples,
   heapJs: {} as Samples,
   heapEmbedder: {} as Samples,
   pageLoadThrottled: {} as Samples,
@@ -193,6 +203,7 @@ function tasks(server: BenchServer): Task[] {
     });
   }
   list.push(...throttledTasks(url));
+  list.push(...clockTasks(url));
   list.push({
     figure: 'submit',
     name: 'submit raw fetch',
@@ -243,6 +254,30 @@ function throttledTasks(url: (path: string) => string): Task[] {
           push(samples.submitThrottled, 'raw', (await rawFetch(page, url('/submit/raw'))).laidOut);
         }),
     },
+  ];
+}
+
+/**
+ * Submit by the clock: the script tag's page as the demo serves it, Pay or the raw fetch's button beside it
+ * clicked, one each per round; untraced, so the wall clock holds nothing but the page's own work and waits.
+ */
+function clockTasks(url: (path: string) => string): Task[] {
+  const widget = contenders.find((c) => c.id === 'widget')!;
+  const prefetched = Object.keys(widget.beside ?? {});
+  const clock = (id: 'widget' | 'raw', measure: (page: Page) => Promise<Submit>): Task => ({
+    figure: 'submit-clock',
+    name: `submit by the clock, ${id === 'raw' ? 'raw fetch' : 'script tag'}`,
+    rounds: SUBMITS,
+    run: (browser) =>
+      inFreshContext(browser, async (page) => {
+        const { laidOut, besideNetwork } = await measure(page);
+        push(samples.submitClock, id, laidOut);
+        push(samples.submitClockBesideNetwork, id, besideNetwork);
+      }),
+  });
+  return [
+    clock('widget', (page) => submitToResult(page, url('/clock/widget'), widget.tag, prefetched)),
+    clock('raw', (page) => rawFetchBesideElement(page, url('/clock/widget'), widget.tag, prefetched)),
   ];
 }
 
@@ -306,6 +341,8 @@ const figures = {
   submit: stats(samples.submit),
   submitFrame: stats(samples.submitFrame),
   submitBesideNetwork: stats(samples.submitBesideNetwork),
+  submitClock: stats(samples.submitClock),
+  submitClockBesideNetwork: stats(samples.submitClockBesideNetwork),
   heapJs: stats(samples.heapJs),
   heapEmbedder: stats(samples.heapEmbedder),
   pageLoadThrottled: stats(samples.pageLoadThrottled),
@@ -313,6 +350,7 @@ const figures = {
 };
 
 const ms = (s: Spread | undefined): Cell => (s ? `${s.median.toFixed(1)} (${s.q1.toFixed(1)}–${s.q3.toFixed(1)})` : '');
+const p90 = (values: number[] | undefined): Cell => (values ? percentile(values, 0.9).toFixed(1) : '');
 const kib = (s: Spread | undefined): Cell =>
   s ? `${(s.median / 1024).toFixed(1)} (${(s.q1 / 1024).toFixed(1)}–${(s.q3 / 1024).toFixed(1)})` : '';
 const timesLit = (of: Record<string, Spread>) =>
@@ -379,6 +417,35 @@ const rows: Cell[][] = [
     ...ids.map((id) => ms(figures.submitBesideNetwork[id])),
     figures.submitBesideNetwork.raw ? `raw: ${ms(figures.submitBesideNetwork.raw)}` : '',
     overRaw(figures.submitBesideNetwork),
+  ],
+  [
+    'submit by the clock: same page, same endpoint as the raw fetch, untraced, ms',
+    ms(figures.submitClock.widget),
+    '',
+    '',
+    '',
+    figures.submitClock.raw ? `raw fetch + JSON.parse: ${ms(figures.submitClock.raw)}` : '',
+    overRaw(figures.submitClock),
+  ],
+  [
+    '  90th percentile, ms',
+    p90(samples.submitClock.widget),
+    '',
+    '',
+    '',
+    samples.submitClock.raw ? `raw: ${p90(samples.submitClock.raw)}` : '',
+    samples.submitClock.widget && samples.submitClock.raw
+      ? `${(percentile(samples.submitClock.widget, 0.9) - percentile(samples.submitClock.raw, 0.9)).toFixed(1)} ms`
+      : '',
+  ],
+  [
+    '  of which beside the network: click → request sent, answer → result, ms',
+    ms(figures.submitClockBesideNetwork.widget),
+    '',
+    '',
+    '',
+    figures.submitClockBesideNetwork.raw ? `raw: ${ms(figures.submitClockBesideNetwork.raw)}` : '',
+    overRaw(figures.submitClockBesideNetwork),
   ],
   [
     '  click → next animation frame, ms',

@@ -8,10 +8,14 @@
  *   /submit/<id>         the element, pre-filled, its script from /js/<id>.js
  *   /js/<file>           a file a script loads from beside itself (the script tag's second file)
  *   /submit/raw          a plain button whose click posts the same request with fetch + JSON.parse
+ *   /clock/widget        the submit page of the script tag as a shop serves it (demo/server/http.ts): its files
+ *                        at /pay-widget/, gzipped, `no-cache`, the page not cross-origin isolated; beside the
+ *                        element, the raw fetch's button: the same page, the same endpoint, for either click
  *   /heap/<id>           the script only; the bench adds the elements
  *   POST /session        the gateway's USSD envelope, at once
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { Contender } from './build.js';
 
 export const SESSION_PATH = '/session';
@@ -103,7 +107,8 @@ function submitPage(contender: Contender): string {
   );
 }
 
-const RAW_SUBMIT_PAGE = page(`<button id="pay" type="button" style="min-height:44px">Pay</button><script>
+/** The raw fetch's button and its click: fetch, then JSON.parse, nothing else; marks `bench:raw-done`. */
+const RAW_FETCH = `<button id="pay" type="button" style="min-height:44px">Pay</button><script>
 const request = ${JSON.stringify(SESSION_REQUEST)};
 const key = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 document.getElementById('pay').addEventListener('click', async () => {
@@ -116,7 +121,20 @@ document.getElementById('pay').addEventListener('click', async () => {
   window.benchResult = JSON.parse(await response.text());
   performance.mark('bench:raw-done');
 });
-</script>`);
+</script>`;
+
+const RAW_SUBMIT_PAGE = page(RAW_FETCH);
+
+/** Where the demo serves the script tag's files (demo/server/http.ts). */
+export const DEMO_SCRIPT_FOLDER = '/pay-widget/';
+
+/** The script tag's submit page as the demo serves it, with the raw fetch's button beside the element. */
+function clockPage(contender: Contender): string {
+  return page(
+    `<${contender.tag} ${attributes(prefilled)}></${contender.tag}>${RAW_FETCH}` +
+      `<script src="${DEMO_SCRIPT_FOLDER}pay-widget.iife.js"></script>`,
+  );
+}
 
 export type BenchServer = { origin: string; sessionRequests: () => unknown[]; close: () => Promise<void> };
 
@@ -124,6 +142,22 @@ export async function startServer(contenders: Contender[]): Promise<BenchServer>
   const byId = new Map(contenders.map((contender) => [contender.id, contender]));
   const beside = new Map(contenders.flatMap((contender) => Object.entries(contender.beside ?? {})));
   const sessionRequests: unknown[] = [];
+
+  /** The script tag's files as demo/server/http.ts sends them: gzip -9 when the browser takes it, `no-cache`. */
+  const gzipped = new Map<string, Buffer>();
+  function sendAsTheDemo(request: IncomingMessage, response: ServerResponse, name: string, body: string) {
+    const compress = /gzip/.test(String(request.headers['accept-encoding'] ?? ''));
+    if (compress && !gzipped.has(name)) gzipped.set(name, gzipSync(body, { level: 9 }));
+    const sent = compress ? gzipped.get(name)! : Buffer.from(body);
+    response.writeHead(200, {
+      'content-type': 'text/javascript; charset=utf-8',
+      'content-length': sent.byteLength,
+      'cache-control': 'no-cache',
+      vary: 'accept-encoding',
+      ...(compress ? { 'content-encoding': 'gzip' } : {}),
+    });
+    response.end(sent);
+  }
 
   function send(response: ServerResponse, status: number, type: string, body: string) {
     response.writeHead(status, {
@@ -142,6 +176,15 @@ export async function startServer(contenders: Contender[]): Promise<BenchServer>
       return send(response, 200, 'application/json', USSD_ENVELOPE);
     }
     if (kind === 'submit' && id === 'raw') return send(response, 200, 'text/html', RAW_SUBMIT_PAGE);
+    const scriptTag = byId.get('widget');
+    if (`/${kind}/` === DEMO_SCRIPT_FOLDER && scriptTag) {
+      const file = id === 'pay-widget.iife.js' ? scriptTag.code : scriptTag.beside?.[id];
+      if (file !== undefined) return sendAsTheDemo(request, response, id, file);
+    }
+    if (kind === 'clock' && id === 'widget' && scriptTag) {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+      return response.end(clockPage(scriptTag));
+    }
     const besideFile = kind === 'js' ? beside.get(id) : undefined;
     if (besideFile !== undefined) return send(response, 200, 'text/javascript', besideFile);
     const contender = byId.get(id.replace(/\.js$/, ''));
