@@ -6,15 +6,14 @@ import { announcements } from './announcements.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
 import type { Initiate } from './client.js';
 import { emit } from './events.js';
-import { paymentReferenceOf } from './flow.js';
 import { moveFocus, type FocusTarget } from './focus.js';
 import { FormController } from './form-controller.js';
 import { formatAmount } from './format-amount.js';
-import { load } from './loading/load.js';
-import { afterSubmit, prefetchTransferScreen, transferScreen, type AfterSubmitModule } from './loading/for-payment.js';
+import { afterSubmit, prefetchTransferScreen, transferScreen } from './loading/for-payment.js';
 import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
+import { resultScreens, type ResultScreens } from './result-screens.js';
 import { warmUpResultScreens } from './result-warm-up.js';
 import { styles } from './pay-widget.styles.js';
 import { fieldsFor, offeredTypes, sessionRequest, text } from './session-request.js';
@@ -153,17 +152,8 @@ export class PayWidget extends LitElement {
     messages: this.localization.messages,
     fields: fieldsFor(this.selectedType),
   }));
-  /**
-   * The copy buttons' state, the result screens' clock and the QR code: made with the first result screen, from what
-   * runs after a submit.
-   */
-  private results:
-    | {
-        copies: InstanceType<AfterSubmitModule['CopyController']>;
-        wait: ResultView['wait'];
-        qr: InstanceType<AfterSubmitModule['QrController']>;
-      }
-    | undefined;
+  /** What the result screens are given: made with the first one, from what runs after a submit. */
+  private results: ResultScreens | undefined;
 
   private readonly formActions: FormActions = {
     submit: (event) => {
@@ -286,48 +276,26 @@ export class PayWidget extends LitElement {
     `;
   }
 
-  /**
-   * What the result screens are given; the first one makes the copy buttons' state, the clock and the QR code, from
-   * what runs after a submit.
-   */
+  /** What the result screens are given; the first one makes their controllers (result-screens.ts). */
   private resultView(): ResultView {
-    const flow = afterSubmit()!;
-    const status = this.payment.polling ? 'waiting' : this.payment.asksStatus ? 'unconfirmed' : undefined;
-    const made = (this.results ??= {
-      copies: new flow.CopyController(this),
-      wait: new flow.WaitController(
-        this,
-        this.payment,
-        this.localization,
-        (text) => void this.announce(text),
-        transferScreen,
-      ),
-      qr: new flow.QrController(this, () => load('qr')),
-    });
-    return {
-      messages: this.localization.messages,
+    this.results ??= resultScreens(this, {
+      payment: this.payment,
+      localization: this.localization,
       charged: this.charged,
-      status,
-      banks: this.banks,
-      copy: (field, value) => void this.copy(field, value),
-      poll: this.payment.poll,
-      reset: () => this.reset(),
       announce: (text) => void this.announce(text),
-      copies: made.copies.results,
-      wait: made.wait,
-      qrCode: (text) => made.qr.image(text),
       renew: () => {
         this.form.reset();
         this.paymentType = 'TRANSFER';
         this.payment.renew();
       },
-    };
+    });
+    return this.results.view();
   }
 
   /** Another screen shows: it is announced, its copy buttons start fresh, and the focus follows. */
   private onShow(): void {
     const { state, shown } = this.payment;
-    this.results?.copies.clear();
+    this.results?.clearCopies();
     this.announcement = undefined;
     this.focusOnUpdate = shown === 'submitting' ? undefined : shown === 'form' ? 'first' : 'heading';
     if (state.kind === 'error') {
@@ -339,15 +307,6 @@ export class PayWidget extends LitElement {
     // The busy form disables its controls, which takes the focus off the focused one; leaving it first spares Chromium
     // a synchronous style and layout pass (about 2 ms).
     if (shown === 'submitting') (this.shadowRoot?.activeElement as HTMLElement | null)?.blur();
-  }
-
-  private async copy(field: string, value: string): Promise<void> {
-    const { state } = this.payment;
-    const copied = await this.results!.copies.copy(field, value);
-    void this.announce(this.localization.messages[copied ? 'copied' : 'copyFailed']);
-    if (!copied) return;
-    const paymentType = 'request' in state ? state.request.paymentType : this.selectedType;
-    emit(this, 'pay-copy', { paymentType, paymentReference: paymentReferenceOf(state), field, value });
   }
 
   /** Says `text` in the live region, even when it is what the region already holds. */
