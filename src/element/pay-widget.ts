@@ -6,19 +6,18 @@ import { announcements } from './announcements.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
 import type { Initiate } from './client.js';
 import { emit } from './events.js';
-import { moveFocus, type FocusTarget } from './focus.js';
 import { FormController } from './form-controller.js';
-import { formatAmount } from './format-amount.js';
 import { afterSubmit, prefetchTransferScreen, transferScreen } from './loading/for-payment.js';
 import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
 import { resultScreens, type ResultScreens } from './result-screens.js';
 import { warmUpResultScreens } from './result-warm-up.js';
+import { ScreenChangeController } from './screen-change-controller.js';
 import { styles } from './pay-widget.styles.js';
 import { fieldsFor, offeredTypes, sessionRequest, text } from './session-request.js';
 import type { CustomerField, PaymentType } from '../contract/rules.js';
-import type { Order, SessionRequest } from '../contract/schemas.js';
+import type { SessionRequest } from '../contract/schemas.js';
 import { errorTemplate, failureText } from './templates/error.js';
 import { formTemplate, type FormActions } from './templates/form.js';
 import type { ResultView } from './templates/parts.js';
@@ -99,8 +98,6 @@ export class PayWidget extends LitElement {
     banks: { attribute: false }, // this and the next two: properties only
     messages: { attribute: false },
     initiate: { attribute: false },
-    // Internal state (`attribute: false` also tells the manifest analyzer).
-    announcement: { state: true, attribute: false },
   };
   /** `el.focus()`, and a label pointing at the element, land on its first control. */
   static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
@@ -128,12 +125,10 @@ export class PayWidget extends LitElement {
   messages: Partial<Messages> = {};
   initiate: Initiate | undefined;
 
-  private announcement?: string = ''; // the live region's; unset: the screen's own, in the language shown now
-  private focusOnUpdate: FocusTarget | undefined;
-
   private readonly localization = new LocaleController(this, () => ({
     locale: text(this.locale),
     messages: this.messages,
+    country: text(this.country),
   }));
   private readonly payment = new PaymentController(this, () => ({
     initiate: this.initiate,
@@ -152,6 +147,8 @@ export class PayWidget extends LitElement {
     messages: this.localization.messages,
     fields: fieldsFor(this.selectedType),
   }));
+  /** The live region, and the focus once another screen has drawn. */
+  private readonly screenChange = new ScreenChangeController(this);
   /** What the result screens are given: made with the first one, from what runs after a submit. */
   private results: ResultScreens | undefined;
 
@@ -162,7 +159,7 @@ export class PayWidget extends LitElement {
     },
     typeChange: (event) => {
       this.paymentType = (event.target as HTMLInputElement).value;
-      if (event.type === 'click') this.focusOnUpdate = 'first'; // "Pay by bank transfer instead", gone once pressed
+      if (event.type === 'click') this.screenChange.focus = 'first'; // "Pay by bank transfer instead", gone once pressed
       emit(this, 'pay-type-change', { paymentType: this.selectedType });
     },
     input: (event) => {
@@ -189,8 +186,8 @@ export class PayWidget extends LitElement {
     if (this.disabled || this.payment.state.kind !== 'form') return;
     const invalid = this.form.submit();
     if (invalid) {
-      void this.announce(this.localization.messages.fixFields);
-      this.focusOnUpdate = 'invalid';
+      void this.screenChange.announce(this.localization.messages.fixFields);
+      this.screenChange.focus = 'invalid';
       emit(this, 'pay-error', {
         paymentType: this.selectedType,
         code: 'validation',
@@ -230,17 +227,13 @@ export class PayWidget extends LitElement {
 
   protected override updated(): void {
     if (this.selectedType === 'TRANSFER' && afterSubmit()) prefetchTransferScreen();
-    const target = this.focusOnUpdate;
-    if (!target) return;
-    this.focusOnUpdate = undefined;
-    moveFocus(this, this.renderRoot, target);
   }
 
   protected override render(): TemplateResult {
     const m = this.localization.messages;
     const { banks, disabled } = this;
     const { values, shown: errors, bankQuery } = this.form;
-    const amount = this.money(text(this.amount), text(this.currency));
+    const amount = this.localization.money(text(this.amount), text(this.currency));
     const screen = this.payment.render({
       form: (busy) =>
         formTemplate(
@@ -269,7 +262,8 @@ export class PayWidget extends LitElement {
       <div lang=${this.localization.lang}>
         ${screen}
         <p class="sr-only" role="status">${
-          this.announcement ?? this.payment.render(announcements(m, this.charged, this.results?.wait.remainingMs === 0))
+          this.screenChange.said ??
+          this.payment.render(announcements(m, this.localization.charged, this.results?.wait.remainingMs === 0))
         }</p>
       </div>
       <slot name="footer"></slot>
@@ -278,49 +272,19 @@ export class PayWidget extends LitElement {
 
   /** What the result screens are given; the first one makes their controllers (result-screens.ts). */
   private resultView(): ResultView {
-    this.results ??= resultScreens(this, {
-      payment: this.payment,
-      localization: this.localization,
-      charged: this.charged,
-      announce: (text) => void this.announce(text),
-      renew: () => {
-        this.form.reset();
-        this.paymentType = 'TRANSFER';
-        this.payment.renew();
-      },
-    });
+    this.results ??= resultScreens(this, this.payment, this.localization, this.form, this.screenChange);
     return this.results.view();
   }
 
   /** Another screen shows: it is announced, its copy buttons start fresh, and the focus follows. */
   private onShow(): void {
     const { state, shown } = this.payment;
-    this.results?.clearCopies();
-    this.announcement = undefined;
-    this.focusOnUpdate = shown === 'submitting' ? undefined : shown === 'form' ? 'first' : 'heading';
+    this.results?.copies.clear();
     if (state.kind === 'error') {
       this.form.backFrom(state.request, state.failure.fields);
       // Edit details: the type it was sent with, as its fields (a resumed attempt's too).
       this.paymentType = state.request.paymentType;
     }
-    if (shown === 'form' && this.form.hasRefusals()) this.focusOnUpdate = 'invalid';
-    // The busy form disables its controls, which takes the focus off the focused one; leaving it first spares Chromium
-    // a synchronous style and layout pass (about 2 ms).
-    if (shown === 'submitting') (this.shadowRoot?.activeElement as HTMLElement | null)?.blur();
+    this.screenChange.shown(shown, shown === 'form' && this.form.hasRefusals());
   }
-
-  /** Says `text` in the live region, even when it is what the region already holds. */
-  private async announce(text: string): Promise<void> {
-    this.announcement = '';
-    await this.updateComplete;
-    this.announcement = text;
-  }
-
-  /** What the server charges, formatted; '' when its answer did not say (never the page's guess). */
-  private readonly charged = (order: Order | undefined): string =>
-    order ? this.money(order.amount, order.currency) : '';
-
-  /** An amount in the widget's language and `country`. */
-  private readonly money = (amount: string, currency: string): string =>
-    formatAmount(amount, currency, this.localization.lang, text(this.country));
 }

@@ -1,14 +1,18 @@
 // What the result screens are given (ResultView), with the controllers they need, made with the first
 // result screen from what runs after a submit: the copy buttons' state, the screens' clock and the QR
-// code. A copy is said in the live region and, when the clipboard took it, fires `pay-copy`.
+// code. A copy is said in the live region and, when the clipboard took it, fires `pay-copy`; a new
+// transfer account (`renew`) keeps the details typed.
 import type { ReactiveControllerHost } from 'lit';
 import type { Bank } from './banks.js';
+import type { CopyController } from './copy-controller.js';
+import type { FormController } from './form-controller.js';
 import { emit } from './events.js';
 import { paymentReferenceOf } from './flow.js';
 import { afterSubmit, transferScreen } from './loading/for-payment.js';
 import { load } from './loading/load.js';
 import type { LocaleController } from './locale-controller.js';
 import type { PaymentController } from './payment-controller.js';
+import type { ScreenChangeController } from './screen-change-controller.js';
 import type { ResultView } from './templates/parts.js';
 import type { WaitController } from './wait-controller.js';
 import type { PaymentType } from '../contract/rules.js';
@@ -18,26 +22,27 @@ export type ResultHost = ReactiveControllerHost &
   HTMLElement & {
     readonly banks: readonly Bank[];
     readonly selectedType: PaymentType;
+    paymentType: string;
     reset(): void;
   };
 
-/** What the element shares with its result screens: its controllers, and its ways to say and to start again. */
-export type ResultParts = Pick<ResultView, 'charged' | 'announce' | 'renew'> & {
-  payment: PaymentController;
-  localization: LocaleController;
-};
-
-/** What the element keeps of its result screens: their clock, their copy buttons' reset, and their view. */
+/** What the element keeps of its result screens: their clock, their copy buttons' state, and their view. */
 export type ResultScreens = {
   /** The result screens' clock: how long they have waited, and the transfer account's countdown. */
   wait: WaitController;
-  /** Every copy button back to its label (another screen shows). */
-  clearCopies: () => void;
+  copies: CopyController;
   view: () => ResultView;
 };
 
-export function resultScreens(host: ResultHost, parts: ResultParts): ResultScreens {
-  const { payment, localization, charged, announce, renew } = parts;
+/** Made with the first result screen, from the element and its controllers. */
+export function resultScreens(
+  host: ResultHost,
+  payment: PaymentController,
+  localization: LocaleController,
+  form: FormController,
+  screenChange: ScreenChangeController,
+): ResultScreens {
+  const announce = (text: string) => void screenChange.announce(text);
   const flow = afterSubmit()!;
   const copies = new flow.CopyController(host);
   const wait = new flow.WaitController(host, payment, localization, announce, transferScreen);
@@ -54,10 +59,10 @@ export function resultScreens(host: ResultHost, parts: ResultParts): ResultScree
 
   return {
     wait,
-    clearCopies: () => copies.clear(),
+    copies,
     view: () => ({
       messages: localization.messages,
-      charged,
+      charged: localization.charged,
       status: payment.polling ? 'waiting' : payment.asksStatus ? 'unconfirmed' : undefined,
       banks: host.banks,
       copy: (field, value) => void copy(field, value),
@@ -67,7 +72,11 @@ export function resultScreens(host: ResultHost, parts: ResultParts): ResultScree
       copies: copies.results,
       wait,
       qrCode: (text) => qr.image(text),
-      renew,
+      renew: () => {
+        form.reset();
+        host.paymentType = 'TRANSFER';
+        payment.renew();
+      },
     }),
   };
 }
