@@ -3,21 +3,17 @@
 // first render (the result screens' newer lines once what runs after a submit has loaded); another
 // language's once its file has loaded on demand (the host re-renders then; until then the strings
 // shown before stay, and a file that fails to load leaves English); the page's `messages` over
-// them, key by key. Amounts are written in that language and the element's `country`.
+// them, key by key.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { formatAmount } from './format-amount.js';
 import { afterSubmit, transferScreen } from './loading/for-payment.js';
 import { english, loadTranslation, onDemandLocale, type Translation } from './translations.js';
 import type { Messages } from './messages/index.js';
-import type { Order } from '../contract/schemas.js';
 
 export type LocaleConfig = {
   /** The element's `locale`, as text ('' when unset). */
   locale: string;
   /** The element's `messages`: the page's own strings, over the built-in ones. */
   messages: Partial<Messages> | null | undefined;
-  /** The element's `country`, as text: how amounts are written (format-amount.ts). */
-  country: string;
 };
 
 /** A BCP 47 language tag such as `fr` or `fr-CI`; not `__proto__`, `constructor` or `toString`. */
@@ -79,14 +75,6 @@ export class LocaleController implements ReactiveController {
     // A language we ship no file for is the page's own, written in its `messages`.
     this.lang = !onDemandLocale(wanted) || lang === onDemandLocale(wanted) ? wanted : lang;
   }
-
-  /** An amount in the language spoken and the element's `country`. */
-  money(amount: string, currency: string): string {
-    return formatAmount(amount, currency, this.lang, this.config().country);
-  }
-
-  /** What the server charges, formatted; '' when its answer did not say (never the page's guess). */
-  readonly charged = (order: Order | undefined): string => (order ? this.money(order.amount, order.currency) : '');
 
   /** The strings loaded for `locale`, asking for them when it is new. */
   private follow(locale: string): Translation {

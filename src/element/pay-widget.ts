@@ -7,6 +7,7 @@ import { DEFAULT_BANKS, type Bank } from './banks.js';
 import type { Initiate } from './client.js';
 import { emit } from './events.js';
 import { FormController } from './form-controller.js';
+import { formatAmount } from './format-amount.js';
 import { afterSubmit, prefetchTransferScreen, transferScreen } from './loading/for-payment.js';
 import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
@@ -17,7 +18,7 @@ import { ScreenChangeController } from './screen-change-controller.js';
 import { styles } from './pay-widget.styles.js';
 import { fieldsFor, offeredTypes, sessionRequest, text } from './session-request.js';
 import type { CustomerField, PaymentType } from '../contract/rules.js';
-import type { SessionRequest } from '../contract/schemas.js';
+import type { Order, SessionRequest } from '../contract/schemas.js';
 import { errorTemplate, failureText } from './templates/error.js';
 import { formTemplate, type FormActions } from './templates/form.js';
 import type { ResultView } from './templates/parts.js';
@@ -128,7 +129,6 @@ export class PayWidget extends LitElement {
   private readonly localization = new LocaleController(this, () => ({
     locale: text(this.locale),
     messages: this.messages,
-    country: text(this.country),
   }));
   private readonly payment = new PaymentController(this, () => ({
     initiate: this.initiate,
@@ -233,7 +233,7 @@ export class PayWidget extends LitElement {
     const m = this.localization.messages;
     const { banks, disabled } = this;
     const { values, shown: errors, bankQuery } = this.form;
-    const amount = this.localization.money(text(this.amount), text(this.currency));
+    const amount = this.money(text(this.amount), text(this.currency));
     const screen = this.payment.render({
       form: (busy) =>
         formTemplate(
@@ -263,7 +263,7 @@ export class PayWidget extends LitElement {
         ${screen}
         <p class="sr-only" role="status">${
           this.screenChange.said ??
-          this.payment.render(announcements(m, this.localization.charged, this.results?.wait.remainingMs === 0))
+          this.payment.render(announcements(m, this.charged, this.results?.wait.remainingMs === 0))
         }</p>
       </div>
       <slot name="footer"></slot>
@@ -272,7 +272,7 @@ export class PayWidget extends LitElement {
 
   /** What the result screens are given; the first one makes their controllers (result-screens.ts). */
   private resultView(): ResultView {
-    this.results ??= resultScreens(this, this.payment, this.localization, this.form, this.screenChange);
+    this.results ??= resultScreens(this, this.payment, this.localization, this.form, this.screenChange, this.charged);
     return this.results.view();
   }
 
@@ -287,4 +287,12 @@ export class PayWidget extends LitElement {
     }
     this.screenChange.shown(shown, shown === 'form' && this.form.hasRefusals());
   }
+
+  /** What the server charges, formatted; '' when its answer did not say (never the page's guess). */
+  private readonly charged = (order: Order | undefined): string =>
+    order ? this.money(order.amount, order.currency) : '';
+
+  /** An amount in the widget's language and `country`. */
+  private readonly money = (amount: string, currency: string): string =>
+    formatAmount(amount, currency, this.localization.lang, text(this.country));
 }

@@ -34,13 +34,14 @@ export type ResultScreens = {
   view: () => ResultView;
 };
 
-/** Made with the first result screen, from the element and its controllers. */
+/** Made with the first result screen, from the element, its controllers and how it writes what the server charges. */
 export function resultScreens(
   host: ResultHost,
   payment: PaymentController,
   localization: LocaleController,
   form: FormController,
   screenChange: ScreenChangeController,
+  charged: ResultView['charged'],
 ): ResultScreens {
   const announce = (text: string) => void screenChange.announce(text);
   const flow = afterSubmit()!;
@@ -62,10 +63,10 @@ export function resultScreens(
     copies,
     view: () => ({
       messages: localization.messages,
-      charged: localization.charged,
+      charged,
       status: payment.polling ? 'waiting' : payment.asksStatus ? 'unconfirmed' : undefined,
       banks: host.banks,
-      copy: (field, value) => void copy(field, value),
+      copy,
       poll: payment.poll,
       reset: () => host.reset(),
       announce,
