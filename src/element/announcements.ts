@@ -22,7 +22,8 @@ export function announcements(
     ussd: ({ instructions, order }) => spoken(m.ussdTitle, instructions.ussdDialCode, charged(order)),
     transfer: ({ instructions: { accountNumber, bankName }, order }) =>
       closed ? m.accountClosed : spoken(m.transferTitle, accountNumber, bankName, charged(order)),
-    complete: ({ status, review }) => m[`${review?.reason ?? (status as 'SUCCESS')}Title`],
+    // A PENDING payment comes only with a review (flow.ts): the strings are the review's reason's, else the status's.
+    complete: ({ status, review }) => m[`${review?.reason ?? (status as 'SUCCESS' | 'FAILED')}Title`],
     error: ({ failure }) => `${m.errorTitle}. ${failureText(m, failure)}`,
   };
 }

@@ -6,16 +6,15 @@ import { announcements } from './announcements.js';
 import { DEFAULT_BANKS, type Bank } from './banks.js';
 import type { Initiate } from './client.js';
 import { emit } from './events.js';
-import { paymentReferenceOf } from './flow.js';
-import { moveFocus, type FocusTarget } from './focus.js';
 import { FormController } from './form-controller.js';
 import { formatAmount } from './format-amount.js';
-import { load } from './loading/load.js';
-import { afterSubmit, prefetchTransferScreen, transferScreen, type AfterSubmitModule } from './loading/for-payment.js';
+import { afterSubmit, prefetchTransferScreen, transferScreen } from './loading/for-payment.js';
 import { LocaleController } from './locale-controller.js';
 import type { Messages } from './messages/index.js';
 import { PaymentController } from './payment-controller.js';
+import { resultScreens, type ResultScreens } from './result-screens.js';
 import { warmUpResultScreens } from './result-warm-up.js';
+import { ScreenChangeController } from './screen-change-controller.js';
 import { styles } from './pay-widget.styles.js';
 import { fieldsFor, offeredTypes, sessionRequest, text } from './session-request.js';
 import type { CustomerField, PaymentType } from '../contract/rules.js';
@@ -100,8 +99,6 @@ export class PayWidget extends LitElement {
     banks: { attribute: false }, // this and the next two: properties only
     messages: { attribute: false },
     initiate: { attribute: false },
-    // Internal state (`attribute: false` also tells the manifest analyzer).
-    announcement: { state: true, attribute: false },
   };
   /** `el.focus()`, and a label pointing at the element, land on its first control. */
   static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
@@ -129,9 +126,6 @@ export class PayWidget extends LitElement {
   messages: Partial<Messages> = {};
   initiate: Initiate | undefined;
 
-  private announcement?: string = ''; // the live region's; unset: the screen's own, in the language shown now
-  private focusOnUpdate: FocusTarget | undefined;
-
   private readonly localization = new LocaleController(this, () => ({
     locale: text(this.locale),
     messages: this.messages,
@@ -153,17 +147,10 @@ export class PayWidget extends LitElement {
     messages: this.localization.messages,
     fields: fieldsFor(this.selectedType),
   }));
-  /**
-   * The copy buttons' state, the result screens' clock and the QR code: made with the first result screen, from what
-   * runs after a submit.
-   */
-  private results:
-    | {
-        copies: InstanceType<AfterSubmitModule['CopyController']>;
-        wait: ResultView['wait'];
-        qr: InstanceType<AfterSubmitModule['QrController']>;
-      }
-    | undefined;
+  /** The live region, and the focus once another screen has drawn. */
+  private readonly screenChange = new ScreenChangeController(this);
+  /** What the result screens are given: made with the first one, from what runs after a submit. */
+  private results: ResultScreens | undefined;
 
   private readonly formActions: FormActions = {
     submit: (event) => {
@@ -172,7 +159,7 @@ export class PayWidget extends LitElement {
     },
     typeChange: (event) => {
       this.paymentType = (event.target as HTMLInputElement).value;
-      if (event.type === 'click') this.focusOnUpdate = 'first'; // "Pay by bank transfer instead", gone once pressed
+      if (event.type === 'click') this.screenChange.focus = 'first'; // "Pay by bank transfer instead", gone once pressed
       emit(this, 'pay-type-change', { paymentType: this.selectedType });
     },
     input: (event) => {
@@ -199,8 +186,8 @@ export class PayWidget extends LitElement {
     if (this.disabled || this.payment.state.kind !== 'form') return;
     const invalid = this.form.submit();
     if (invalid) {
-      void this.announce(this.localization.messages.fixFields);
-      this.focusOnUpdate = 'invalid';
+      void this.screenChange.announce(this.localization.messages.fixFields);
+      this.screenChange.focus = 'invalid';
       emit(this, 'pay-error', {
         paymentType: this.selectedType,
         code: 'validation',
@@ -240,10 +227,6 @@ export class PayWidget extends LitElement {
 
   protected override updated(): void {
     if (this.selectedType === 'TRANSFER' && afterSubmit()) prefetchTransferScreen();
-    const target = this.focusOnUpdate;
-    if (!target) return;
-    this.focusOnUpdate = undefined;
-    moveFocus(this, this.renderRoot, target);
   }
 
   protected override render(): TemplateResult {
@@ -279,82 +262,30 @@ export class PayWidget extends LitElement {
       <div lang=${this.localization.lang}>
         ${screen}
         <p class="sr-only" role="status">${
-          this.announcement ?? this.payment.render(announcements(m, this.charged, this.results?.wait.remainingMs === 0))
+          this.screenChange.said ??
+          this.payment.render(announcements(m, this.charged, this.results?.wait.remainingMs === 0))
         }</p>
       </div>
       <slot name="footer"></slot>
     `;
   }
 
-  /**
-   * What the result screens are given; the first one makes the copy buttons' state, the clock and the QR code, from
-   * what runs after a submit.
-   */
+  /** What the result screens are given; the first one makes their controllers (result-screens.ts). */
   private resultView(): ResultView {
-    const flow = afterSubmit()!;
-    const status = this.payment.polling ? 'waiting' : this.payment.asksStatus ? 'unconfirmed' : undefined;
-    const made = (this.results ??= {
-      copies: new flow.CopyController(this),
-      wait: new flow.WaitController(
-        this,
-        this.payment,
-        this.localization,
-        (text) => void this.announce(text),
-        transferScreen,
-      ),
-      qr: new flow.QrController(this, () => load('qr')),
-    });
-    return {
-      messages: this.localization.messages,
-      charged: this.charged,
-      status,
-      banks: this.banks,
-      copy: (field, value) => void this.copy(field, value),
-      poll: this.payment.poll,
-      reset: () => this.reset(),
-      announce: (text) => void this.announce(text),
-      copies: made.copies.results,
-      wait: made.wait,
-      qrCode: (text) => made.qr.image(text),
-      renew: () => {
-        this.form.reset();
-        this.paymentType = 'TRANSFER';
-        this.payment.renew();
-      },
-    };
+    this.results ??= resultScreens(this, this.payment, this.localization, this.form, this.screenChange, this.charged);
+    return this.results.view();
   }
 
   /** Another screen shows: it is announced, its copy buttons start fresh, and the focus follows. */
   private onShow(): void {
     const { state, shown } = this.payment;
     this.results?.copies.clear();
-    this.announcement = undefined;
-    this.focusOnUpdate = shown === 'submitting' ? undefined : shown === 'form' ? 'first' : 'heading';
     if (state.kind === 'error') {
       this.form.backFrom(state.request, state.failure.fields);
       // Edit details: the type it was sent with, as its fields (a resumed attempt's too).
       this.paymentType = state.request.paymentType;
     }
-    if (shown === 'form' && this.form.hasRefusals()) this.focusOnUpdate = 'invalid';
-    // The busy form disables its controls, which takes the focus off the focused one; leaving it first spares Chromium
-    // a synchronous style and layout pass (about 2 ms).
-    if (shown === 'submitting') (this.shadowRoot?.activeElement as HTMLElement | null)?.blur();
-  }
-
-  private async copy(field: string, value: string): Promise<void> {
-    const { state } = this.payment;
-    const copied = await this.results!.copies.copy(field, value);
-    void this.announce(this.localization.messages[copied ? 'copied' : 'copyFailed']);
-    if (!copied) return;
-    const paymentType = 'request' in state ? state.request.paymentType : this.selectedType;
-    emit(this, 'pay-copy', { paymentType, paymentReference: paymentReferenceOf(state), field, value });
-  }
-
-  /** Says `text` in the live region, even when it is what the region already holds. */
-  private async announce(text: string): Promise<void> {
-    this.announcement = '';
-    await this.updateComplete;
-    this.announcement = text;
+    this.screenChange.shown(shown, shown === 'form' && this.form.hasRefusals());
   }
 
   /** What the server charges, formatted; '' when its answer did not say (never the page's guess). */

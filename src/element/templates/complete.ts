@@ -10,7 +10,8 @@ import { grouped } from './grouped.js';
 export function completeTemplate(view: ResultView, state: StateOf<'complete'>): TemplateResult {
   const { status, message, instructions, order, review } = state;
   const m = view.messages;
-  const key = review?.reason ?? (status as 'SUCCESS');
+  // A PENDING payment comes only with a review (flow.ts): the strings are the review's reason's, else the status's.
+  const key = review?.reason ?? (status as 'SUCCESS' | 'FAILED');
   return html`<section part="result" class=${status}>
     <h2 tabindex="-1">${m[`${key}Title`]}</h2>
     ${review ? reviewText(view, state) : html`<p>${m[`${key}Text`]}</p>`}
