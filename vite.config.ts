@@ -5,8 +5,8 @@
  *   vite build --mode script-tag   dist/pay-widget.iife.js: one self-contained classic <script>
  *                                  (Lit bundled in, minified), added beside them, with the files it
  *                                  loads from beside itself (dist/pay-widget.<name>.js, one for each
- *                                  entry in src/element/loading/entries/: after-submit, transfer, qr
- *                                  and each locale)
+ *                                  entry in src/element/loading/entries/: after-submit, transfer, qr,
+ *                                  resume and each locale)
  *   vite / createServer()          serves demo/ (the demo's own wiring lives in scripts/start.mjs;
  *                                  an inline config passed to createServer() is merged over this)
  *

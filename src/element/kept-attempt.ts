@@ -7,7 +7,8 @@
 // kept on the phone's clock. Kept for this tab only, and dropped with the attempt (reset(), a new
 // payment), when unreadable, when kept in the future (planted, or the phone's clock set back since) or
 // once long over. Storage that throws (blocked, private browsing, a full quota) keeps nothing and
-// says nothing: the widget works as before, without resume. Part of what runs after a submit.
+// says nothing: the widget works as before, without resume. keepAttempt() is part of what runs after a submit;
+// recallAttempt(), of the file that resumes (loading/entries/resume.ts).
 import { readSessionAnswer, type Initiated } from './client.js';
 import { timeLeftOf } from './countdown.js';
 import type { KeptRequest, StateOf } from './flow.js';

@@ -253,23 +253,15 @@ export const styles = css`
   .actions > * {
     flex: 1 1 auto;
   }
-  [part~='dial-code'],
-  [part~='account-number'],
-  [part~='amount'] {
-    font: 700 1.6em/1.2 ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
+  /* A dial code never breaks (two lines read as two codes): on a phone's narrow screen it shrinks
+     with the screen instead, so that 20 characters fit in the box at 320 px. (Not with a container
+     query: its extra style and layout pass cost a slow phone about 3 ms when the code first shows.)
+     The transfer screen's account number and amount look the same (templates/transfer.ts). */
+  [part~='dial-code'] {
+    font: 700 min(1.6em, 5.5vw) / 1.2 ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
     letter-spacing: 0.04em;
     user-select: all;
-  }
-  /* A long account number may break anywhere. A dial code never breaks (two lines read as two
-     codes): on a phone's narrow screen it shrinks with the screen instead, so that 20 characters fit
-     in the box at 320 px. (Not with a container query: its extra style and layout pass cost a slow
-     phone about 3 ms when the code first shows.) */
-  [part~='account-number'] {
-    overflow-wrap: anywhere;
-  }
-  [part~='dial-code'] {
     white-space: nowrap;
-    font-size: min(1.6em, 5.5vw);
   }
   .value {
     display: flex;

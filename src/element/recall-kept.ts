@@ -1,7 +1,9 @@
 // The look for a kept attempt, once before a widget's first render: when its page's widget kept one
-// (and storage can be read), what runs after a submit is loaded and shows it again (resume.ts); the
-// form shows meanwhile. Cheap when there is none: nothing is loaded for it.
+// (and storage can be read), what shows it again (resume.ts, a file of its own: loading/entries/resume.ts)
+// is loaded with what runs after a submit, whose screens it shows; the form shows meanwhile. Cheap
+// when there is none: nothing is loaded for it.
 import { loadAfterSubmit, loadTransferScreen } from './loading/for-payment.js';
+import { load } from './loading/load.js';
 import type { Resumable } from './resume.js';
 
 /** `keptName`: where the attempt would be kept, undefined when nothing is (`resume="off"`). */
@@ -13,8 +15,8 @@ export function recallKept(payment: Resumable, keptName: () => string | undefine
   } catch {
     return; // storage refused (or no page, on a server): no resume
   }
-  void loadAfterSubmit().then(
-    (flow) => flow.resumeKept(payment, name, loadTransferScreen),
+  void Promise.all([load('resume'), loadAfterSubmit()]).then(
+    ([resume]) => resume.resumeKept(payment, name, loadTransferScreen),
     () => {},
   );
 }

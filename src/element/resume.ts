@@ -2,8 +2,8 @@
 // it is at (kept-attempt.ts) when the gateway gives instructions, and a widget for the same page,
 // `session-url`, hints and place on the page shows it again at once: the same dial code or account,
 // the countdown where it was, the status asked now (how it ended, if it did, is the server's to
-// say), `pay-resumed` fired. No session request is sent: it is the same payment. Part of what runs
-// after a submit.
+// say), `pay-resumed` fired. No session request is sent: it is the same payment. A file of its
+// own (loading/entries/resume.ts), loaded only after a reload that kept an attempt.
 import { recallAttempt, type KeptAttempt, type KeptScreen } from './kept-attempt.js';
 import { timeLeftOf } from './countdown.js';
 

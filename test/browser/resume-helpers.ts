@@ -5,6 +5,7 @@
  * phone's and the server's clocks, which a test moves.
  */
 import type { PayEventMap } from '../../src/index.js';
+import { load } from '../../src/element/loading/load.js';
 import {
   json,
   orderFor,
@@ -67,6 +68,9 @@ export function backEnd(status: () => StatusAnswer = () => 'PENDING', { offlineF
  * order; resolves with them and the `pay-resumed` each fired, if any.
  */
 export async function reloadAll(old: PayWidget[], attributes: Record<string, string>[]) {
+  // The file that shows a kept attempt again, which the page's first load never asked for: loaded
+  // now (the tests' dev server compiles it on its first request), so that it is there within the wait below.
+  await load('resume');
   for (const el of old) el.remove();
   const resumed = new Map<EventTarget | null, PayEventMap['pay-resumed'][]>();
   const listen = (event: Event) =>

@@ -88,6 +88,39 @@ describe('the script-tag build (dist/pay-widget.iife.js)', () => {
     }
   });
 
+  it('shows a kept USSD attempt again after a reload from its file beside the script (dist/pay-widget.resume.js), which the payment itself never loads', async () => {
+    const realFetch = window.fetch;
+    const payments = {
+      paymentReference: 'ORD-3003',
+      linkingReference: 'LNK-3',
+      providerreference: 'PRV-3',
+      ussdDailCode: '*737*000*3003#',
+    };
+    window.fetch = async () =>
+      new Response(JSON.stringify({ status: 'SUCCESS', data: { code: null, message: null, payments } }), {
+        headers: { 'Content-Type': 'application/json' },
+      });
+    const loaded = () => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
+    const page = html`<pay-widget session-url="/pay/session-resume" payment-types="USSD" full-name="Ada Obi" email="ada@example.com" mobile-number="08012345678"></pay-widget>`;
+    const dialCode = (el: LitLike) => el.shadowRoot!.querySelector('[part~="dial-code"]')?.textContent;
+    try {
+      const el = await fixture<LitLike & { submit(): void }>(page);
+      const bank = el.shadowRoot!.querySelector('select')!;
+      bank.value = '058';
+      bank.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+      el.submit();
+      await waitUntil(() => dialCode(el), 'the dial code shows');
+      expect(loaded(), 'a payment never loads the resume file').not.to.include('/dist/pay-widget.resume.js');
+      el.remove();
+      const again = await fixture<LitLike>(page);
+      await waitUntil(() => dialCode(again) === payments.ussdDailCode, 'the same dial code shows again');
+      expect(loaded()).to.include('/dist/pay-widget.resume.js');
+    } finally {
+      window.fetch = realFetch;
+      sessionStorage.clear();
+    }
+  });
+
   it('loads the transfer screen from its file beside the script (dist/pay-widget.transfer.js) once a transfer is chosen, and shows the account with its countdown', async () => {
     const realFetch = window.fetch;
     const payments = {

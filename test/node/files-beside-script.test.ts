@@ -36,7 +36,7 @@ describe('the files beside the script tag', () => {
   if (!existsSync(join(dist, 'pay-widget.iife.js'))) throw new Error('dist/ is missing: run `npm run build` first');
 
   it('are one for each entry in src/element/loading/entries', () => {
-    assert.deepEqual(names.sort(), ['after-submit', 'fr', 'ha', 'ig', 'pcm', 'qr', 'transfer', 'yo']);
+    assert.deepEqual(names.sort(), ['after-submit', 'fr', 'ha', 'ig', 'pcm', 'qr', 'resume', 'transfer', 'yo']);
   });
 
   for (const name of names) {

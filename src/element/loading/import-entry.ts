@@ -8,6 +8,7 @@ const entries: { [name in LaterFile]: () => Promise<LaterFiles[name]> } = {
   'after-submit': () => import('./entries/after-submit.js'),
   transfer: () => import('./entries/transfer.js'),
   qr: () => import('./entries/qr.js'),
+  resume: () => import('./entries/resume.js'),
   fr: () => import('./entries/fr.js'),
   ha: () => import('./entries/ha.js'),
   ig: () => import('./entries/ig.js'),

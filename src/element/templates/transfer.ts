@@ -15,7 +15,21 @@ export function transferTemplate(view: ResultView, { instructions, order }: Stat
   // Once run out (issue 36), nothing asks for a transfer: the account has closed, struck through
   // among the details with its bank (to compare with a transfer made just before), a new one offered.
   const closed = view.wait.remainingMs === 0;
+  // The screen's own rules, here rather than in the element's stylesheet, which every USSD payment
+  // loads: the account number and amount as large as a dial code (pay-widget.styles.ts), a long
+  // account number breaking anywhere.
   return html`<section part="result">
+    <style>
+      [part~='account-number'],
+      [part~='amount'] {
+        font: 700 1.6em/1.2 ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
+        letter-spacing: 0.04em;
+        user-select: all;
+      }
+      [part~='account-number'] {
+        overflow-wrap: anywhere;
+      }
+    </style>
     <h2 tabindex="-1">${closed ? m.accountClosed : m.transferTitle}</h2>
     ${
       closed

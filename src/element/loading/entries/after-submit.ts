@@ -2,7 +2,8 @@
 // draws and checks it: the client that talks to `session-url` (with the envelope reader), the status
 // poller, the copy buttons' controller, the QR code's controller (a computer's way to dial), the USSD
 // and completion screens with their clock (wait-controller.ts) and their newer English strings, and
-// what keeps an attempt and resumes it after a reload (resume.ts). The error screen stays with the
+// what keeps an attempt for a reload (kept-attempt.ts; what shows it again is entries/resume.ts,
+// loaded only after a reload that kept one). The error screen stays with the
 // form: it is what shows when this file cannot be loaded. Loaded by ../load.ts (an npm chunk, or
 // dist/pay-widget.after-submit.js beside the script tag).
 export { initiatePayment, PayFailureError, postSession } from '../../client.js';
@@ -15,4 +16,3 @@ export { ussdTemplate } from '../../templates/ussd.js';
 export { WaitController } from '../../wait-controller.js';
 export { screensToWarmUp } from '../../made-up-screens.js';
 export { keepAttempt } from '../../kept-attempt.js';
-export { resumeKept } from '../../resume.js';
