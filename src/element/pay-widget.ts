@@ -159,7 +159,7 @@ export class PayWidget extends LitElement {
     },
     typeChange: (event) => {
       this.paymentType = (event.target as HTMLInputElement).value;
-      if (event.type === 'click') this.screenChange.focus = 'first'; // "Pay by bank transfer instead", gone once pressed
+      if (event.type === 'click') this.screenChange.focus = 'first'; // "Pay by bank transfer instead" goes
       emit(this, 'pay-type-change', { paymentType: this.selectedType });
     },
     input: (event) => {

@@ -8,7 +8,10 @@
 import { render, type TemplateResult } from 'lit';
 import { afterSubmitArrived, transferScreenArrived } from './loading/for-payment.js';
 
-/** `screens()`: what to draw, or undefined when it is too late (the form has gone); asked again once a transfer's screen has arrived. */
+/**
+ * `screens()`: what to draw, or undefined when it is too late (the form has gone); asked again once a transfer's screen
+ * has arrived.
+ */
 export function warmUpResultScreens(
   root: HTMLElement | DocumentFragment,
   screens: () => TemplateResult[] | undefined,
@@ -18,7 +21,8 @@ export function warmUpResultScreens(
       whenIdle(() => {
         const drawn = screens();
         if (!drawn) return;
-        const box = root.querySelector('[lang]')!.appendChild(document.createElement('div')); // beside the form (render() in pay-widget.ts)
+        // beside the form (render() in pay-widget.ts)
+        const box = root.querySelector('[lang]')!.appendChild(document.createElement('div'));
         try {
           render(drawn, box);
           box.getBoundingClientRect(); // style and layout now, not after Pay

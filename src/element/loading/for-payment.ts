@@ -10,7 +10,9 @@ import type { LaterFiles } from './later-files.js';
 export type AfterSubmitModule = LaterFiles['after-submit'];
 export type TransferScreenModule = LaterFiles['transfer'];
 
-/** The latest an idle page starts the load: `requestIdleCallback`'s timeout, or the delay where it is missing (Safari). */
+/**
+ * The latest an idle page starts the load: `requestIdleCallback`'s timeout, or the delay where it is missing (Safari).
+ */
 const PREFETCH_AT_LATEST_MS = 2_000;
 
 export const afterSubmitArrived = arrived('after-submit');
@@ -48,7 +50,10 @@ export function loadForPayment(
   return Promise.race([Promise.all(loads).then(([module]) => module), hung]).finally(() => clearTimeout(timer));
 }
 
-/** Starts the load of what runs after a submit when the page is idle or a field in `host` is focused; returns what cancels that. */
+/**
+ * Starts the load of what runs after a submit when the page is idle or a field in `host` is focused; returns what
+ * cancels that.
+ */
 export function prefetchAfterSubmit(host: HTMLElement): () => void {
   if (afterSubmit()) return () => {};
   function start() {
@@ -74,5 +79,8 @@ export function prefetchAfterSubmit(host: HTMLElement): () => void {
 
 let transferPrefetch: Promise<unknown> | undefined;
 
-/** Starts the load of the transfer screen, once for the page: a failed one is left to the submit, which loads again and says so if that fails. */
+/**
+ * Starts the load of the transfer screen, once for the page: a failed one is left to the submit, which loads again and
+ * says so if that fails.
+ */
 export const prefetchTransferScreen = () => (transferPrefetch ??= loadTransferScreen().catch(() => {}));

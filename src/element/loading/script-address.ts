@@ -23,7 +23,9 @@ export function filesFolder(scriptUrl: string | undefined): URL | undefined {
 /** `data-files-url`, a folder (relative to the page), read as a folder even without its last `/`. */
 const namedFolder = (url: string | undefined) => parsed(url?.replace(/\/?$/, '/'), document.baseURI);
 
-/** `url` read against `base`, or undefined when it is missing or no address (`URL.canParse` is too new for Safari 15). */
+/**
+ * `url` read against `base`, or undefined when it is missing or no address (`URL.canParse` is too new for Safari 15).
+ */
 function parsed(url: string | undefined, base?: string): URL | undefined {
   try {
     return url ? new URL(url, base) : undefined;

@@ -1,6 +1,7 @@
-// English strings of the USSD and completion screens (what the live region and the copy buttons say
-// of them included), in what runs after a submit so that the first file does not carry them: the element puts them under the loaded strings once that file
-// has arrived, before any result screen shows. Every other locale has these keys in its own file.
+// English strings of the USSD and completion screens (what the live region and the copy buttons say of them included),
+// in what runs after a submit so that the first file does not carry them: the element puts them under the loaded
+// strings once that file has arrived, before any result screen shows. Every other locale has these keys in its own
+// file.
 
 export const enAfterSubmit = {
   amount: 'Amount',
