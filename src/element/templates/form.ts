@@ -24,7 +24,8 @@ export type FormView = {
 };
 
 export type FormActions = {
-  submit: (event: SubmitEvent) => void;
+  /** The Pay button's click (Enter in a field clicks it too), and the form's submit. */
+  submit: (event: Event) => void;
   typeChange: (event: Event) => void;
   /** A field's `input`, or a `change` of the bank list. */
   input: (event: Event) => void;
@@ -70,7 +71,7 @@ export function formTemplate(view: FormView, actions: FormActions): TemplateResu
         ${input(view, actions, 'email', 'email', 'email', 'email')}
         ${input(view, actions, 'mobileNumber', 'tel', 'tel', 'tel')}
         ${selected === 'USSD' ? bankPicker(view, actions) : nothing}
-        <button part="submit" class="primary" type="submit">
+        <button part="submit" class="primary" type="submit" @click=${actions.submit}>
           ${
             busy
               ? html`<span class="spinner" aria-hidden="true"></span>${m.submitting}`
