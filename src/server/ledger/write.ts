@@ -41,12 +41,14 @@ export type WriteOptions = {
 };
 
 /**
- * `written`: the entry `before` the move and `after` it, as stored. `not-applicable`: the move does
- * not apply to `entry`, as last read. `missing`: the ledger does not hold it. `gave-up`: still `entry`
- * as last known, after a lost race (`conflict`), a store that threw (`store`, reported), or `tries`
- * writes that lost; `unreadable`:
- * the entry named by its reference could not be read (reported). `refused`:
- * the store's compare-and-set refused the write for `error` (a queued write threw), writing nothing.
+ * What a write came to:
+ * - `written`: the entry `before` the move and `after` it, as stored;
+ * - `not-applicable`: the move does not apply to `entry`, as last read;
+ * - `missing`: the ledger does not hold it;
+ * - `unreadable`: the entry named by its reference could not be read (reported);
+ * - `gave-up`: still `entry` as last known, after a lost race (`conflict`), a store that threw (`store`, reported),
+ *   or `tries` writes that lost;
+ * - `refused`: the store's compare-and-set refused the write for `error` (a queued write threw), writing nothing.
  */
 export type Written =
   | { kind: 'written'; before: Payment; after: Payment }
