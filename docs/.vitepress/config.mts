@@ -4,7 +4,8 @@ import { defineConfig } from 'vitepress';
 // dead link, which is why the build is part of `npm test`).
 export default defineConfig({
   title: 'pay-widget',
-  description: 'A <pay-widget> custom element for USSD and bank-transfer payments, its server half and an offline sandbox gateway.',
+  description:
+    'A <pay-widget> custom element for USSD and bank-transfer payments, its server half and an offline sandbox gateway.',
   lang: 'en',
   cleanUrls: true,
   vue: { template: { compilerOptions: { isCustomElement: (tag) => tag === 'pay-widget' } } },

@@ -4,8 +4,19 @@
 // answered here, before any network.
 import type { PayWidget } from '../../dist/types/index.js';
 
-const USSD = { paymentReference: 'ORD-1001', linkingReference: 'LNK-77881', providerreference: 'PRV-55210', ussdDailCode: '*737*000*4412#' };
-const TRANSFER = { paymentReference: 'ORD-1002', walletName: 'Acme Stores / Ada Obi', wallet: 'WAL-300921', bankName: 'Providus Bank', accountNumber: '9900112233' };
+const USSD = {
+  paymentReference: 'ORD-1001',
+  linkingReference: 'LNK-77881',
+  providerreference: 'PRV-55210',
+  ussdDailCode: '*737*000*4412#',
+};
+const TRANSFER = {
+  paymentReference: 'ORD-1002',
+  walletName: 'Acme Stores / Ada Obi',
+  wallet: 'WAL-300921',
+  bankName: 'Providus Bank',
+  accountNumber: '9900112233',
+};
 const ORDER = { amount: '5050.00', currency: 'NGN', fee: '50.00' };
 
 const success = (payments: { paymentReference: string }, order: object = {}) => ({
@@ -28,7 +39,12 @@ const ANSWERS: Record<string, () => Promise<unknown>> = {
 /** status-url answers, by the URL's path: the widget polls them as it would your status endpoint. */
 const STATUS: Record<string, object> = {
   '/canned-status/success': { status: 'SUCCESS', amount: '5050.00', currency: 'NGN' },
-  '/canned-status/failed': { status: 'FAILED', amount: '5050.00', currency: 'NGN', message: 'The transfer did not arrive.' },
+  '/canned-status/failed': {
+    status: 'FAILED',
+    amount: '5050.00',
+    currency: 'NGN',
+    message: 'The transfer did not arrive.',
+  },
 };
 
 function answerStatusHere(): void {
@@ -36,7 +52,8 @@ function answerStatusHere(): void {
   window.fetch = (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input), location.href);
     const answer = url.origin === location.origin ? STATUS[url.pathname] : undefined;
-    if (answer) return Promise.resolve(new Response(JSON.stringify(answer), { headers: { 'content-type': 'application/json' } }));
+    if (answer)
+      return Promise.resolve(new Response(JSON.stringify(answer), { headers: { 'content-type': 'application/json' } }));
     return pageFetch(input, init);
   };
 }
